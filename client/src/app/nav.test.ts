@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { navFor } from './nav.ts';
+
+describe('sidebar entries per role (SPEC.md section 2)', () => {
+  it('shows all 13 to an Admin and the right subset to others', () => {
+    expect(navFor('Admin')).toHaveLength(13);
+    expect(navFor('Agent').map((e) => e.label)).toEqual(['Dashboard', 'Licenses', 'Courses', 'Payments', 'Documents', 'Notifications']);
+    expect(navFor('Broker').map((e) => e.label)).toEqual(['Dashboard', 'Users', 'Licenses', 'Courses', 'Payments', 'Documents', 'Notifications']);
+    expect(navFor('School').map((e) => e.label)).toEqual(['Dashboard', 'Courses', 'Documents', 'Notifications']);
+    expect(navFor(null)).toEqual([]);
+  });
+});

@@ -1,0 +1,65 @@
+import { useState, type ReactNode } from 'react';
+import { MantineProvider, createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { ModalsProvider } from '@mantine/modals';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { httpBatchLink } from '@trpc/client';
+import { trpc } from '../lib/trpc.ts';
+import { tokenStore } from '../lib/token.ts';
+import { httpStatus } from '../lib/errors.ts';
+import { AuthProvider, UNAUTHORIZED_EVENT } from '../lib/auth.tsx';
+
+const theme = createTheme({
+  primaryColor: 'blue',
+  defaultRadius: 'md',
+  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+});
+
+const colorSchemeManager = localStorageColorSchemeManager({ key: 'lm.color-scheme' });
+
+function onAnyError(err: unknown) {
+  if (httpStatus(err) === 401 && tokenStore.get()) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
+}
+
+export function makeQueryClient() {
+  return new QueryClient({
+    queryCache: new QueryCache({ onError: onAnyError }),
+    mutationCache: new MutationCache({ onError: onAnyError }),
+    defaultOptions: {
+      // SPEC.md section 4: retry once, no refetch on window focus. Client errors are not retried.
+      queries: {
+        retry: (failures, err) => failures < 1 && !(httpStatus(err) && httpStatus(err)! < 500),
+        refetchOnWindowFocus: false,
+      },
+    },
+  });
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(makeQueryClient);
+  const [trpcClient] = useState(() =>
+    trpc.createClient({
+      links: [
+        httpBatchLink({
+          url: '/trpc',
+          headers: () => {
+            const token = tokenStore.get();
+            return token ? { authorization: `Bearer ${token}` } : {};
+          },
+        }),
+      ],
+    }),
+  );
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager}>
+      <Notifications position="top-right" autoClose={5000} />
+      <ModalsProvider>
+        <trpc.Provider client={trpcClient} queryClient={queryClient}>
+          <QueryClientProvider client={queryClient}>
+            <AuthProvider>{children}</AuthProvider>
+          </QueryClientProvider>
+        </trpc.Provider>
+      </ModalsProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,128 @@
+import {
+  ActionIcon,
+  AppShell,
+  Avatar,
+  Badge,
+  Burger,
+  Group,
+  Menu,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Text,
+  Tooltip,
+  UnstyledButton,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconBell, IconChevronDown, IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { useAuth } from '../lib/auth.tsx';
+import { navFor } from '../app/nav.ts';
+
+function ColorSchemeToggle() {
+  const { setColorScheme } = useMantineColorScheme();
+  const computed = useComputedColorScheme('light');
+  const next = computed === 'dark' ? 'light' : 'dark';
+  return (
+    <Tooltip label={`Switch to ${next} theme`}>
+      <ActionIcon variant="default" size="lg" aria-label={`Switch to ${next} theme`} onClick={() => setColorScheme(next)}>
+        {computed === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** The signed-in layout: 250 px sidebar, top bar with the user menu, and the page. */
+export function AppLayout() {
+  const { user, role, logout } = useAuth();
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const navigate = useNavigate();
+  if (!user) return null;
+  const entries = navFor(role);
+
+  const onLogout = async () => {
+    await logout();
+    void navigate('/login', { replace: true });
+  };
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap="sm">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Text fw={700} size="lg">
+              License Manager
+            </Text>
+          </Group>
+          <Group gap="sm">
+            <ColorSchemeToggle />
+            <Menu position="bottom-end" width={200}>
+              <Menu.Target>
+                <UnstyledButton aria-label="User menu" data-testid="user-menu">
+                  <Group gap={8}>
+                    <Avatar color="blue" radius="xl" size="sm">
+                      {user.first_name[0]}
+                      {user.last_name[0]}
+                    </Avatar>
+                    <Text size="sm" fw={500} visibleFrom="xs">
+                      {user.first_name} {user.last_name}
+                    </Text>
+                    <IconChevronDown size={14} />
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />}>
+                  Profile
+                </Menu.Item>
+                <Menu.Item component={Link} to="/notifications" leftSection={<IconBell size={16} />}>
+                  Notifications
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => void onLogout()}>
+                  Logout
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="sm" aria-label="Main navigation">
+        <AppShell.Section mb="sm">
+          <Stack gap={4} px="xs" py="xs" data-testid="sidebar-header">
+            <Badge variant="light" size="lg">
+              {role}
+            </Badge>
+            {user.brokerage_name && (
+              <Text size="sm" c="dimmed" truncate="end">
+                {user.brokerage_name}
+              </Text>
+            )}
+          </Stack>
+        </AppShell.Section>
+        <AppShell.Section grow component={ScrollArea}>
+          {entries.map((e) => (
+            <NavLink
+              key={e.path}
+              component={Link}
+              to={e.path}
+              label={e.label}
+              leftSection={<e.icon size={18} stroke={1.6} />}
+              active={location.pathname === e.path || (e.path === '/dashboard' && location.pathname === '/')}
+              onClick={close}
+            />
+          ))}
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/page-header.tsx';
+
+export function AuditPage() {
+  return <PageHeader title="Audit Logs" />;
+}

@@ -1,0 +1,94 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { TRPCClientError } from '@trpc/client';
+import { Navigate, useNavigate } from 'react-router';
+import { trpc } from '../../lib/trpc.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { notify } from '../../lib/notify.ts';
+
+export const LOGIN_STRINGS = {
+  title: 'Welcome Back',
+  subtitle: 'Sign in to your account',
+  submit: 'Sign In',
+  busy: 'Signing In...',
+  success: 'Login successful!',
+  fallback: 'Login failed',
+  unexpected: 'An unexpected error occurred. Please try again.',
+} as const;
+
+export function LoginPage() {
+  const { user, signedIn } = useAuth();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const login = trpc.auth.login.useMutation();
+
+  if (user) return <Navigate to="/dashboard" replace />;
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const result = await login.mutateAsync({ email, password });
+      signedIn(result.token, result.user);
+      notify.success(LOGIN_STRINGS.success);
+      void navigate('/dashboard', { replace: true });
+    } catch (err) {
+      if (err instanceof TRPCClientError && err.data?.httpStatus) setError(err.message || LOGIN_STRINGS.fallback);
+      else setError(LOGIN_STRINGS.unexpected);
+    }
+  };
+
+  return (
+    <Center mih="100vh" p="md" bg="var(--mantine-color-body)">
+      <Paper withBorder shadow="md" p="xl" radius="md" w="100%" maw={420}>
+        <form onSubmit={(e) => void onSubmit(e)} noValidate={false}>
+          <Stack>
+            <Stack gap={4} ta="center">
+              <Text fw={700} c="blue">
+                Real Estate License Manager
+              </Text>
+              <Title order={2}>{LOGIN_STRINGS.title}</Title>
+              <Text c="dimmed" size="sm">
+                {LOGIN_STRINGS.subtitle}
+              </Text>
+            </Stack>
+            {error && (
+              <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
+                {error}
+              </Alert>
+            )}
+            <TextInput
+              label="Email"
+              type="email"
+              name="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => {
+                setEmail(e.currentTarget.value);
+                setError(null);
+              }}
+            />
+            <PasswordInput
+              label="Password"
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => {
+                setPassword(e.currentTarget.value);
+                setError(null);
+              }}
+            />
+            <Button type="submit" fullWidth loading={false} disabled={login.isPending}>
+              {login.isPending ? LOGIN_STRINGS.busy : LOGIN_STRINGS.submit}
+            </Button>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

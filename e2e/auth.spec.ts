@@ -1,0 +1,130 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './fixtures/auth.ts';
+import { E2E_PASSWORD, E2E_USERS } from './fixtures/users.ts';
+
+const ACCESS_DENIED = 'Access denied. Admin privileges required.';
+const ALL_ENTRIES = [
+  'Dashboard',
+  'Users',
+  'Brokerages',
+  'Licenses',
+  'Courses',
+  'Payments',
+  'Documents',
+  'Notifications',
+  'Audit Logs',
+  'Reports',
+  'Notification Management',
+  'Backup & Restore',
+  'Settings',
+];
+
+test('a signed-out visitor is sent to /login from any page', async ({ page }) => {
+  await page.goto('/users');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('Welcome Back')).toBeVisible();
+  await expect(page.getByText('Sign in to your account')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+});
+
+test('a wrong password shows the red alert, and editing a field clears it', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(E2E_USERS.broker.email);
+  await page.getByLabel(/^Password/).fill('Not-the-password1');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  const alert = page.getByTestId('login-error');
+  await expect(alert).toHaveText('Invalid email or password');
+  await page.getByLabel(/^Password/).fill('x');
+  await expect(alert).toBeHidden();
+});
+
+test('the button reads Signing In... while the sign-in is under way', async ({ page }) => {
+  await page.goto('/login');
+  await page.route('**/trpc/auth.login**', async (route) => {
+    await new Promise((r) => setTimeout(r, 600));
+    await route.continue();
+  });
+  await page.getByLabel('Email').fill(E2E_USERS.admin.email);
+  await page.getByLabel(/^Password/).fill(E2E_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByRole('button', { name: 'Signing In...' })).toBeVisible();
+  await expect(page.getByText('Login successful!')).toBeVisible();
+});
+
+test('Admin signs in, sees all 13 entries, keeps the session on reload, and logs out', async ({ page }) => {
+  await signIn(page, 'admin');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText('Login successful!')).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await expect(nav.getByRole('link')).toHaveText(ALL_ENTRIES);
+  await expect(page.getByTestId('sidebar-header')).toContainText('Admin');
+
+  await page.reload();
+  await expect(page.getByText('Welcome back, Ada!')).toBeVisible();
+
+  await page.getByTestId('user-menu').click();
+  await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Notifications' })).toBeVisible();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('an Agent sees only its entries and the access-denied text on admin screens', async ({ page }) => {
+  await signIn(page, 'agent');
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Licenses', 'Courses', 'Payments', 'Documents', 'Notifications']);
+  await expect(page.getByTestId('sidebar-header')).toContainText('Agent');
+  await expect(page.getByTestId('sidebar-header')).toContainText('E2E Realty Group');
+  for (const path of ['/audit', '/brokerages', '/settings', '/reports', '/backup-restore', '/notification-management']) {
+    const adminCalls: string[] = [];
+    const listener = (req: { url: () => string }) => {
+      if (/\/trpc\/(audit|brokerages|admin|reports)\./.test(req.url())) adminCalls.push(req.url());
+    };
+    page.on('request', listener);
+    await page.goto(path);
+    await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
+    page.off('request', listener);
+    expect(adminCalls, `no admin data call on ${path}`).toEqual([]);
+  }
+});
+
+test('Broker and School see their own sidebars', async ({ browser }) => {
+  const broker = await browser.newPage();
+  await signIn(broker, 'broker');
+  await expect(broker.getByRole('navigation', { name: 'Main navigation' }).getByRole('link')).toHaveText([
+    'Dashboard',
+    'Users',
+    'Licenses',
+    'Courses',
+    'Payments',
+    'Documents',
+    'Notifications',
+  ]);
+  const school = await browser.newPage();
+  await signIn(school, 'school');
+  await expect(school.getByRole('navigation', { name: 'Main navigation' }).getByRole('link')).toHaveText([
+    'Dashboard',
+    'Courses',
+    'Documents',
+    'Notifications',
+  ]);
+});
+
+test('an unknown path for a signed-in user goes to the dashboard', async ({ page }) => {
+  await signIn(page, 'school');
+  await page.goto('/definitely-not-a-page');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('Welcome back, Sam!')).toBeVisible();
+});
+
+test('the dark theme toggle persists across reloads', async ({ page }) => {
+  await signIn(page, 'agent');
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+});

@@ -1,0 +1,37 @@
+/**
+ * The server the browser suite runs against: builds the client into a temporary folder, starts the
+ * real app on a fresh database in a temporary DATA_DIR, and seeds one user of each role.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'vite';
+import { loadConfig } from '../server/src/config.ts';
+import { buildApp } from '../server/src/app.ts';
+import { seedE2eUsers } from './fixtures/seed.ts';
+
+const port = Number(process.env.E2E_PORT);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-e2e-'));
+const clientDist = path.join(dir, 'client');
+
+await build({ configFile: path.resolve(import.meta.dirname, '../client/vite.config.ts'), logLevel: 'warn', build: { outDir: clientDist } });
+
+const config = loadConfig({
+  ...process.env,
+  DATA_DIR: path.join(dir, 'data'),
+  CLIENT_DIST: clientDist,
+  SCHEDULER: 'off',
+  NODE_ENV: 'production',
+});
+const { app, db } = await buildApp({ config, logger: false });
+await seedE2eUsers(db);
+await app.listen({ port, host: '127.0.0.1' });
+console.log(`e2e server on http://127.0.0.1:${port} (data in ${dir})`);
+
+const stop = async () => {
+  await app.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

@@ -1,0 +1,170 @@
+/**
+ * Builds the Fastify app without listening, so tests drive it with app.inject() and server.ts starts it.
+ *   /trpc   tRPC (the browser client)
+ *   /api    the same routers as REST (trpc-to-openapi), plus health, the OpenAPI document, the
+ *           reference page and file routes
+ *   /       the built client with history fallback for deep links
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import type { Config } from './config.ts';
+import { closeDatabase, openDatabase, type Db } from './db/client.ts';
+import { appRouter, type AppRouter } from './router.ts';
+import { createAppServices, createContextFromRequest, type AppServices } from './core/context.ts';
+import { AppError, toErrorBody } from './core/errors.ts';
+import { getSettings } from './core/settings.ts';
+import { registerRestAdapter } from './http/rest.ts';
+import { openApiDocument } from './http/openapi.ts';
+import { fileRoutes } from './http/routes.ts';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface BuildOptions {
+  config: Config;
+  /** An open database; when omitted the app opens config.databasePath and closes it on shutdown. */
+  db?: Db;
+  logger?: FastifyServerOptions['logger'];
+  services?: AppServices;
+}
+
+export interface App {
+  app: FastifyInstance;
+  db: Db;
+  services: AppServices;
+}
+
+/** Maps Fastify's own errors (parsing, limits) and anything thrown by routes to the one error body. */
+function errorReply(err: FastifyError | Error) {
+  const code = (err as FastifyError).code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return toErrorBody(new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than 1 MiB'));
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return toErrorBody(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json'));
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
+    return toErrorBody(new AppError('BAD_REQUEST', 'Malformed JSON in request body'));
+  }
+  const status = (err as FastifyError).statusCode;
+  if (status && status >= 400 && status < 500 && !(err instanceof AppError)) {
+    return { status, body: { error: err.message || 'Bad request', code: 'BAD_REQUEST' } };
+  }
+  return toErrorBody(err);
+}
+
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config } = options;
+  const ownsDb = !options.db;
+  const db = options.db ?? openDatabase(config.databasePath);
+  const services = options.services ?? createAppServices();
+
+  const app = Fastify({
+    logger: options.logger ?? { level: getSettings(db).log_level },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    routerOptions: { maxParamLength: 5000 },
+  });
+
+  // A JSON body may be empty (POST /licenses/{id}/renew, DELETE): read it as {}.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new AppError('BAD_REQUEST', 'Malformed JSON in request body'), undefined);
+    }
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets CSS variables through style attributes and <style> tags.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.production ? undefined : false,
+  });
+
+  if (config.corsOrigins.length > 0) {
+    const cors = (await import('@fastify/cors')).default;
+    await app.register(cors, { origin: config.corsOrigins, credentials: false });
+  }
+
+  app.setErrorHandler((err, req, reply) => {
+    const { status, body, retryAfter } = errorReply(err as FastifyError);
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    if (retryAfter) void reply.header('retry-after', String(retryAfter));
+    void reply.code(status).type('application/json').send(body);
+  });
+
+  const createContext = (req: Parameters<typeof createContextFromRequest>[3]) => createContextFromRequest(db, config, services, req);
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }) => createContext(req),
+      onError: ({ error, path: p }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path: p }, 'trpc procedure failed');
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+
+  await app.register(
+    async (api) => {
+      // The adapter insists on a JSON content type for bodies; a body-less POST or DELETE is fine.
+      api.addHook('onRequest', async (req) => {
+        if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) && !req.headers['content-type']) {
+          req.headers['content-type'] = 'application/json';
+        }
+      });
+      api.get('/openapi.json', async () => openApiDocument());
+      await api.register(swagger, { mode: 'static', specification: { document: openApiDocument() as never } });
+      await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { url: '/api/openapi.json' } as never });
+      for (const routes of fileRoutes) routes.register(api, { db, config, services });
+      registerRestAdapter(api, { router: appRouter, prefix: '/api', createContext });
+    },
+    { prefix: '/api' },
+  );
+
+  const indexHtml = path.join(config.clientDist, 'index.html');
+  const hasClient = fs.existsSync(indexHtml);
+  if (hasClient) {
+    await app.register(fastifyStatic, { root: config.clientDist, wildcard: false, index: ['index.html'] });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0]!;
+    if (url.startsWith('/api') || url.startsWith('/trpc') || req.method !== 'GET' || !hasClient || path.extname(url)) {
+      void reply
+        .code(404)
+        .type('application/json')
+        .send({ error: `No route for ${req.method} ${url}`, code: 'NOT_FOUND' });
+      return;
+    }
+    // History fallback: deep links like /licenses load the app, which routes on the client.
+    void reply.type('text/html').sendFile('index.html');
+  });
+
+  app.addHook('onClose', async () => {
+    if (ownsDb) closeDatabase(db);
+  });
+
+  return { app, db, services };
+}

@@ -1,0 +1,54 @@
+import { auditLogs } from '../db/schema/index.ts';
+import type { DbOrTx } from '../db/client.ts';
+
+/** Who did it and from where: the part of the request context that every audit entry needs. */
+export interface Actor {
+  userId: number | null;
+  ip: string | null;
+}
+
+export interface AuditEntry {
+  action: string;
+  table?: string | null;
+  id?: number | null;
+  old?: unknown;
+  new?: unknown;
+}
+
+/** Keys whose values never reach the audit log. */
+const SECRET_KEY = /pass(word)?|hash|token|secret|smtp_url/i;
+
+function scrub(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(scrub);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([k]) => !SECRET_KEY.test(k))
+        .map(([k, v]) => [k, scrub(v)]),
+    );
+  }
+  return value;
+}
+
+function toJson(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  return JSON.stringify(scrub(value));
+}
+
+/**
+ * The one audit function. Call it with the transaction handle of the change it records, so the
+ * change and its entry commit together or not at all. Secrets are removed from old and new values.
+ */
+export function audit(db: DbOrTx, actor: Actor, entry: AuditEntry): void {
+  db.insert(auditLogs)
+    .values({
+      user_id: actor.userId,
+      ip_address: actor.ip,
+      action: entry.action,
+      target_table: entry.table ?? null,
+      target_id: entry.id ?? null,
+      old_values: toJson(entry.old),
+      new_values: toJson(entry.new),
+    })
+    .run();
+}

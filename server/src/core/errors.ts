@@ -1,0 +1,89 @@
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/unstable-core-do-not-import';
+import { ZodError } from 'zod';
+import type { ErrorBody } from '@lm/shared';
+
+/**
+ * The one error type of the server. Services throw AppError; the table below maps each code to its
+ * tRPC code and HTTP status, and toErrorBody() turns anything thrown into the DECISIONS.md body.
+ */
+export const ERROR_CODES = {
+  BAD_REQUEST: { trpc: 'BAD_REQUEST', status: 400 },
+  UNAUTHORIZED: { trpc: 'UNAUTHORIZED', status: 401 },
+  FORBIDDEN: { trpc: 'FORBIDDEN', status: 403 },
+  NOT_FOUND: { trpc: 'NOT_FOUND', status: 404 },
+  CONFLICT: { trpc: 'CONFLICT', status: 409 },
+  PAYLOAD_TOO_LARGE: { trpc: 'PAYLOAD_TOO_LARGE', status: 413 },
+  UNSUPPORTED_MEDIA_TYPE: { trpc: 'UNSUPPORTED_MEDIA_TYPE', status: 415 },
+  TOO_MANY_REQUESTS: { trpc: 'TOO_MANY_REQUESTS', status: 429 },
+  SERVICE_UNAVAILABLE: { trpc: 'SERVICE_UNAVAILABLE', status: 503 },
+  INTERNAL_SERVER_ERROR: { trpc: 'INTERNAL_SERVER_ERROR', status: 500 },
+} as const satisfies Record<string, { trpc: TRPC_ERROR_CODE_KEY; status: number }>;
+
+export type AppErrorCode = keyof typeof ERROR_CODES;
+export interface ErrorIssue {
+  path: string;
+  message: string;
+}
+
+export class AppError extends TRPCError {
+  readonly appCode: AppErrorCode;
+  readonly issues: ErrorIssue[] | undefined;
+  /** Seconds until a retry may succeed (429). */
+  readonly retryAfter: number | undefined;
+
+  constructor(code: AppErrorCode, message: string, extra: { issues?: ErrorIssue[]; retryAfter?: number; cause?: unknown } = {}) {
+    super({ code: ERROR_CODES[code].trpc, message, cause: extra.cause });
+    this.name = 'AppError';
+    this.appCode = code;
+    this.issues = extra.issues;
+    this.retryAfter = extra.retryAfter;
+  }
+}
+
+export const badRequest = (message: string, issues?: ErrorIssue[]) => new AppError('BAD_REQUEST', message, { issues });
+export const unauthorized = (message = 'Authentication required') => new AppError('UNAUTHORIZED', message);
+export const forbidden = (message = 'You do not have permission to do this') => new AppError('FORBIDDEN', message);
+export const notFound = (what = 'Resource') => new AppError('NOT_FOUND', `${what} not found`);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+
+export function zodIssues(error: ZodError): ErrorIssue[] {
+  return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
+
+const TRPC_TO_APP: Partial<Record<TRPC_ERROR_CODE_KEY, AppErrorCode>> = Object.fromEntries(
+  Object.entries(ERROR_CODES).map(([app, v]) => [v.trpc, app as AppErrorCode]),
+);
+
+/** Messages safe to show for errors we did not raise ourselves. */
+const GENERIC: Partial<Record<AppErrorCode, string>> = {
+  INTERNAL_SERVER_ERROR: 'Something went wrong on the server. Please try again.',
+  BAD_REQUEST: 'The request is not valid',
+};
+
+/** Maps anything thrown to {status, body}. Never exposes a stack trace or an internal message. */
+export function toErrorBody(err: unknown): { status: number; body: ErrorBody; retryAfter?: number } {
+  let e: unknown = err;
+  // tRPC wraps thrown errors; look through to ours.
+  if (e instanceof TRPCError && !(e instanceof AppError) && e.cause) {
+    if (e.cause instanceof AppError || e.cause instanceof ZodError) e = e.cause;
+  }
+  if (e instanceof AppError) {
+    return {
+      status: ERROR_CODES[e.appCode].status,
+      body: { error: e.message, code: e.appCode, ...(e.issues ? { issues: e.issues } : {}) },
+      retryAfter: e.retryAfter,
+    };
+  }
+  if (e instanceof ZodError) {
+    const issues = zodIssues(e);
+    return { status: 400, body: { error: issues[0]?.message ?? 'The request is not valid', code: 'BAD_REQUEST', issues } };
+  }
+  if (e instanceof TRPCError) {
+    const app = TRPC_TO_APP[e.code] ?? 'INTERNAL_SERVER_ERROR';
+    const status = ERROR_CODES[app].status;
+    const message = status >= 500 ? GENERIC.INTERNAL_SERVER_ERROR! : e.message || GENERIC[app] || 'Request failed';
+    return { status, body: { error: message, code: app } };
+  }
+  return { status: 500, body: { error: GENERIC.INTERNAL_SERVER_ERROR!, code: 'INTERNAL_SERVER_ERROR' } };
+}

@@ -1,0 +1,55 @@
+/**
+ * tRPC init and the procedure builders every domain router uses:
+ *   publicProcedure      anyone
+ *   authedProcedure      signed in (401 otherwise); maintenance mode answers 503 to non-Admins
+ *   roleProcedure(...)   signed in with one of the roles (403 otherwise)
+ *   adminProcedure       roleProcedure('Admin')
+ * Errors are shaped once, by toErrorBody(), for both /trpc and the REST adapter.
+ */
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { roleName, type RoleName } from '@lm/shared';
+import type { Context } from './context.ts';
+import { AppError, forbidden, toErrorBody, unauthorized } from './errors.ts';
+import { getSettings } from './settings.ts';
+import type { AuthUser } from '../modules/auth/sessions.ts';
+
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const { status, body } = toErrorBody(error);
+      // No stack, no internal message: only what toErrorBody allows out.
+      return {
+        message: body.error,
+        code: shape.code,
+        data: { code: shape.data.code, httpStatus: status, appCode: body.code, issues: body.issues ?? null },
+      };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+
+export const publicProcedure = t.procedure;
+
+export const MAINTENANCE_MESSAGE = 'The system is under maintenance. Please try again later.';
+
+export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.user || !ctx.session) throw unauthorized();
+  if (ctx.user.role_id !== 1 && getSettings(ctx.db).maintenance_mode) {
+    throw new AppError('SERVICE_UNAVAILABLE', MAINTENANCE_MESSAGE);
+  }
+  return next({ ctx: { ...ctx, user: ctx.user as AuthUser, session: ctx.session } });
+});
+
+export function roleProcedure(...roles: RoleName[]) {
+  return authedProcedure.use(({ ctx, next }) => {
+    if (!roles.includes(roleName(ctx.user.role_id))) throw forbidden();
+    return next();
+  });
+}
+
+export const adminProcedure = roleProcedure('Admin');

@@ -1,0 +1,26 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** Append-only: nothing in the product updates or deletes these rows. */
+export const auditLogs = sqliteTable(
+  'audit_logs',
+  {
+    log_id: integer('log_id').primaryKey({ autoIncrement: true }),
+    timestamp: text('timestamp')
+      .notNull()
+      .$defaultFn(() => new Date().toISOString()),
+    // No foreign key: the log outlives anything it mentions, and failed sign-ins name no user.
+    user_id: integer('user_id'),
+    action: text('action').notNull(),
+    target_table: text('target_table'),
+    target_id: integer('target_id'),
+    ip_address: text('ip_address'),
+    old_values: text('old_values'),
+    new_values: text('new_values'),
+  },
+  (t) => [
+    index('audit_timestamp_idx').on(t.timestamp),
+    index('audit_action_idx').on(t.action, t.timestamp),
+    index('audit_table_idx').on(t.target_table, t.timestamp),
+    index('audit_user_idx').on(t.user_id, t.timestamp),
+  ],
+);

@@ -1,0 +1,39 @@
+import { check, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { LICENSE_STATUSES, LICENSE_TYPES } from '@lm/shared';
+import { users } from './users.ts';
+import { createdAt, updatedAt } from './columns.ts';
+
+export const licenses = sqliteTable(
+  'licenses',
+  {
+    license_id: integer('license_id').primaryKey({ autoIncrement: true }),
+    // A holder with licenses is never hard-deleted (users are soft-deleted).
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.user_id, { onDelete: 'restrict' }),
+    license_number: text('license_number').notNull(),
+    /** Two-letter state code, stored upper-case. */
+    state: text('state').notNull(),
+    license_type: text('license_type', { enum: LICENSE_TYPES }).notNull().default('Sales'),
+    issue_date: text('issue_date').notNull(),
+    expiration_date: text('expiration_date').notNull(),
+    status: text('status', { enum: LICENSE_STATUSES }).notNull().default('Active'),
+    ce_hours_required: real('ce_hours_required').notNull().default(0),
+    ce_hours_completed: real('ce_hours_completed').notNull().default(0),
+    /** Set by renew: feeds "Renewed This Period". */
+    renewed_at: text('renewed_at'),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('licenses_state_number_unique').on(t.state, sql`upper(${t.license_number})`),
+    index('licenses_expiration_idx').on(t.expiration_date),
+    index('licenses_status_expiration_idx').on(t.status, t.expiration_date),
+    index('licenses_state_idx').on(t.state),
+    index('licenses_user_idx').on(t.user_id),
+    index('licenses_created_at_idx').on(t.created_at),
+    check('licenses_ce_check', sql`${t.ce_hours_required} >= 0 AND ${t.ce_hours_completed} >= 0`),
+    check('licenses_dates_check', sql`${t.issue_date} <= ${t.expiration_date}`),
+  ],
+);

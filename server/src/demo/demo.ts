@@ -1,0 +1,30 @@
+/** `npm run demo`: the app on a throwaway database filled with sample data, with the demo logins printed. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../config.ts';
+import { buildApp } from '../app.ts';
+import { openDatabase } from '../db/client.ts';
+import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './seed.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'license-manager-demo-'));
+const config = loadConfig({ ...process.env, DATA_DIR: dir, DATABASE_PATH: path.join(dir, 'demo.db') });
+const db = openDatabase(config.databasePath);
+await seedDemo(db);
+const { app } = await buildApp({ config, db });
+await app.listen({ port: config.port, host: config.host });
+
+console.log(`\nLicense Manager demo: http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`);
+console.log(`Throwaway data in ${dir} (deleted when you stop it with Ctrl+C)\n`);
+console.log('Sign in with any of these (password for all: ' + DEMO_PASSWORD + '):');
+for (const l of DEMO_LOGINS) console.log(`  ${l.role.padEnd(7)} ${l.email}`);
+console.log('');
+
+const stop = async () => {
+  await app.close();
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

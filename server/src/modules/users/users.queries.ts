@@ -1,0 +1,47 @@
+import { eq, sql } from 'drizzle-orm';
+import { roleName, type User } from '@lm/shared';
+import { brokerages, users } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/client.ts';
+
+/** Columns of a user as the API shows it: never password_hash. */
+export const publicUserColumns = {
+  user_id: users.user_id,
+  email: users.email,
+  first_name: users.first_name,
+  last_name: users.last_name,
+  role_id: users.role_id,
+  brokerage_id: users.brokerage_id,
+  brokerage_name: brokerages.name,
+  phone_number: users.phone_number,
+  address: users.address,
+  city: users.city,
+  state: users.state,
+  zip_code: users.zip_code,
+  is_active: users.is_active,
+  created_at: users.created_at,
+  last_login: users.last_login,
+};
+
+type PublicUserRow = Omit<User, 'role_name'>;
+
+export function toPublicUser(row: PublicUserRow): User {
+  return { ...row, role_name: roleName(row.role_id) };
+}
+
+export function getPublicUser(db: DbOrTx, userId: number): User | null {
+  const row = db
+    .select(publicUserColumns)
+    .from(users)
+    .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
+    .where(eq(users.user_id, userId))
+    .get();
+  return row ? toPublicUser(row) : null;
+}
+
+export function findUserByEmail(db: DbOrTx, email: string) {
+  return db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email.trim()})`)
+    .get();
+}

@@ -1,0 +1,29 @@
+/** The root router: one router per domain, served at /trpc and published as REST under /api. */
+import { router } from './core/trpc.ts';
+import { authRouter } from './modules/auth/auth.router.ts';
+import { usersRouter } from './modules/users/users.router.ts';
+import { brokeragesRouter } from './modules/brokerages/brokerages.router.ts';
+import { licensesRouter } from './modules/licenses/licenses.router.ts';
+import { coursesRouter } from './modules/courses/courses.router.ts';
+import { completionsRouter } from './modules/completions/completions.router.ts';
+import { paymentsRouter } from './modules/payments/payments.router.ts';
+import { dashboardRouter } from './modules/dashboard/dashboard.router.ts';
+import { auditRouter } from './modules/audit/audit.router.ts';
+import { reportsRouter } from './modules/reports/reports.router.ts';
+import { adminRouter } from './modules/admin/admin.router.ts';
+
+export const appRouter = router({
+  auth: authRouter,
+  users: usersRouter,
+  brokerages: brokeragesRouter,
+  licenses: licensesRouter,
+  courses: coursesRouter,
+  completions: completionsRouter,
+  payments: paymentsRouter,
+  dashboard: dashboardRouter,
+  audit: auditRouter,
+  reports: reportsRouter,
+  admin: adminRouter,
+});
+
+export type AppRouter = typeof appRouter;

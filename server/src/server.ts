@@ -1,0 +1,38 @@
+/** Starts License Manager: opens and migrates the database, creates the first Admin, listens. */
+import { loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { ensureAdmin } from './core/bootstrap.ts';
+import { startBackgroundJobs } from './jobs.ts';
+
+const config = loadConfig();
+const { app, db, services } = await buildApp({ config });
+
+await ensureAdmin(db, config, (line) => console.log(line));
+const stopJobs = startBackgroundJobs({ app, db, config, services });
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    stopJobs();
+    await app.close(); // stops accepting, drains requests, then closes the database (onClose)
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+try {
+  await app.listen({ port: config.port, host: config.host });
+  console.log(`License Manager is running at http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`);
+} catch (err) {
+  app.log.error({ err }, 'could not start');
+  process.exit(1);
+}

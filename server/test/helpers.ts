@@ -1,0 +1,164 @@
+/**
+ * Test harness: a real SQLite file built from the real migrations, the real app (for app.inject on the
+ * REST paths) and createCaller for the tRPC path. No mocks.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROLE, type RoleName } from '@lm/shared';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Db } from '../src/db/client.ts';
+import { buildApp } from '../src/app.ts';
+import { brokerages, users } from '../src/db/schema/index.ts';
+import { createAppServices, createContextInner, type AppServices } from '../src/core/context.ts';
+import { hashPassword } from '../src/core/passwords.ts';
+import { createCallerFactory } from '../src/core/trpc.ts';
+import { appRouter } from '../src/router.ts';
+import { createSession } from '../src/modules/auth/sessions.ts';
+import type { FastifyInstance } from 'fastify';
+
+export const TEST_PASSWORD = 'Passw0rd!Test';
+
+export interface TestEnv {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  services: AppServices;
+  dir: string;
+  close: () => Promise<void>;
+}
+
+export async function createTestEnv(env: Record<string, string> = {}): Promise<TestEnv> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-test-'));
+  const config = loadConfig({ DATA_DIR: dir, SCHEDULER: 'off', CLIENT_DIST: path.join(dir, 'no-client'), ...env });
+  const db = openDatabase(config.databasePath);
+  const services = createAppServices();
+  const { app } = await buildApp({ config, db, services, logger: false });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    services,
+    dir,
+    close: async () => {
+      await app.close();
+      db.$client.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let cachedHash: Promise<string> | undefined;
+function testPasswordHash() {
+  cachedHash ??= hashPassword(TEST_PASSWORD);
+  return cachedHash;
+}
+
+let counter = 0;
+export interface SeededUser {
+  user_id: number;
+  email: string;
+  password: string;
+  role_id: number;
+  brokerage_id: number | null;
+}
+
+/** Inserts a user directly (the users domain is tested through its own API). */
+export async function seedUser(
+  env: Pick<TestEnv, 'db'>,
+  role: RoleName,
+  fields: Partial<{
+    email: string;
+    first_name: string;
+    last_name: string;
+    brokerage_id: number | null;
+    is_active: boolean;
+    password: string;
+  }> = {},
+): Promise<SeededUser> {
+  counter++;
+  const password = fields.password ?? TEST_PASSWORD;
+  const hash = fields.password ? await hashPassword(fields.password) : await testPasswordHash();
+  const email = fields.email ?? `${role.toLowerCase()}${counter}-${Date.now()}@test.example`;
+  const row = env.db
+    .insert(users)
+    .values({
+      email,
+      password_hash: hash,
+      first_name: fields.first_name ?? role,
+      last_name: fields.last_name ?? `User${counter}`,
+      role_id: ROLE[role],
+      brokerage_id: fields.brokerage_id ?? null,
+      is_active: fields.is_active ?? true,
+    })
+    .returning()
+    .get();
+  return { user_id: row.user_id, email, password, role_id: row.role_id, brokerage_id: row.brokerage_id };
+}
+
+export function seedBrokerage(env: Pick<TestEnv, 'db'>, name = `Brokerage ${++counter}`): number {
+  return env.db.insert(brokerages).values({ name }).returning().get().brokerage_id;
+}
+
+/** A live session token for a user, without going through login. */
+export function tokenFor(env: Pick<TestEnv, 'db'>, userId: number): string {
+  return createSession(env.db, userId, { ip: '127.0.0.1', userAgent: 'vitest' }).token;
+}
+
+const createCaller = createCallerFactory(appRouter);
+
+/** The tRPC path: a caller acting as the user (or signed out with null). */
+export function callerFor(env: Pick<TestEnv, 'db' | 'config' | 'services'>, userId: number | null) {
+  const token = userId === null ? null : tokenFor(env, userId);
+  return createCaller(createContextInner({ db: env.db, config: env.config, services: env.services, ip: '127.0.0.1', token }));
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, unknown>;
+}
+
+/** The REST path through app.inject. */
+export async function api<T = any>(
+  env: Pick<TestEnv, 'app'>,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+  url: string,
+  opts: { token?: string | null; body?: unknown; headers?: Record<string, string>; ip?: string } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await env.app.inject({
+    method,
+    url,
+    headers,
+    remoteAddress: opts.ip,
+    ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+  });
+  let body: any = res.body;
+  if ((res.headers['content-type'] ?? '').toString().includes('application/json') && res.body) body = JSON.parse(res.body);
+  return { status: res.statusCode, body, headers: res.headers };
+}
+
+export async function login(env: Pick<TestEnv, 'app'>, email: string, password = TEST_PASSWORD): Promise<string> {
+  const res = await api(env, 'POST', '/api/auth/login', { body: { email, password } });
+  if (res.status !== 200) throw new Error(`login failed for ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.token as string;
+}
+
+/** One signed-in user of each role, plus a brokerage for the Broker and Agent. */
+export async function seedRoles(env: TestEnv) {
+  const brokerageId = seedBrokerage(env, 'Main Street Realty');
+  const admin = await seedUser(env, 'Admin');
+  const broker = await seedUser(env, 'Broker', { brokerage_id: brokerageId });
+  const agent = await seedUser(env, 'Agent', { brokerage_id: brokerageId });
+  const school = await seedUser(env, 'School');
+  return {
+    brokerageId,
+    admin: { ...admin, token: tokenFor(env, admin.user_id) },
+    broker: { ...broker, token: tokenFor(env, broker.user_id) },
+    agent: { ...agent, token: tokenFor(env, agent.user_id) },
+    school: { ...school, token: tokenFor(env, school.user_id) },
+  };
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** YYYY-MM-DD calendar date (the office's calendar, DECISIONS.md). */
+export const dateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'Not a valid date');
+
+/** An integer id taken from a path or query parameter ("12" becomes 12). */
+export const idParam = z.coerce.number().int().positive();
+
+export const paginationSchema = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  pages: z.number().int(),
+});
+export type Pagination = z.infer<typeof paginationSchema>;
+
+export function makePagination(page: number, limit: number, total: number): Pagination {
+  return { page, limit, total, pages: Math.ceil(total / limit) };
+}
+
+export const successSchema = z.object({ success: z.literal(true) });
+
+/** Query-string boolean: "true"/"false"/"1"/"0" (z.boolean() would read "false" as true). */
+export const queryBoolean = z.stringbool();
+
+/** Optional text that treats "" and whitespace-only as absent. */
+export const optionalText = (max = 500) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+/** A required, trimmed text field with the spec's message. */
+export const requiredText = (message: string, max = 255) => z.string({ error: message }).trim().min(1, message).max(max);
+
+/** Shape of every error body (DECISIONS.md). */
+export const errorBodySchema = z.object({
+  error: z.string(),
+  code: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** Money travels as dollars with 2 decimals and is stored as integer cents. */
+export const toCents = (dollars: number): number => Math.round(dollars * 100);
+export const toDollars = (cents: number): number => Math.round(cents) / 100;
+
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

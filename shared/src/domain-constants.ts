@@ -1,0 +1,36 @@
+/**
+ * Enumerations of the whole data model (SPEC.md section 3, DECISIONS.md), shared by the database
+ * schema, the API schemas and the forms. Domain schema files import from here.
+ */
+export const LICENSE_TYPES = ['Sales', 'Broker', 'Associate Broker'] as const;
+export const LICENSE_STATUSES = ['Active', 'Inactive', 'Suspended', 'Expired', 'Pending Renewal'] as const;
+export const COURSE_TYPES = ['Online', 'In-Person', 'Webinar'] as const;
+export const COMPLETION_STATUSES = ['Pending', 'Approved', 'Rejected'] as const;
+export const PAYMENT_TYPES = ['License Fee', 'Renewal Fee', 'Course Fee', 'Penalty', 'Other'] as const;
+export const PAYMENT_METHODS = ['Credit Card', 'Bank Transfer', 'Check', 'Cash', 'Other'] as const;
+export const PAYMENT_STATUSES = ['Completed', 'Pending', 'Failed', 'Refunded'] as const;
+export const NOTIFICATION_TYPES = ['email', 'sms', 'push'] as const;
+export const TRIGGER_EVENTS = [
+  'license_expiring',
+  'license_expired',
+  'course_completed',
+  'payment_due',
+  'user_registered',
+  'password_reset',
+] as const;
+export const DELIVERY_STATUSES = ['sent', 'failed', 'pending'] as const;
+export const BACKUP_STATUSES = ['completed', 'in_progress', 'failed'] as const;
+export const BACKUP_TYPES = ['manual', 'automatic', 'safety'] as const;
+
+export type LicenseType = (typeof LICENSE_TYPES)[number];
+export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+export type CourseType = (typeof COURSE_TYPES)[number];
+export type CompletionStatus = (typeof COMPLETION_STATUSES)[number];
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export type BackupStatus = (typeof BACKUP_STATUSES)[number];
+export type BackupType = (typeof BACKUP_TYPES)[number];
