@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from './core/context.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { startReminderJob } from './modules/notifications/reminders.job.ts';
 
 export interface JobDeps {
   app: FastifyInstance;
@@ -16,7 +17,7 @@ export interface JobDeps {
 
 type Job = (deps: JobDeps) => () => void;
 
-const jobs: Job[] = [];
+const jobs: Job[] = [startReminderJob];
 
 export function startBackgroundJobs(deps: JobDeps): () => void {
   if (!deps.config.scheduler) return () => {};

@@ -51,3 +51,12 @@ export const toCents = (dollars: number): number => Math.round(dollars * 100);
 export const toDollars = (cents: number): number => Math.round(cents) / 100;
 
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Common list query of the paginated screens: page (1-based), limit, sort column and direction. */
+export const listQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  sort: z.string().max(40).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  search: z.string().trim().max(200).optional(),
+});

@@ -5,7 +5,15 @@ describe('sidebar entries per role (SPEC.md section 2)', () => {
   it('shows all 13 to an Admin and the right subset to others', () => {
     expect(navFor('Admin')).toHaveLength(13);
     expect(navFor('Agent').map((e) => e.label)).toEqual(['Dashboard', 'Licenses', 'Courses', 'Payments', 'Documents', 'Notifications']);
-    expect(navFor('Broker').map((e) => e.label)).toEqual(['Dashboard', 'Users', 'Licenses', 'Courses', 'Payments', 'Documents', 'Notifications']);
+    expect(navFor('Broker').map((e) => e.label)).toEqual([
+      'Dashboard',
+      'Users',
+      'Licenses',
+      'Courses',
+      'Payments',
+      'Documents',
+      'Notifications',
+    ]);
     expect(navFor('School').map((e) => e.label)).toEqual(['Dashboard', 'Courses', 'Documents', 'Notifications']);
     expect(navFor(null)).toEqual([]);
   });

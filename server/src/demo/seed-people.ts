@@ -6,14 +6,72 @@ import { audit } from '../core/audit.ts';
 import type { DemoContext } from './seed.ts';
 
 const BROKERAGES = [
-  { name: 'Golden Gate Realty', address: '500 Market St, San Francisco, CA 94105', phone: '(415) 555-0142', email: 'office@goldengaterealty.example', website: 'https://goldengaterealty.example' },
-  { name: 'Lone Star Homes', address: '1200 Congress Ave, Austin, TX 78701', phone: '(512) 555-0178', email: 'hello@lonestarhomes.example', website: 'https://lonestarhomes.example' },
-  { name: 'Sunshine Coast Properties', address: '88 Brickell Ave, Miami, FL 33131', phone: '(305) 555-0110', email: 'info@sunshinecoast.example', website: 'https://sunshinecoast.example' },
-  { name: 'Empire State Brokers', address: '350 5th Ave, New York, NY 10118', phone: '(212) 555-0199', email: 'contact@empirestatebrokers.example', website: 'https://empirestatebrokers.example' },
+  {
+    name: 'Golden Gate Realty',
+    address: '500 Market St, San Francisco, CA 94105',
+    phone: '(415) 555-0142',
+    email: 'office@goldengaterealty.example',
+    website: 'https://goldengaterealty.example',
+  },
+  {
+    name: 'Lone Star Homes',
+    address: '1200 Congress Ave, Austin, TX 78701',
+    phone: '(512) 555-0178',
+    email: 'hello@lonestarhomes.example',
+    website: 'https://lonestarhomes.example',
+  },
+  {
+    name: 'Sunshine Coast Properties',
+    address: '88 Brickell Ave, Miami, FL 33131',
+    phone: '(305) 555-0110',
+    email: 'info@sunshinecoast.example',
+    website: 'https://sunshinecoast.example',
+  },
+  {
+    name: 'Empire State Brokers',
+    address: '350 5th Ave, New York, NY 10118',
+    phone: '(212) 555-0199',
+    email: 'contact@empirestatebrokers.example',
+    website: 'https://empirestatebrokers.example',
+  },
 ];
 
-const FIRST = ['Maria', 'James', 'Priya', 'Daniel', 'Sofia', 'Michael', 'Aisha', 'Robert', 'Elena', 'David', 'Grace', 'Luis', 'Hannah', 'Omar', 'Chloe', 'Ethan'];
-const LAST = ['Garcia', 'Johnson', 'Patel', 'Kim', 'Rossi', 'Brown', 'Hassan', 'Miller', 'Novak', 'Nguyen', 'Okafor', 'Hernandez', 'Schmidt', 'Ali', 'Dubois', 'Walker'];
+const FIRST = [
+  'Maria',
+  'James',
+  'Priya',
+  'Daniel',
+  'Sofia',
+  'Michael',
+  'Aisha',
+  'Robert',
+  'Elena',
+  'David',
+  'Grace',
+  'Luis',
+  'Hannah',
+  'Omar',
+  'Chloe',
+  'Ethan',
+];
+const LAST = [
+  'Garcia',
+  'Johnson',
+  'Patel',
+  'Kim',
+  'Rossi',
+  'Brown',
+  'Hassan',
+  'Miller',
+  'Novak',
+  'Nguyen',
+  'Okafor',
+  'Hernandez',
+  'Schmidt',
+  'Ali',
+  'Dubois',
+  'Walker',
+];
 const STATES = ['CA', 'TX', 'FL', 'NY'];
 const CITIES = ['San Francisco', 'Austin', 'Miami', 'New York'];
 
@@ -40,17 +98,33 @@ export function seedPeople(db: DbOrTx, ctx: DemoContext) {
       })
       .returning()
       .get();
-    audit(db, { userId: ctx.adminId, ip: '127.0.0.1' }, { action: 'create', table: 'users', id: row.user_id, new: { email, role_id: ROLE[role] } });
+    audit(
+      db,
+      { userId: ctx.adminId, ip: '127.0.0.1' },
+      { action: 'create', table: 'users', id: row.user_id, new: { email, role_id: ROLE[role] } },
+    );
     return row;
   };
 
   BROKERAGES.forEach((b, i) => {
-    const brokerage = db.insert(brokerages).values({ ...b, created_at: ctx.daysAgo(500 - i * 10) }).returning().get();
+    const brokerage = db
+      .insert(brokerages)
+      .values({ ...b, created_at: ctx.daysAgo(500 - i * 10) })
+      .returning()
+      .get();
     audit(db, { userId: ctx.adminId, ip: '127.0.0.1' }, { action: 'create', table: 'brokerages', id: brokerage.brokerage_id, new: b });
     ctx.brokerageIds.push(brokerage.brokerage_id);
     const state = STATES[i]!;
     const city = CITIES[i]!;
-    const broker = add('Broker', FIRST[i * 4]!, LAST[i * 4]!, i === 0 ? 'broker@demo.test' : `broker${i + 1}@demo.test`, brokerage.brokerage_id, state, city);
+    const broker = add(
+      'Broker',
+      FIRST[i * 4]!,
+      LAST[i * 4]!,
+      i === 0 ? 'broker@demo.test' : `broker${i + 1}@demo.test`,
+      brokerage.brokerage_id,
+      state,
+      city,
+    );
     ctx.brokerIds.push(broker.user_id);
     for (let a = 1; a <= 3; a++) {
       const email = i === 0 && a === 1 ? 'agent@demo.test' : `agent${i + 1}.${a}@demo.test`;

@@ -8,6 +8,9 @@ import type { Db } from '../db/client.ts';
 import { hashPassword } from '../core/passwords.ts';
 import { audit } from '../core/audit.ts';
 import { seedPeople } from './seed-people.ts';
+import { seedLicensing } from './seed-licensing.ts';
+import { seedCourses } from './seed-courses.ts';
+import { seedOperations } from './seed-operations.ts';
 
 export const DEMO_PASSWORD = 'Demo-Passw0rd';
 
@@ -18,6 +21,8 @@ export interface DemoContext {
   brokerIds: number[];
   agentIds: number[];
   schoolIds: number[];
+  /** Filled by seedLicensing, for later seeds (completions, payments). */
+  licenseIds: number[];
   /** ISO timestamp `days` days before now. */
   daysAgo: (days: number) => string;
 }
@@ -34,10 +39,21 @@ export async function seedDemo(db: Db): Promise<void> {
   db.transaction((tx) => {
     const admin = tx
       .insert(users)
-      .values({ email: 'admin@demo.test', password_hash: passwordHash, first_name: 'Olivia', last_name: 'Bennett', role_id: ROLE.Admin, created_at: new Date(Date.now() - 600 * 86_400_000).toISOString() })
+      .values({
+        email: 'admin@demo.test',
+        password_hash: passwordHash,
+        first_name: 'Olivia',
+        last_name: 'Bennett',
+        role_id: ROLE.Admin,
+        created_at: new Date(Date.now() - 600 * 86_400_000).toISOString(),
+      })
       .returning()
       .get();
-    audit(tx, { userId: null, ip: null }, { action: 'create', table: 'users', id: admin.user_id, new: { email: admin.email, role_id: ROLE.Admin, reason: 'demo' } });
+    audit(
+      tx,
+      { userId: null, ip: null },
+      { action: 'create', table: 'users', id: admin.user_id, new: { email: admin.email, role_id: ROLE.Admin, reason: 'demo' } },
+    );
     const ctx: DemoContext = {
       passwordHash,
       adminId: admin.user_id,
@@ -45,8 +61,12 @@ export async function seedDemo(db: Db): Promise<void> {
       brokerIds: [],
       agentIds: [],
       schoolIds: [],
+      licenseIds: [],
       daysAgo: (days) => new Date(Date.now() - days * 86_400_000).toISOString(),
     };
     seedPeople(tx, ctx);
+    seedLicensing(tx, ctx);
+    seedCourses(tx, ctx);
+    seedOperations(tx, ctx);
   });
 }

@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../core/context.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { reportsFileRoutes } from '../modules/reports/reports.http.ts';
+import { backupsFileRoutes } from '../modules/backups/backups.http.ts';
 
 export interface RouteDeps {
   db: Db;
@@ -37,6 +39,6 @@ const healthRoutes: FileRoutes = {
   },
 };
 
-export const fileRoutes: FileRoutes[] = [healthRoutes];
+export const fileRoutes: FileRoutes[] = [healthRoutes, reportsFileRoutes, backupsFileRoutes];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));

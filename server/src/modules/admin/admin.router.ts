@@ -1,4 +1,13 @@
 import { router } from '../../core/trpc.ts';
+import { statsRouter } from './stats.router.ts';
+import { notificationsRouter } from '../notifications/notifications.router.ts';
+import { backupsRouter } from '../backups/backups.router.ts';
+import { settingsRouter } from '../settings/settings.router.ts';
 
-/** Procedures of the admin domain (filled in by its issue). */
-export const adminRouter = router({});
+/** Everything under /api/admin, composed from the domains that own it. */
+export const adminRouter = router({
+  stats: statsRouter,
+  notifications: notificationsRouter,
+  backups: backupsRouter,
+  settings: settingsRouter,
+});

@@ -1,0 +1,42 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+
+/**
+ * List state (page, size, sort, filters) kept in the URL's query string, so a filtered list can be
+ * bookmarked and survives a reload. Values are strings; `defaults` are left out of the URL.
+ * Changing anything but `page` returns to page 1.
+ */
+export function useUrlState<T extends Record<string, string>>(defaultsArg: T) {
+  const [params, setParams] = useSearchParams();
+  // The defaults are a literal at the call site: keep the first one so identities stay stable.
+  const [defaults] = useState(defaultsArg);
+  const state = useMemo(() => {
+    const out = { ...defaults } as Record<string, string>;
+    for (const key of Object.keys(defaults)) {
+      const v = params.get(key);
+      if (v !== null) out[key] = v;
+    }
+    return out as T;
+  }, [params, defaults]);
+
+  const update = useCallback(
+    (patch: Partial<T>) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          const resetPage = Object.keys(patch).some((k) => k !== 'page');
+          for (const [k, v] of Object.entries(patch)) {
+            if (v === undefined || v === '' || v === defaults[k]) next.delete(k);
+            else next.set(k, String(v));
+          }
+          if (resetPage && 'page' in defaults && !('page' in patch)) next.delete('page');
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams, defaults],
+  );
+
+  return [state, update] as const;
+}

@@ -1,0 +1,2 @@
+// zod schemas, types and constants of the reports domain (filled in by its issue).
+export {};
