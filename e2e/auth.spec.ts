@@ -128,3 +128,32 @@ test('the dark theme toggle persists across reloads', async ({ page }) => {
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
 });
+
+test('every screen loads under the Content Security Policy without errors', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(msg.text());
+  });
+  page.on('pageerror', (err) => problems.push(err.message));
+  await signIn(page, 'admin');
+  for (const path of [
+    '/users',
+    '/brokerages',
+    '/licenses',
+    '/courses',
+    '/payments',
+    '/documents',
+    '/notifications',
+    '/audit',
+    '/reports',
+    '/notification-management',
+    '/backup-restore',
+    '/settings',
+    '/profile',
+    '/dashboard',
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+  }
+  expect(problems).toEqual([]);
+});

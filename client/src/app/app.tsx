@@ -1,24 +1,30 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from '../lib/auth.tsx';
 import { AppLayout } from '../components/app-layout.tsx';
 import { AdminOnly } from '../components/require-role.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
-import { UsersPage } from '../features/users/users-page.tsx';
-import { BrokeragesPage } from '../features/brokerages/brokerages-page.tsx';
-import { LicensesPage } from '../features/licenses/licenses-page.tsx';
-import { CoursesPage } from '../features/courses/courses-page.tsx';
-import { PaymentsPage } from '../features/payments/payments-page.tsx';
-import { DocumentsPage } from '../features/documents/documents-page.tsx';
-import { NotificationsPage } from '../features/notifications/notifications-page.tsx';
-import { AuditPage } from '../features/audit/audit-page.tsx';
-import { ReportsPage } from '../features/reports/reports-page.tsx';
-import { NotificationManagementPage } from '../features/notification-management/notification-management-page.tsx';
-import { BackupRestorePage } from '../features/backups/backup-restore-page.tsx';
-import { SettingsPage } from '../features/settings/settings-page.tsx';
-import { ProfilePage } from '../features/profile/profile-page.tsx';
+
+// Screens load on demand, so signing in downloads only the shell, the login and the dashboard.
+const UsersPage = lazy(() => import('../features/users/users-page.tsx').then((m) => ({ default: m.UsersPage })));
+const BrokeragesPage = lazy(() => import('../features/brokerages/brokerages-page.tsx').then((m) => ({ default: m.BrokeragesPage })));
+const LicensesPage = lazy(() => import('../features/licenses/licenses-page.tsx').then((m) => ({ default: m.LicensesPage })));
+const CoursesPage = lazy(() => import('../features/courses/courses-page.tsx').then((m) => ({ default: m.CoursesPage })));
+const PaymentsPage = lazy(() => import('../features/payments/payments-page.tsx').then((m) => ({ default: m.PaymentsPage })));
+const DocumentsPage = lazy(() => import('../features/documents/documents-page.tsx').then((m) => ({ default: m.DocumentsPage })));
+const NotificationsPage = lazy(() =>
+  import('../features/notifications/notifications-page.tsx').then((m) => ({ default: m.NotificationsPage })),
+);
+const AuditPage = lazy(() => import('../features/audit/audit-page.tsx').then((m) => ({ default: m.AuditPage })));
+const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx').then((m) => ({ default: m.ReportsPage })));
+const NotificationManagementPage = lazy(() =>
+  import('../features/notification-management/notification-management-page.tsx').then((m) => ({ default: m.NotificationManagementPage })),
+);
+const BackupRestorePage = lazy(() => import('../features/backups/backup-restore-page.tsx').then((m) => ({ default: m.BackupRestorePage })));
+const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx').then((m) => ({ default: m.SettingsPage })));
+const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx').then((m) => ({ default: m.ProfilePage })));
 
 function LoadingView() {
   return (

@@ -1,10 +1,13 @@
+import { Suspense } from 'react';
 import {
   ActionIcon,
   AppShell,
   Avatar,
   Badge,
   Burger,
+  Center,
   Group,
+  Loader,
   Menu,
   NavLink,
   ScrollArea,
@@ -121,7 +124,15 @@ export function AppLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main>
-        <Outlet />
+        <Suspense
+          fallback={
+            <Center py="xl">
+              <Loader />
+            </Center>
+          }
+        >
+          <Outlet />
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );
