@@ -1,2 +1,121 @@
-// zod schemas, types and constants of the completions domain (filled in by its issue).
-export {};
+/**
+ * CE completions (DECISIONS.md "Completion"): a person finished a course; the hours count toward one of
+ * their licenses once the course's School (or an Admin) approves it.
+ */
+import { z } from 'zod';
+import { COMPLETION_STATUSES, type CompletionStatus } from './domain-constants.ts';
+import { dateString, idParam, optionalText } from './common.ts';
+
+export const COMPLETION_MESSAGES = {
+  courseRequired: 'Course is required',
+  dateRequired: 'Completion date is required',
+  dateFuture: 'Completion date cannot be in the future',
+  hoursPositive: 'Hours must be greater than 0',
+  hoursOverCourse: "Hours cannot exceed the course's CE hours",
+  ratingRange: 'Rating must be a whole number from 1 to 5',
+  courseInactive: 'This course is not active',
+  licenseNotOwned: 'The license must belong to the person who completed the course',
+  holderRole: 'Completions can only be recorded for Agents and Brokers',
+  onlyOwn: 'You can only record your own completions',
+  duplicate: 'This completion has already been recorded',
+  statusRequired: 'Status must be Approved, Rejected or Pending',
+} as const;
+
+export const COMPLETION_STRINGS = {
+  tab: 'Completions',
+  record: 'Record Completion',
+  modalTitle: 'Record Completion',
+  submit: 'Record Completion',
+  saving: 'Saving...',
+  recorded: 'Completion recorded successfully!',
+  recordFailed: 'Failed to record completion',
+  approve: 'Approve',
+  reject: 'Reject',
+  reset: 'Move back to Pending',
+  approveTitle: 'Approve Completion',
+  rejectTitle: 'Reject Completion',
+  resetTitle: 'Move Completion back to Pending',
+  approved: 'Completion approved successfully!',
+  rejected: 'Completion rejected successfully!',
+  reopened: 'Completion moved back to Pending',
+  reviewFailed: 'Failed to review completion',
+  empty: 'No completions found',
+} as const;
+
+export const COMPLETION_STATUS_COLORS: Record<CompletionStatus, string> = {
+  Pending: 'yellow',
+  Approved: 'green',
+  Rejected: 'red',
+};
+
+export const completionCreateInput = z.object({
+  course_id: z.number({ error: COMPLETION_MESSAGES.courseRequired }).int().positive(COMPLETION_MESSAGES.courseRequired),
+  /** The license the hours count toward (optional); it must belong to the completion's user. */
+  license_id: z.number().int().positive().nullish(),
+  completion_date: z.string({ error: COMPLETION_MESSAGES.dateRequired }).min(1, COMPLETION_MESSAGES.dateRequired).pipe(dateString),
+  /** Defaults to the course's CE hours. */
+  hours: z.number({ error: COMPLETION_MESSAGES.hoursPositive }).gt(0, COMPLETION_MESSAGES.hoursPositive).nullish(),
+  rating: z
+    .number({ error: COMPLETION_MESSAGES.ratingRange })
+    .int(COMPLETION_MESSAGES.ratingRange)
+    .min(1, COMPLETION_MESSAGES.ratingRange)
+    .max(5, COMPLETION_MESSAGES.ratingRange)
+    .nullish(),
+  /** Whose completion: Agents only themselves (default), Brokers their brokerage's Agents, Admins anyone. */
+  user_id: z.number().int().positive().nullish(),
+});
+export type CompletionCreateInput = z.input<typeof completionCreateInput>;
+
+export const completionReviewInput = z.object({
+  id: idParam,
+  status: z.enum(COMPLETION_STATUSES, { error: COMPLETION_MESSAGES.statusRequired }),
+  note: optionalText(1000),
+});
+export type CompletionReviewInput = z.input<typeof completionReviewInput>;
+
+export const completionListQuery = z
+  .object({
+    status: z.enum(COMPLETION_STATUSES).optional(),
+    course_id: idParam.optional(),
+    user_id: idParam.optional(),
+    license_id: idParam.optional(),
+  })
+  .optional();
+export type CompletionListQuery = z.input<typeof completionListQuery>;
+
+export const completionSchema = z.object({
+  completion_id: z.number().int(),
+  user_id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  course_id: z.number().int(),
+  course_name: z.string(),
+  /** The School that owns the course (it reviews the completion); null for an Admin course. */
+  course_school_id: z.number().int().nullable(),
+  license_id: z.number().int().nullable(),
+  license_number: z.string().nullable(),
+  license_state: z.string().nullable(),
+  completion_date: z.string(),
+  hours: z.number(),
+  status: z.enum(COMPLETION_STATUSES),
+  rating: z.number().int().nullable(),
+  reviewed_by: z.number().int().nullable(),
+  reviewed_at: z.string().nullable(),
+  note: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Completion = z.infer<typeof completionSchema>;
+
+/** A license a caller may record completions against (the Record Completion form's choices). */
+export const completionLicenseOptionSchema = z.object({
+  license_id: z.number().int(),
+  user_id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  license_number: z.string(),
+  state: z.string(),
+  status: z.string(),
+  ce_hours_required: z.number(),
+  ce_hours_completed: z.number(),
+});
+export type CompletionLicenseOption = z.infer<typeof completionLicenseOptionSchema>;

@@ -1,2 +1,113 @@
-// zod schemas, types and constants of the courses domain (filled in by its issue).
-export {};
+/**
+ * Courses (SPEC.md "Courses", section 5; DECISIONS.md: a course may belong to a School user).
+ * Cost travels in dollars with 2 decimals and is stored in cents.
+ */
+import { z } from 'zod';
+import { COURSE_TYPES } from './domain-constants.ts';
+import { idParam, requiredText } from './common.ts';
+
+export const COURSE_MESSAGES = {
+  nameRequired: 'Course name is required',
+  descriptionRequired: 'Description is required',
+  providerRequired: 'Provider is required',
+  ceHoursPositive: 'CE hours must be greater than 0',
+  ceHoursMax: 'CE hours must be 500 or less',
+  costNegative: 'Cost cannot be negative',
+  costDecimals: 'Cost must have at most 2 decimals',
+  notOwner: 'You can only manage your own courses',
+  hasCompletions: 'This course has completions and cannot be deleted. Deactivate it instead.',
+  schoolInvalid: 'The course owner must be a School user',
+} as const;
+
+/** The UI strings of the Course Management screen (SPEC.md sections 2 and 8). */
+export const COURSE_STRINGS = {
+  title: 'Course Management',
+  add: 'Add New Course',
+  modalAdd: 'Add New Course',
+  modalEdit: 'Edit Course',
+  submitCreate: 'Create Course',
+  submitUpdate: 'Update Course',
+  saving: 'Saving...',
+  confirmDelete: 'Are you sure you want to delete this course?',
+  created: 'Course created successfully!',
+  updated: 'Course updated successfully!',
+  deleted: 'Course deleted successfully!',
+  createFailed: 'Failed to create course',
+  updateFailed: 'Failed to update course',
+  deleteFailed: 'Failed to delete course',
+  empty: 'No courses found',
+} as const;
+
+/** Badge colours of the course type (SPEC.md: Online primary, In-Person info, Webinar warning). */
+export const COURSE_TYPE_COLORS: Record<(typeof COURSE_TYPES)[number], string> = {
+  Online: 'blue',
+  'In-Person': 'cyan',
+  Webinar: 'yellow',
+};
+
+const hasTwoDecimalsAtMost = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
+
+/** The course fields without defaults: create adds the defaults, update makes every field optional. */
+const courseFields = {
+  course_name: requiredText(COURSE_MESSAGES.nameRequired, 200),
+  description: requiredText(COURSE_MESSAGES.descriptionRequired, 2000),
+  provider: requiredText(COURSE_MESSAGES.providerRequired, 200),
+  ce_hours: z
+    .number({ error: COURSE_MESSAGES.ceHoursPositive })
+    .gt(0, COURSE_MESSAGES.ceHoursPositive)
+    .max(500, COURSE_MESSAGES.ceHoursMax),
+  course_type: z.enum(COURSE_TYPES, { error: `Course type must be one of ${COURSE_TYPES.join(', ')}` }),
+  cost: z
+    .number({ error: 'Cost must be a number' })
+    .min(0, COURSE_MESSAGES.costNegative)
+    .max(100_000, 'Cost must be 100000 or less')
+    .refine(hasTwoDecimalsAtMost, COURSE_MESSAGES.costDecimals),
+  is_active: z.boolean({ error: 'is_active must be true or false' }),
+  /** Only an Admin may set it (a School always owns what it creates); null = an Admin course. */
+  school_id: z.number().int().positive().nullable(),
+};
+
+export const courseCreateInput = z.object({
+  ...courseFields,
+  course_type: courseFields.course_type.default('Online'),
+  cost: courseFields.cost.default(0),
+  is_active: courseFields.is_active.default(true),
+  school_id: courseFields.school_id.optional(),
+});
+export type CourseCreateInput = z.input<typeof courseCreateInput>;
+
+export const courseUpdateInput = z.object({ id: idParam }).extend(z.object(courseFields).partial().shape);
+export type CourseUpdateInput = z.input<typeof courseUpdateInput>;
+
+export const courseListQuery = z
+  .object({
+    is_active: z.stringbool().optional(),
+    course_type: z.enum(COURSE_TYPES).optional(),
+    search: z.string().trim().max(200).optional(),
+    school_id: idParam.optional(),
+  })
+  .optional();
+export type CourseListQuery = z.input<typeof courseListQuery>;
+
+export const courseSchema = z.object({
+  course_id: z.number().int(),
+  course_name: z.string(),
+  description: z.string(),
+  provider: z.string(),
+  ce_hours: z.number(),
+  course_type: z.enum(COURSE_TYPES),
+  /** Dollars with 2 decimals. */
+  cost: z.number(),
+  is_active: z.boolean(),
+  /** The owning School user; null for a course an Admin created. */
+  school_id: z.number().int().nullable(),
+  completion_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Course = z.infer<typeof courseSchema>;
+
+/** "$12.50": cost with 2 decimals (SPEC.md). */
+export function formatCost(dollars: number): string {
+  return `$${dollars.toFixed(2)}`;
+}

@@ -1,5 +1,190 @@
+import { asc, eq } from 'drizzle-orm';
+import { localDateString, toCents, type CompletionStatus, type CourseType } from '@lm/shared';
+import { completions, courses, licenses, users } from '../db/schema/index.ts';
 import type { DbOrTx } from '../db/client.ts';
+import { audit } from '../core/audit.ts';
+import { adjustCeHours } from '../modules/licenses/licenses.ce.ts';
 import type { DemoContext } from './seed.ts';
 
-/** Demo data: courses from schools and completions in every status (filled in by its issue). */
-export function seedCourses(_db: DbOrTx, _ctx: DemoContext): void {}
+interface DemoCourse {
+  course_name: string;
+  description: string;
+  ce_hours: number;
+  course_type: CourseType;
+  cost: number;
+  is_active?: boolean;
+}
+
+/** Per school, in the order of ctx.schoolIds; the last school's list wraps for any further school. */
+const SCHOOL_COURSES: DemoCourse[][] = [
+  [
+    {
+      course_name: 'California Fair Housing Update',
+      description: 'Fair Housing Act, FEHA and the Unruh Act: protected classes, advertising and steering.',
+      ce_hours: 3,
+      course_type: 'Online',
+      cost: 39,
+    },
+    {
+      course_name: 'Agency Relationships and Disclosures',
+      description: 'Dual agency, the agency disclosure form and fiduciary duties to buyers and sellers.',
+      ce_hours: 3,
+      course_type: 'Webinar',
+      cost: 45.5,
+    },
+    {
+      course_name: 'Risk Management for Listing Agents',
+      description: 'Transfer disclosure statements, inspections and avoiding misrepresentation claims.',
+      ce_hours: 4.5,
+      course_type: 'In-Person',
+      cost: 129.99,
+    },
+    {
+      course_name: 'Implicit Bias Training',
+      description: 'Recognising and countering implicit bias in real estate transactions (AB 2139).',
+      ce_hours: 2,
+      course_type: 'Online',
+      cost: 25,
+    },
+  ],
+  [
+    {
+      course_name: 'Texas Legal Update I',
+      description: 'Recent changes to the Real Estate License Act and TREC rules.',
+      ce_hours: 4,
+      course_type: 'Online',
+      cost: 49.99,
+    },
+    {
+      course_name: 'Contract Forms and Addenda',
+      description: 'Promulgated contract forms, addenda and common drafting mistakes.',
+      ce_hours: 6,
+      course_type: 'In-Person',
+      cost: 149,
+    },
+    {
+      course_name: 'Property Management Essentials',
+      description: 'Leases, trust accounts and landlord-tenant law for licensees managing rentals.',
+      ce_hours: 3,
+      course_type: 'Webinar',
+      cost: 59,
+    },
+    {
+      course_name: 'Flood Zones and Coastal Property (retired)',
+      description: 'Superseded by the 2025 edition; kept for the completions recorded against it.',
+      ce_hours: 2.5,
+      course_type: 'Online',
+      cost: 19.5,
+      is_active: false,
+    },
+  ],
+];
+
+const ADMIN_COURSE: DemoCourse = {
+  course_name: 'Brokerage Office Policies and Compliance',
+  description: 'In-house course: escrow handling, file retention and the office compliance checklist.',
+  ce_hours: 1.5,
+  course_type: 'Webinar',
+  cost: 0,
+};
+
+const STATUS_CYCLE: CompletionStatus[] = ['Approved', 'Pending', 'Approved', 'Rejected', 'Pending', 'Approved'];
+const REJECT_NOTES = ['Certificate does not show the licensee name', 'Course finished after the reporting deadline'];
+
+const dateDaysAgo = (days: number) => localDateString(new Date(Date.now() - days * 86_400_000));
+
+/**
+ * Demo data: courses from each School (one inactive) and one Admin course; completions for every agent
+ * in every status, against the agent's licenses. Approved completions credit their hours through the same
+ * adjustCeHours the review uses, so license CE hours stay consistent with the completions.
+ */
+export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
+  const ip = '127.0.0.1';
+  const created: Array<{ course_id: number; ce_hours: number; school_id: number | null; is_active: boolean }> = [];
+  // A school's courses name the school as their provider.
+  const schoolName = (id: number) => {
+    const u = db.select({ first: users.first_name, last: users.last_name }).from(users).where(eq(users.user_id, id)).get();
+    return u ? `${u.first} ${u.last}` : 'Real Estate School';
+  };
+  const addCourse = (c: DemoCourse, schoolId: number | null, daysAgo: number) => {
+    const row = db
+      .insert(courses)
+      .values({
+        course_name: c.course_name,
+        description: c.description,
+        provider: schoolId === null ? 'In-house training' : schoolName(schoolId),
+        ce_hours: c.ce_hours,
+        course_type: c.course_type,
+        cost_cents: toCents(c.cost),
+        is_active: c.is_active ?? true,
+        school_id: schoolId,
+        created_at: ctx.daysAgo(daysAgo),
+      })
+      .returning()
+      .get();
+    audit(db, { userId: schoolId ?? ctx.adminId, ip }, { action: 'create', table: 'courses', id: row.course_id, new: { ...c } });
+    created.push({ course_id: row.course_id, ce_hours: row.ce_hours, school_id: schoolId, is_active: row.is_active });
+  };
+
+  ctx.schoolIds.forEach((schoolId, i) => {
+    const list = SCHOOL_COURSES[Math.min(i, SCHOOL_COURSES.length - 1)]!;
+    list.forEach((c, j) => addCourse(c, schoolId, 300 - i * 40 - j * 15));
+  });
+  addCourse(ADMIN_COURSE, null, 120);
+
+  let k = 0;
+  ctx.agentIds.forEach((agentId, a) => {
+    const agentLicenses = db
+      .select({ license_id: licenses.license_id })
+      .from(licenses)
+      .where(eq(licenses.user_id, agentId))
+      .orderBy(asc(licenses.license_id))
+      .all();
+    const perAgent = 2 + (a % 2);
+    for (let m = 0; m < perAgent; m++) {
+      const course = created[(a * 3 + m * 2) % created.length]!;
+      const status = STATUS_CYCLE[k % STATUS_CYCLE.length]!;
+      k++;
+      const licenseId = agentLicenses.length ? agentLicenses[m % agentLicenses.length]!.license_id : null;
+      const daysAgo = 10 + ((a * 37 + m * 53) % 300);
+      const reviewer = course.school_id ?? ctx.adminId;
+      const reviewed = status !== 'Pending';
+      const row = db
+        .insert(completions)
+        .values({
+          user_id: agentId,
+          course_id: course.course_id,
+          license_id: licenseId,
+          completion_date: dateDaysAgo(daysAgo),
+          hours: course.ce_hours,
+          status,
+          rating: (k % 5) + 1 === 1 ? null : (k % 5) + 1,
+          reviewed_by: reviewed ? reviewer : null,
+          reviewed_at: reviewed ? ctx.daysAgo(daysAgo - 3) : null,
+          note: status === 'Rejected' ? REJECT_NOTES[k % REJECT_NOTES.length]! : status === 'Approved' ? 'Certificate verified' : null,
+          created_at: ctx.daysAgo(daysAgo - 1),
+        })
+        .returning()
+        .get();
+      audit(
+        db,
+        { userId: agentId, ip },
+        { action: 'create', table: 'completions', id: row.completion_id, new: { ...row, status: 'Pending' } },
+      );
+      if (reviewed) {
+        const ce = status === 'Approved' && licenseId !== null ? adjustCeHours(db, licenseId, row.hours) : null;
+        audit(
+          db,
+          { userId: reviewer, ip },
+          {
+            action: status === 'Approved' ? 'update_approve' : 'update_reject',
+            table: 'completions',
+            id: row.completion_id,
+            old: { status: 'Pending' },
+            new: { status, note: row.note, ...(ce ? { license_id: licenseId, ce_hours_completed: ce } : {}) },
+          },
+        );
+      }
+    }
+  });
+}

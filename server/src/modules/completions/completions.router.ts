@@ -1,4 +1,63 @@
-import { router } from '../../core/trpc.ts';
+import {
+  completionCreateInput,
+  completionLicenseOptionSchema,
+  completionListQuery,
+  completionReviewInput,
+  completionSchema,
+  idParam,
+} from '@lm/shared';
+import { z } from 'zod';
+import { authedProcedure, roleProcedure, router } from '../../core/trpc.ts';
+import * as completions from './completions.service.ts';
 
-/** Procedures of the completions domain (filled in by its issue). */
-export const completionsRouter = router({});
+const tags = ['completions'];
+
+export const completionsRouter = router({
+  list: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/completions',
+        tags,
+        summary: "CE completions in the caller's scope (Admin all, Broker its brokerage's, Agent own, School its courses')",
+        protect: true,
+      },
+    })
+    .input(completionListQuery)
+    .output(z.array(completionSchema))
+    .query(({ ctx, input }) => completions.listCompletions(ctx, input)),
+
+  create: roleProcedure('Admin', 'Broker', 'Agent')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/completions',
+        tags,
+        summary: 'Record a course completion (starts Pending); hours default to the course CE hours',
+        protect: true,
+      },
+    })
+    .input(completionCreateInput)
+    .output(completionSchema)
+    .mutation(({ ctx, input }) => completions.recordCompletion(ctx, input)),
+
+  review: roleProcedure('Admin', 'School')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/completions/{id}/review',
+        tags,
+        summary: "Approve, reject or reopen a completion (the course's School or an Admin); approval credits the license",
+        protect: true,
+      },
+    })
+    .input(completionReviewInput)
+    .output(completionSchema)
+    .mutation(({ ctx, input }) => completions.reviewCompletion(ctx, input)),
+
+  /** The Record Completion form's license choices (tRPC only; GET /api/licenses is the full list). */
+  myLicenses: roleProcedure('Admin', 'Broker', 'Agent')
+    .input(z.object({ user_id: idParam.optional() }).optional())
+    .output(z.array(completionLicenseOptionSchema))
+    .query(({ ctx, input }) => completions.licenseOptions(ctx, input?.user_id)),
+});

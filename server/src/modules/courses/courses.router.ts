@@ -1,4 +1,48 @@
-import { router } from '../../core/trpc.ts';
+import { courseCreateInput, courseListQuery, courseSchema, courseUpdateInput, idParam, successSchema } from '@lm/shared';
+import { z } from 'zod';
+import { authedProcedure, roleProcedure, router } from '../../core/trpc.ts';
+import * as courses from './courses.service.ts';
 
-/** Procedures of the courses domain (filled in by its issue). */
-export const coursesRouter = router({});
+const tags = ['courses'];
+/** Admins manage every course, Schools their own (the service checks ownership); Brokers and Agents only read. */
+const managerProcedure = roleProcedure('Admin', 'School');
+
+export const coursesRouter = router({
+  list: authedProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/courses', tags, summary: 'All courses (every signed-in user may read them)', protect: true },
+    })
+    .input(courseListQuery)
+    .output(z.array(courseSchema))
+    .query(({ ctx, input }) => courses.listCourses(ctx, input)),
+
+  create: managerProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/courses', tags, summary: 'Create a course (Admin, or a School for itself)', protect: true },
+    })
+    .input(courseCreateInput)
+    .output(courseSchema)
+    .mutation(({ ctx, input }) => courses.createCourse(ctx, input)),
+
+  update: managerProcedure
+    .meta({
+      openapi: { method: 'PUT', path: '/courses/{id}', tags, summary: 'Update a course (Admin, or the owning School)', protect: true },
+    })
+    .input(courseUpdateInput)
+    .output(courseSchema)
+    .mutation(({ ctx, input }) => courses.updateCourse(ctx, input)),
+
+  delete: managerProcedure
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/courses/{id}',
+        tags,
+        summary: 'Delete a course without completions (409 otherwise: deactivate it instead)',
+        protect: true,
+      },
+    })
+    .input(z.object({ id: idParam }))
+    .output(successSchema)
+    .mutation(({ ctx, input }) => courses.deleteCourse(ctx, input.id)),
+});

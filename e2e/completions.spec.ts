@@ -1,0 +1,157 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiToken, signIn } from './fixtures/auth.ts';
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+interface Setup {
+  courseName: string;
+  licenseId: number;
+  licenseNumber: string;
+  adminToken: string;
+}
+
+/** A School course worth `hours` CE hours and a fresh license for the e2e Agent, through the REST API. */
+async function setup(request: APIRequestContext, hours: number): Promise<Setup> {
+  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+  const adminToken = await apiToken(request, 'admin');
+  const schoolToken = await apiToken(request, 'school');
+  const agentToken = await apiToken(request, 'agent');
+  const courseName = `CE Course ${stamp}`;
+  const course = await request.post('/api/courses', {
+    headers: auth(schoolToken),
+    data: { course_name: courseName, description: 'Approved in the browser', provider: 'Sam School', ce_hours: hours },
+  });
+  expect(course.status()).toBe(200);
+  const me = (await (await request.get('/api/auth/me', { headers: auth(agentToken) })).json()) as { user_id: number };
+  const licenseNumber = `E2E-${stamp}`;
+  const license = await request.post('/api/licenses', {
+    headers: auth(adminToken),
+    data: {
+      user_id: me.user_id,
+      license_number: licenseNumber,
+      state: 'CA',
+      issue_date: '2024-01-01',
+      expiration_date: '2028-01-01',
+      ce_hours_required: 45,
+      ce_hours_completed: 10,
+    },
+  });
+  expect(license.status()).toBe(200);
+  const licenseId = ((await license.json()) as { license_id: number }).license_id;
+  return { courseName, licenseId, licenseNumber, adminToken };
+}
+
+async function ceHours(request: APIRequestContext, s: Setup): Promise<number> {
+  const res = await request.get('/api/licenses', { headers: auth(s.adminToken) });
+  expect(res.status()).toBe(200);
+  const list = (await res.json()) as Array<{ license_id: number; ce_hours_completed: number }>;
+  return list.find((l) => l.license_id === s.licenseId)!.ce_hours_completed;
+}
+
+async function openCompletions(page: Page) {
+  await page.goto('/courses?tab=completions');
+  await expect(page.getByRole('tab', { name: 'Completions' })).toHaveAttribute('aria-selected', 'true');
+}
+
+const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
+
+// Each test signs in twice (argon2) and walks a whole review: give it room on a busy machine.
+test.describe.configure({ timeout: 60_000 });
+
+test('an Agent records a completion, the School approves it and the license CE hours move', async ({ page, browser, request }) => {
+  const s = await setup(request, 3.5);
+  expect(await ceHours(request, s)).toBe(10);
+
+  await signIn(page, 'agent');
+  await openCompletions(page);
+  await page.getByRole('button', { name: 'Record Completion' }).click();
+  const modal = page.getByRole('dialog', { name: 'Record Completion' });
+  await expect(modal.getByLabel('Person')).toHaveCount(0);
+  await modal.getByRole('button', { name: 'Record Completion' }).click();
+  await expect(modal.getByText('Course is required')).toBeVisible();
+  await modal.getByLabel(/^Course/).click();
+  await page.getByRole('option', { name: s.courseName }).click();
+  await modal.getByLabel('License').click();
+  await page.getByRole('option', { name: new RegExp(s.licenseNumber) }).click();
+  await expect(modal.getByLabel('Hours')).toHaveAttribute('placeholder', '3.5');
+  await modal.getByRole('button', { name: 'Record Completion' }).click();
+  await expect(page.getByText('Completion recorded successfully!')).toBeVisible();
+  const agentRow = row(page, s.courseName);
+  await expect(agentRow.getByText('Pending')).toBeVisible();
+  await expect(agentRow).toContainText(s.licenseNumber);
+  // An Agent cannot review.
+  await expect(agentRow.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+
+  const schoolContext = await browser.newContext();
+  const school = await schoolContext.newPage();
+  await signIn(school, 'school');
+  await openCompletions(school);
+  const r = row(school, s.courseName);
+  await expect(r).toContainText('Alice Agent');
+  await r.getByRole('button', { name: 'Approve' }).click();
+  const review = school.getByRole('dialog', { name: 'Approve Completion' });
+  await expect(review).toContainText('The hours will be added to the license.');
+  await review.getByLabel('Note').fill('Certificate verified');
+  await review.getByRole('button', { name: 'Approve' }).click();
+  await expect(school.getByText('Completion approved successfully!')).toBeVisible();
+  await expect(r.getByText('Approved')).toBeVisible();
+  await expect(r).toContainText('Certificate verified');
+  expect(await ceHours(request, s)).toBe(13.5);
+  // The Agent sees the license's CE bar move on the License Management screen.
+  await page.goto(`/licenses?search=${s.licenseNumber}`);
+  await expect(row(page, s.licenseNumber).getByTestId('ce-progress')).toHaveText('13.5 / 45 hrs');
+
+  // Reversing the approval takes the hours back.
+  await r.getByRole('button', { name: 'Reject' }).click();
+  const reject = school.getByRole('dialog', { name: 'Reject Completion' });
+  await expect(reject).toContainText('The approved hours will be taken back from the license.');
+  await reject.getByLabel('Note').fill('Wrong licensee on the certificate');
+  await reject.getByRole('button', { name: 'Reject' }).click();
+  await expect(school.getByText('Completion rejected successfully!')).toBeVisible();
+  await expect(r.getByText('Rejected')).toBeVisible();
+  await expect(r).toContainText('Wrong licensee on the certificate');
+  expect(await ceHours(request, s)).toBe(10);
+  await schoolContext.close();
+
+  await page.reload();
+  await expect(row(page, s.licenseNumber).getByTestId('ce-progress')).toHaveText('10 / 45 hrs');
+  await openCompletions(page);
+  await expect(row(page, s.courseName).getByText('Rejected')).toBeVisible();
+});
+
+test('a Broker records for its agent and an Admin moves a completion back to Pending', async ({ page, request }) => {
+  const s = await setup(request, 2);
+  await signIn(page, 'broker');
+  await openCompletions(page);
+  await page.getByRole('button', { name: 'Record Completion' }).click();
+  const modal = page.getByRole('dialog', { name: 'Record Completion' });
+  await modal.getByLabel(/^Person/).click();
+  await page.getByRole('option', { name: 'Alice Agent' }).click();
+  await modal.getByLabel(/^Course/).click();
+  await page.getByRole('option', { name: s.courseName }).click();
+  await modal.getByLabel('License').click();
+  await page.getByRole('option', { name: new RegExp(s.licenseNumber) }).click();
+  await page.route('**/trpc/completions.create**', async (route) => {
+    await new Promise((r) => setTimeout(r, 700));
+    await route.continue();
+  });
+  await modal.getByRole('button', { name: 'Record Completion' }).click();
+  await expect(modal.getByRole('button', { name: 'Saving...' })).toBeVisible();
+  await expect(page.getByText('Completion recorded successfully!')).toBeVisible();
+  await expect(row(page, s.courseName)).toContainText('Alice Agent');
+
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await signIn(page, 'admin');
+  await openCompletions(page);
+  const r = row(page, s.courseName);
+  await r.getByRole('button', { name: 'Approve' }).click();
+  await page.getByRole('dialog', { name: 'Approve Completion' }).getByRole('button', { name: 'Approve' }).click();
+  await expect(r.getByText('Approved')).toBeVisible();
+  expect(await ceHours(request, s)).toBe(12);
+  await r.getByRole('button', { name: 'Move back to Pending' }).click();
+  await page.getByRole('dialog', { name: 'Move Completion back to Pending' }).getByRole('button', { name: 'Move back to Pending' }).click();
+  await expect(page.getByText('Completion moved back to Pending')).toBeVisible();
+  await expect(r.getByText('Pending')).toBeVisible();
+  expect(await ceHours(request, s)).toBe(10);
+});

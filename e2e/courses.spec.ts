@@ -1,0 +1,164 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiToken, signIn } from './fixtures/auth.ts';
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function createCourse(request: APIRequestContext, token: string, data: Record<string, unknown>) {
+  const res = await request.post('/api/courses', {
+    headers: auth(token),
+    data: { description: 'Created by the browser suite', provider: 'E2E Academy', ce_hours: 3, ...data },
+  });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as { course_id: number; course_name: string };
+}
+
+function row(page: Page, text: string) {
+  return page.getByRole('row').filter({ hasText: text });
+}
+
+async function openCourses(page: Page, search?: string) {
+  await page.goto(search ? `/courses?search=${encodeURIComponent(search)}` : '/courses');
+  await expect(page.getByRole('heading', { name: 'Course Management' })).toBeVisible();
+}
+
+test('Admin adds, edits and deletes a course with the modal, badges, validation and toasts', async ({ page }) => {
+  const name = `Ethics in Practice ${Date.now()}`;
+  await signIn(page, 'admin');
+  await openCourses(page);
+  await expect(page.getByRole('tab', { name: 'Courses' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Completions' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add New Course' }).click();
+  const modal = page.getByRole('dialog', { name: 'Add New Course' });
+  await expect(modal).toBeVisible();
+  // Defaults: Online, cost 0, active.
+  await expect(modal.getByRole('combobox', { name: 'Course Type' })).toHaveValue('Online');
+  await expect(modal.getByLabel('Cost')).toHaveValue('$0.00');
+  await expect(modal.getByLabel('Active')).toBeChecked();
+  // The arrow keys step CE hours by 0.5 and cost by 0.01.
+  await modal.getByLabel(/^CE Hours/).press('ArrowUp');
+  await expect(modal.getByLabel(/^CE Hours/)).toHaveValue('0.5');
+  await modal.getByLabel('Cost').press('ArrowUp');
+  await expect(modal.getByLabel('Cost')).toHaveValue('$0.01');
+  await modal.getByLabel(/^CE Hours/).fill('0');
+
+  await modal.getByRole('button', { name: 'Create Course' }).click();
+  for (const message of ['Course name is required', 'Description is required', 'Provider is required', 'CE hours must be greater than 0']) {
+    await expect(modal.getByText(message)).toBeVisible();
+  }
+  await modal.getByLabel(/^Course Name/).fill(name);
+  await expect(modal.getByText('Course name is required')).toBeHidden();
+  await modal.getByLabel(/^Description/).fill('Duties, disclosures and the code of ethics');
+  await modal.getByLabel(/^Provider/).fill('E2E Academy');
+  await modal.getByLabel(/^CE Hours/).fill('2.5');
+  await modal.getByLabel('Cost').fill('19.9');
+  await modal.getByRole('button', { name: 'Create Course' }).click();
+  await expect(page.getByText('Course created successfully!')).toBeVisible();
+  await expect(modal).toBeHidden();
+
+  const r = row(page, name);
+  await expect(r).toContainText('Duties, disclosures and the code of ethics');
+  await expect(r).toContainText('E2E Academy');
+  await expect(r).toContainText('$19.90');
+  await expect(r).toContainText('2.5');
+  await expect(r.getByText('Online')).toBeVisible();
+  await expect(r.getByText('Active')).toBeVisible();
+  await expect(r).toContainText(new Date().toLocaleDateString('en-US'));
+
+  await r.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Course' });
+  await expect(edit.getByLabel(/^Course Name/)).toHaveValue(name);
+  await edit.getByRole('combobox', { name: 'Course Type' }).click();
+  await page.getByRole('option', { name: 'Webinar' }).click();
+  await edit.getByLabel('Active').uncheck();
+  await edit.getByRole('button', { name: 'Update Course' }).click();
+  await expect(page.getByText('Course updated successfully!')).toBeVisible();
+  await expect(r.getByText('Webinar')).toBeVisible();
+  await expect(r.getByText('Inactive')).toBeVisible();
+
+  await r.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await expect(page.getByText('Are you sure you want to delete this course?')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Course deleted successfully!')).toBeVisible();
+  await expect(row(page, name)).toHaveCount(0);
+});
+
+test('the submit button reads Saving... while busy, and a server failure shows its message', async ({ page, request }) => {
+  const token = await apiToken(request, 'admin');
+  const taken = await createCourse(request, token, { course_name: `Busy Course ${Date.now()}` });
+  await request.post('/api/completions', {
+    headers: auth(await apiToken(request, 'agent')),
+    data: { course_id: taken.course_id, completion_date: '2025-01-15' },
+  });
+  await signIn(page, 'admin');
+  await openCourses(page, taken.course_name);
+
+  await page.route('**/trpc/courses.update**', async (route) => {
+    await new Promise((r) => setTimeout(r, 700));
+    await route.continue();
+  });
+  const r = row(page, taken.course_name);
+  await r.getByRole('button', { name: `Actions for ${taken.course_name}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Course' });
+  await edit.getByLabel(/^Provider/).fill('Slow Academy');
+  await edit.getByRole('button', { name: 'Update Course' }).click();
+  await expect(edit.getByRole('button', { name: 'Saving...' })).toBeVisible();
+  await expect(page.getByText('Course updated successfully!')).toBeVisible();
+
+  // The course has a completion: the server refuses to delete it and says to deactivate it instead.
+  await r.getByRole('button', { name: `Actions for ${taken.course_name}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('This course has completions and cannot be deleted. Deactivate it instead.')).toBeVisible();
+  await expect(r).toBeVisible();
+});
+
+test('a School manages its own courses only; an Agent only reads', async ({ page, request }) => {
+  const adminCourse = await createCourse(request, await apiToken(request, 'admin'), { course_name: `Admin Only ${Date.now()}` });
+  const schoolCourse = await createCourse(request, await apiToken(request, 'school'), { course_name: `School Own ${Date.now()}` });
+
+  await signIn(page, 'school');
+  await openCourses(page);
+  await expect(page.getByRole('button', { name: 'Add New Course' })).toBeVisible();
+  await expect(row(page, schoolCourse.course_name).getByRole('button', { name: `Actions for ${schoolCourse.course_name}` })).toBeVisible();
+  await expect(row(page, adminCourse.course_name)).toBeVisible();
+  await expect(row(page, adminCourse.course_name).getByRole('button', { name: /^Actions for/ })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Add New Course' }).click();
+  const modal = page.getByRole('dialog', { name: 'Add New Course' });
+  await expect(modal.getByLabel(/^Provider/)).toHaveValue('Sam School');
+  await modal.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await signIn(page, 'agent');
+  await openCourses(page);
+  await expect(row(page, schoolCourse.course_name)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add New Course' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Actions for/ })).toHaveCount(0);
+});
+
+test('filters narrow the list and live in the URL', async ({ page, request }) => {
+  const stamp = Date.now();
+  const token = await apiToken(request, 'admin');
+  await createCourse(request, token, { course_name: `Filter Online ${stamp}` });
+  await createCourse(request, token, { course_name: `Filter Classroom ${stamp}`, course_type: 'In-Person' });
+  await signIn(page, 'admin');
+  await openCourses(page);
+  await page.getByLabel('Search').fill(`${stamp}`);
+  await expect(row(page, `Filter Online ${stamp}`)).toBeVisible();
+  await expect(row(page, `Filter Classroom ${stamp}`)).toBeVisible();
+  await page.getByRole('combobox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'In-Person' }).click();
+  await expect(row(page, `Filter Online ${stamp}`)).toHaveCount(0);
+  await expect(row(page, `Filter Classroom ${stamp}`).getByText('In-Person')).toBeVisible();
+  await expect(page).toHaveURL(/type=In-Person/);
+  await page.reload();
+  await expect(row(page, `Filter Classroom ${stamp}`)).toBeVisible();
+  await expect(row(page, `Filter Online ${stamp}`)).toHaveCount(0);
+  await page.getByLabel('Search').fill(`nothing-matches-${stamp}`);
+  await expect(page.getByText('No courses found')).toBeVisible();
+});
