@@ -1,4 +1,75 @@
-import { router } from '../../core/trpc.ts';
+import { z } from 'zod';
+import {
+  historyInput,
+  historyOutput,
+  idParam,
+  successSchema,
+  templateCreateInput,
+  templateListOutput,
+  templateSchema,
+  templateTestInput,
+  templateTestOutput,
+  templateUpdateInput,
+} from '@lm/shared';
+import { adminProcedure, router } from '../../core/trpc.ts';
+import * as svc from './notifications.service.ts';
 
-/** Procedures for notification templates, history and test sends (filled in by its issue). */
-export const notificationsRouter = router({});
+const tags = ['notifications'];
+const base = '/admin/notification-templates';
+
+/** Notification templates, test sends and delivery history (Admin only). Mounted at admin.notifications. */
+export const notificationsRouter = router({
+  list: adminProcedure
+    .meta({ openapi: { method: 'GET', path: base, tags, summary: 'All notification templates', protect: true } })
+    .input(z.object({}).optional())
+    .output(templateListOutput)
+    .query(({ ctx }) => svc.listTemplates(ctx)),
+
+  create: adminProcedure
+    .meta({ openapi: { method: 'POST', path: base, tags, summary: 'Create a notification template', protect: true } })
+    .input(templateCreateInput)
+    .output(templateSchema)
+    .mutation(({ ctx, input }) => svc.createTemplate(ctx, input)),
+
+  update: adminProcedure
+    .meta({
+      openapi: { method: 'PUT', path: `${base}/{id}`, tags, summary: 'Update a notification template (fields given)', protect: true },
+    })
+    .input(templateUpdateInput)
+    .output(templateSchema)
+    .mutation(({ ctx, input }) => svc.updateTemplate(ctx, input)),
+
+  delete: adminProcedure
+    .meta({ openapi: { method: 'DELETE', path: `${base}/{id}`, tags, summary: 'Delete a notification template', protect: true } })
+    .input(z.object({ id: idParam }))
+    .output(successSchema)
+    .mutation(({ ctx, input }) => svc.deleteTemplate(ctx, input.id)),
+
+  sendTest: adminProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: `${base}/{id}/test`,
+        tags,
+        summary: 'Render the template with sample values and email it to test_email (always sends)',
+        protect: true,
+      },
+    })
+    .input(templateTestInput)
+    .output(templateTestOutput)
+    .mutation(({ ctx, input }) => svc.sendTest(ctx, input)),
+
+  history: adminProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/admin/notification-history',
+        tags,
+        summary: 'Delivery statistics and the most recent deliveries',
+        protect: true,
+      },
+    })
+    .input(historyInput)
+    .output(historyOutput)
+    .query(({ ctx, input }) => svc.history(ctx, input?.limit)),
+});

@@ -1,0 +1,269 @@
+/**
+ * Real delivery of notifications. One Transport per channel behind one interface:
+ *   email  SMTP through nodemailer when SMTP_URL is set; otherwise a standard RFC 822 .eml file in
+ *          $DATA_DIR/outbox (built by nodemailer, so it is the exact MIME message SMTP would carry)
+ *   sms    no provider is reachable here: a text file sms-….txt in the outbox
+ *   push   likewise, push-….txt
+ * A real SMS or push provider plugs in by implementing Transport and returning it from transportFor().
+ * Every attempt is a row of notification_deliveries, written pending before the send and finished
+ * (sent or failed) with its audit entry after it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Delivery, NotificationType, Settings } from '@lm/shared';
+import { notificationDeliveries } from '../../db/schema/index.ts';
+import type { Db } from '../../db/client.ts';
+import type { Config } from '../../config.ts';
+import { audit, type Actor } from '../../core/audit.ts';
+import { getSettings } from '../../core/settings.ts';
+
+export interface OutgoingMessage {
+  /** The delivery row's id (names the outbox file). */
+  id: number;
+  channel: NotificationType;
+  from: { name: string; address: string };
+  to: string;
+  subject: string;
+  text: string;
+  date: Date;
+}
+
+export interface TransportResult {
+  /** 'smtp', 'outbox', or a provider's name. */
+  transport: string;
+  /** File name inside the outbox, when the message went there. */
+  file?: string;
+}
+
+export interface Transport {
+  channel: NotificationType;
+  send(message: OutgoingMessage): Promise<TransportResult>;
+}
+
+/** A failure of the transport (not a bug): its message is recorded on the delivery row. */
+class DeliveryError extends Error {}
+
+export const outboxDir = (config: Config) => path.join(config.dataDir, 'outbox');
+
+/** 2026-11-15T09:30:00.123Z -> 20261115T093000123Z: file names that sort by time. */
+function stamp(d: Date): string {
+  return d.toISOString().replace(/[-:.]/g, '');
+}
+
+/** Writes through a temporary name, so a reader of the outbox never sees half a message. */
+function writeAtomically(dir: string, name: string, data: Buffer | string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = path.join(dir, `.${name}.tmp`);
+  fs.writeFileSync(tmp, data);
+  fs.renameSync(tmp, path.join(dir, name));
+}
+
+function mailOptions(m: OutgoingMessage): nodemailer.SendMailOptions {
+  return {
+    from: m.from,
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    date: m.date,
+    headers: { 'X-License-Manager-Delivery': String(m.id) },
+  };
+}
+
+/** Email without a mail server: the complete MIME message, CRLF line ends, as an .eml file. */
+export function outboxEmailTransport(dir: string): Transport {
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  return {
+    channel: 'email',
+    async send(m) {
+      const info = await builder.sendMail(mailOptions(m));
+      const file = `${stamp(m.date)}-email-${m.id}.eml`;
+      writeAtomically(dir, file, info.message as Buffer);
+      return { transport: 'outbox', file };
+    },
+  };
+}
+
+const smtpTransporters = new Map<string, Transporter>();
+
+/** Email through SMTP_URL (smtp://user:pass@host:587, smtps://…). Transporters are reused per URL. */
+export function smtpEmailTransport(smtpUrl: string): Transport {
+  let transporter = smtpTransporters.get(smtpUrl);
+  if (!transporter) {
+    transporter = nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 30_000,
+    } as nodemailer.TransportOptions);
+    smtpTransporters.set(smtpUrl, transporter);
+  }
+  const t = transporter;
+  return {
+    channel: 'email',
+    async send(m) {
+      const info = await t.sendMail(mailOptions(m));
+      const rejected = (info.rejected ?? []).map(String);
+      if (rejected.length > 0) throw new DeliveryError(`The mail server rejected ${rejected.join(', ')}`);
+      return { transport: 'smtp' };
+    },
+  };
+}
+
+/** SMS and push have no provider reachable from here: the message is written to the outbox, labelled by channel. */
+export function outboxTextTransport(dir: string, channel: Exclude<NotificationType, 'email'>): Transport {
+  return {
+    channel,
+    send(m) {
+      const file = `${stamp(m.date)}-${channel}-${m.id}.txt`;
+      const text = [
+        `Channel: ${channel}`,
+        `To: ${m.to}`,
+        `From: ${m.from.name}`,
+        `Date: ${m.date.toUTCString()}`,
+        `Subject: ${m.subject}`,
+        '',
+        m.text,
+        '',
+      ].join('\r\n');
+      writeAtomically(dir, file, text);
+      return Promise.resolve({ transport: 'outbox', file });
+    },
+  };
+}
+
+export function transportFor(config: Config, channel: NotificationType): Transport {
+  if (channel === 'email') return config.smtpUrl ? smtpEmailTransport(config.smtpUrl) : outboxEmailTransport(outboxDir(config));
+  return outboxTextTransport(outboxDir(config), channel);
+}
+
+/** Whether System Settings let this channel send automatically (push has no switch). */
+export function channelEnabled(settings: Settings, channel: NotificationType): boolean {
+  if (channel === 'email') return settings.email_notifications_enabled;
+  if (channel === 'sms') return settings.sms_notifications_enabled;
+  return true;
+}
+
+export interface DeliveryRequest {
+  channel: NotificationType;
+  recipient: string;
+  subject: string;
+  body: string;
+  template: { id: number | null; name: string };
+  user_id?: number | null;
+  license_id?: number | null;
+  /** Automatic reminders: at most one successful or in-flight delivery per key, ever. */
+  reminder_key?: string | null;
+  /** Who caused it; automatic sends are the system (null). */
+  actor?: Actor;
+  /** The Admin's "Send Test": sends even when the channel is switched off in settings. */
+  ignoreChannelSwitch?: boolean;
+  now?: Date;
+}
+
+export type DeliveryOutcome =
+  { status: 'skipped'; reason: 'channel_disabled' | 'duplicate' } | { status: 'sent' | 'failed'; delivery: Delivery };
+
+type DeliveryRow = typeof notificationDeliveries.$inferSelect;
+
+export function toDelivery(r: DeliveryRow): Delivery {
+  return {
+    id: r.id,
+    recipient: r.recipient,
+    template_id: r.template_id,
+    template_name: r.template_name,
+    channel: r.channel,
+    status: r.status,
+    transport: r.transport,
+    subject: r.subject,
+    error: r.error,
+    created_at: r.created_at,
+    sent_at: r.sent_at,
+  };
+}
+
+const SYSTEM: Actor = { userId: null, ip: null };
+
+/**
+ * Sends one message and records it.
+ * 1. Claims the attempt: inserts a pending row (with its reminder key; a key already taken means
+ *    this reminder went out before, so nothing happens).
+ * 2. Hands the message to the channel's transport.
+ * 3. Marks the row sent or failed and audits it, in one transaction. A failed attempt releases its
+ *    reminder key so the next scheduler run tries again; a crash between 1 and 3 leaves the row
+ *    pending and keeps the key (we may have sent it: at most once beats twice).
+ */
+export async function deliver(db: Db, config: Config, req: DeliveryRequest): Promise<DeliveryOutcome> {
+  const settings = getSettings(db);
+  if (!req.ignoreChannelSwitch && !channelEnabled(settings, req.channel)) return { status: 'skipped', reason: 'channel_disabled' };
+  const actor = req.actor ?? SYSTEM;
+  const now = req.now ?? new Date();
+
+  const claimed = db
+    .insert(notificationDeliveries)
+    .values({
+      template_id: req.template.id,
+      template_name: req.template.name,
+      channel: req.channel,
+      recipient: req.recipient,
+      user_id: req.user_id ?? null,
+      license_id: req.license_id ?? null,
+      subject: req.subject,
+      body: req.body,
+      status: 'pending',
+      reminder_key: req.reminder_key ?? null,
+      created_at: now.toISOString(),
+    })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (!claimed) return { status: 'skipped', reason: 'duplicate' };
+
+  let result: TransportResult | null = null;
+  let error: string | null = null;
+  try {
+    result = await transportFor(config, req.channel).send({
+      id: claimed.id,
+      channel: req.channel,
+      from: { name: settings.app_name, address: settings.support_email },
+      to: req.recipient,
+      subject: req.subject,
+      text: req.body,
+      date: now,
+    });
+  } catch (err) {
+    error = (err instanceof Error ? err.message : String(err)).slice(0, 500) || 'Delivery failed';
+  }
+
+  const finished = db.transaction((tx) => {
+    const row = tx
+      .update(notificationDeliveries)
+      .set(
+        result
+          ? { status: 'sent', transport: result.transport, outbox_file: result.file ?? null, sent_at: new Date().toISOString() }
+          : { status: 'failed', transport: config.smtpUrl && req.channel === 'email' ? 'smtp' : 'outbox', error, reminder_key: null },
+      )
+      .where(eq(notificationDeliveries.id, claimed.id))
+      .returning()
+      .get()!;
+    audit(tx, actor, {
+      action: result ? 'notification_sent' : 'notification_failed',
+      table: 'notification_deliveries',
+      id: row.id,
+      new: {
+        recipient: row.recipient,
+        template: row.template_name,
+        channel: row.channel,
+        status: row.status,
+        transport: row.transport,
+        outbox_file: row.outbox_file,
+        reminder_key: req.reminder_key ?? null,
+        error: row.error,
+        ...(req.ignoreChannelSwitch ? { test: true } : {}),
+      },
+    });
+    return row;
+  });
+  return { status: finished.status === 'sent' ? 'sent' : 'failed', delivery: toDelivery(finished) };
+}

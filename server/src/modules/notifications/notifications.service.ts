@@ -1,0 +1,173 @@
+/**
+ * Notification templates (Admin only: the router uses adminProcedure), the delivery history and the
+ * Admin's test send.
+ */
+import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm';
+import {
+  extractVariables,
+  renderTemplate,
+  SAMPLE_VALUES,
+  type TemplateCreateData,
+  type TemplateTestData,
+  type TemplateUpdateData,
+  type NotificationHistory,
+  type NotificationTemplate,
+} from '@lm/shared';
+import { notificationDeliveries, notificationTemplates } from '../../db/schema/index.ts';
+import type { Context } from '../../core/context.ts';
+import { audit } from '../../core/audit.ts';
+import { conflict } from '../../core/errors.ts';
+import { found } from '../../core/scope.ts';
+import { getSettings } from '../../core/settings.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { deliver, toDelivery } from './delivery.ts';
+
+type TemplateRow = typeof notificationTemplates.$inferSelect;
+
+function parseVariables(text: string): string[] {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toTemplate(r: TemplateRow): NotificationTemplate {
+  return {
+    id: r.id,
+    name: r.name,
+    subject: r.subject,
+    body: r.body,
+    type: r.type,
+    trigger_event: r.trigger_event,
+    is_active: r.is_active,
+    variables: parseVariables(r.variables),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+/** The template's variables: those named by the caller plus every {{name}} its subject and body use. */
+function mergeVariables(given: string[], subject: string, body: string): string {
+  return JSON.stringify([...new Set([...given, ...extractVariables(subject, body)])]);
+}
+
+function assertNameFree(db: DbOrTx, name: string, exceptId?: number) {
+  const clash = db
+    .select({ id: notificationTemplates.id })
+    .from(notificationTemplates)
+    .where(
+      and(
+        sql`lower(${notificationTemplates.name}) = lower(${name})`,
+        exceptId === undefined ? undefined : ne(notificationTemplates.id, exceptId),
+      ),
+    )
+    .get();
+  if (clash) throw conflict('A notification template with this name already exists');
+}
+
+const getRow = (db: DbOrTx, id: number) =>
+  found(db.select().from(notificationTemplates).where(eq(notificationTemplates.id, id)).get(), 'Notification template');
+
+export function listTemplates(ctx: Context): { templates: NotificationTemplate[] } {
+  const rows = ctx.db.select().from(notificationTemplates).orderBy(asc(notificationTemplates.id)).all();
+  return { templates: rows.map(toTemplate) };
+}
+
+export function createTemplate(ctx: Context, input: TemplateCreateData): NotificationTemplate {
+  return ctx.db.transaction((tx) => {
+    assertNameFree(tx, input.name);
+    const row = tx
+      .insert(notificationTemplates)
+      .values({ ...input, variables: mergeVariables(input.variables, input.subject, input.body) })
+      .returning()
+      .get();
+    const out = toTemplate(row);
+    audit(tx, ctx.actor, { action: 'create', table: 'notification_templates', id: row.id, new: out });
+    return out;
+  });
+}
+
+export function updateTemplate(ctx: Context, input: TemplateUpdateData): NotificationTemplate {
+  const { id, ...changes } = input;
+  return ctx.db.transaction((tx) => {
+    const old = getRow(tx, id);
+    if (changes.name !== undefined) assertNameFree(tx, changes.name, id);
+    const subject = changes.subject ?? old.subject;
+    const body = changes.body ?? old.body;
+    const row = tx
+      .update(notificationTemplates)
+      .set({
+        ...changes,
+        variables: mergeVariables(changes.variables ?? parseVariables(old.variables), subject, body),
+        updated_at: new Date().toISOString(),
+      })
+      .where(eq(notificationTemplates.id, id))
+      .returning()
+      .get()!;
+    const out = toTemplate(row);
+    audit(tx, ctx.actor, { action: 'update', table: 'notification_templates', id, old: toTemplate(old), new: out });
+    return out;
+  });
+}
+
+export function deleteTemplate(ctx: Context, id: number): { success: true } {
+  ctx.db.transaction((tx) => {
+    const old = getRow(tx, id);
+    // History keeps the template's name (template_id becomes null through the foreign key).
+    tx.delete(notificationTemplates).where(eq(notificationTemplates.id, id)).run();
+    audit(tx, ctx.actor, { action: 'delete', table: 'notification_templates', id, old: toTemplate(old) });
+  });
+  return { success: true };
+}
+
+/** The values a test send and the preview use: the samples, with the office's own name and address. */
+export function sampleValues(ctx: Pick<Context, 'db'>): Record<string, string> {
+  const s = getSettings(ctx.db);
+  return { ...SAMPLE_VALUES, app_name: s.app_name, support_email: s.support_email };
+}
+
+/**
+ * Renders the template with sample values and sends it by email to the given address. It always sends,
+ * whatever the notification switches say (it is the Admin's explicit test), and works for inactive
+ * templates so they can be checked before they go live. SMS and push templates are tested by email too.
+ */
+export async function sendTest(ctx: Context, input: TemplateTestData) {
+  const template = toTemplate(getRow(ctx.db, input.id));
+  const values = sampleValues(ctx);
+  const outcome = await deliver(ctx.db, ctx.config, {
+    channel: 'email',
+    recipient: input.test_email,
+    subject: renderTemplate(template.subject, values),
+    body: renderTemplate(template.body, values),
+    template: { id: template.id, name: template.name },
+    actor: ctx.actor,
+    ignoreChannelSwitch: true,
+  });
+  // With ignoreChannelSwitch and no reminder key it is never skipped.
+  if (outcome.status === 'skipped') throw conflict('The test notification was not sent');
+  return { success: outcome.status === 'sent', delivery: outcome.delivery };
+}
+
+export function history(ctx: Context, limit = 10): NotificationHistory {
+  const counts = ctx.db
+    .select({ status: notificationDeliveries.status, n: count() })
+    .from(notificationDeliveries)
+    .groupBy(notificationDeliveries.status)
+    .all();
+  const by = (s: string) => counts.find((c) => c.status === s)?.n ?? 0;
+  const recent = ctx.db
+    .select()
+    .from(notificationDeliveries)
+    .orderBy(desc(notificationDeliveries.created_at), desc(notificationDeliveries.id))
+    .limit(limit)
+    .all();
+  return {
+    total_sent: counts.reduce((a, c) => a + c.n, 0),
+    successful: by('sent'),
+    failed: by('failed'),
+    pending: by('pending'),
+    recent: recent.map(toDelivery),
+  };
+}

@@ -1,0 +1,394 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { and, eq, isNull } from 'drizzle-orm';
+import { addDays, type LicenseStatus } from '@lm/shared';
+import { auditLogs, licenses, notificationDeliveries, notificationTemplates, users } from '../src/db/schema/index.ts';
+import { writeSettings } from '../src/core/settings.ts';
+import { openDatabase } from '../src/db/client.ts';
+import { buildApp } from '../src/app.ts';
+import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
+import { digestPeriod, reminderPassInFlight, runReminders } from '../src/modules/notifications/reminders.ts';
+import { CHECK_INTERVAL_MS, FIRST_RUN_DELAY_MS, startReminderJob } from '../src/modules/notifications/reminders.job.ts';
+import { api, createTestEnv, seedRoles, seedUser, type TestEnv } from './helpers.ts';
+
+// Tests run with TZ=UTC (vitest.config.ts), so the office's "today" of NOW is 2026-03-10 (a Tuesday).
+const TODAY = '2026-03-10';
+const NOW = new Date(`${TODAY}T12:00:00Z`);
+const at = (date: string) => new Date(`${date}T12:00:00Z`);
+
+let env: TestEnv;
+let roles: Awaited<ReturnType<typeof seedRoles>>;
+beforeEach(async () => {
+  env = await createTestEnv();
+  roles = await seedRoles(env);
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  await env?.close();
+});
+
+let seq = 0;
+function seedLicense(userId: number, expiration_date: string, status: LicenseStatus = 'Active', db = env.db) {
+  return db
+    .insert(licenses)
+    .values({
+      user_id: userId,
+      license_number: `RM-${++seq}${Date.now() % 100000}`,
+      state: 'TX',
+      license_type: 'Sales',
+      issue_date: '2020-01-01',
+      expiration_date,
+      status,
+    })
+    .returning()
+    .get();
+}
+
+function outbox(e: TestEnv = env): string[] {
+  const dir = path.join(e.dir, 'outbox');
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => !f.startsWith('.'))
+        .sort()
+    : [];
+}
+const read = (file: string, e: TestEnv = env) =>
+  fs
+    .readFileSync(path.join(e.dir, 'outbox', file), 'utf8')
+    .replace(/=\r\n/g, '')
+    .replace(/\r\n[ \t]+/g, ' ');
+/** The messages in the outbox addressed to this recipient. */
+const outboxTo = (email: string, e: TestEnv = env) => outbox(e).filter((f) => new RegExp(`^To: ${email}\\r?$`, 'mi').test(read(f, e)));
+const deliveries = (db = env.db) => db.select().from(notificationDeliveries).all();
+
+describe('default templates', () => {
+  it('a fresh database gets license_expiring and license_expired templates once, audited with no actor', () => {
+    expect(ensureDefaultTemplates(env.db)).toEqual(['License Expiring Reminder', 'License Expired Notice']);
+    expect(ensureDefaultTemplates(env.db)).toEqual([]);
+    const rows = env.db.select().from(notificationTemplates).all();
+    expect(rows.map((r) => [r.trigger_event, r.type, r.is_active])).toEqual([
+      ['license_expiring', 'email', true],
+      ['license_expired', 'email', true],
+    ]);
+    expect(JSON.parse(rows[0]!.variables)).toEqual(expect.arrayContaining(['user_name', 'license_number', 'expiration_date']));
+    const audits = env.db.select().from(auditLogs).where(eq(auditLogs.target_table, 'notification_templates')).all();
+    expect(audits.map((a) => [a.action, a.user_id])).toEqual([
+      ['create', null],
+      ['create', null],
+    ]);
+    // A deactivated template is the Admin's choice: it is not replaced.
+    env.db.update(notificationTemplates).set({ is_active: false }).run();
+    expect(ensureDefaultTemplates(env.db)).toEqual([]);
+  });
+});
+
+describe('REST: a license expiring inside the warning window', () => {
+  it('is reminded in the outbox once, and not again after a restart', async () => {
+    ensureDefaultTemplates(env.db);
+    const lic = seedLicense(roles.agent.user_id, addDays(TODAY, 10));
+    const first = await runReminders(env.db, env.config, NOW);
+    expect(first).toMatchObject({ sent: 2, failed: 0 }); // the holder's reminder and the broker's digest
+
+    const mine = outboxTo(roles.agent.email);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatch(/\.eml$/);
+    const eml = read(mine[0]!);
+    expect(eml).toContain(`Subject: Your license ${lic.license_number} expires on ${addDays(TODAY, 10)}`);
+    expect(eml).toContain(`Your Sales license ${lic.license_number} (TX) expires on ${addDays(TODAY, 10)}, in 10 days.`);
+    expect(eml).toContain('Hello Agent ');
+    expect(eml).not.toContain('{{');
+
+    const history = await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token });
+    expect(history.body.total_sent).toBe(2);
+    expect(history.body.recent).toContainEqual(
+      expect.objectContaining({ recipient: roles.agent.email, template_name: 'License Expiring Reminder', status: 'sent' }),
+    );
+
+    // The same process again the same day: nothing new (the reminder and the day's digest were sent).
+    expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, duplicates: 2 });
+    expect(outboxTo(roles.agent.email)).toHaveLength(1);
+
+    // Restart: a new app over the same database file.
+    await env.app.close();
+    env.db.$client.close();
+    const db2 = openDatabase(env.config.databasePath);
+    const { app: app2 } = await buildApp({ config: env.config, db: db2, logger: false });
+    await app2.ready();
+    env = { ...env, app: app2, db: db2 };
+    expect(ensureDefaultTemplates(db2)).toEqual([]);
+    const again = await runReminders(db2, env.config, at(addDays(TODAY, 1)));
+    expect(again.sent).toBe(1); // only the broker's digest of the new day
+    expect(outboxTo(roles.agent.email)).toHaveLength(1);
+    const after = await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token });
+    expect(after.body.recent.filter((d: { recipient: string }) => d.recipient === roles.agent.email)).toHaveLength(1);
+  });
+});
+
+describe('which licenses are reminded', () => {
+  it('expiring (Active, Pending Renewal) inside the window and recently expired ones; nothing else', async () => {
+    ensureDefaultTemplates(env.db);
+    const holder = await seedUser(env, 'Agent');
+    const expiring = seedLicense(holder.user_id, TODAY);
+    const pending = seedLicense(holder.user_id, addDays(TODAY, 30), 'Pending Renewal');
+    const expired = seedLicense(holder.user_id, addDays(TODAY, -3), 'Expired');
+    seedLicense(holder.user_id, addDays(TODAY, 31)); // outside the 30-day window
+    seedLicense(holder.user_id, addDays(TODAY, 5), 'Inactive');
+    seedLicense(holder.user_id, addDays(TODAY, 5), 'Suspended');
+    seedLicense(holder.user_id, addDays(TODAY, -31), 'Expired'); // expired long before we looked
+    const gone = await seedUser(env, 'Agent', { is_active: false });
+    seedLicense(gone.user_id, addDays(TODAY, 5));
+    const deleted = await seedUser(env, 'Broker');
+    env.db.update(users).set({ deleted_at: NOW.toISOString() }).where(eq(users.user_id, deleted.user_id)).run();
+    seedLicense(deleted.user_id, addDays(TODAY, 5));
+
+    await runReminders(env.db, env.config, NOW);
+    const rows = deliveries();
+    expect(rows.map((r) => [r.license_id, r.template_name]).sort()).toEqual(
+      [
+        [expiring.license_id, 'License Expiring Reminder'],
+        [pending.license_id, 'License Expiring Reminder'],
+        [expired.license_id, 'License Expired Notice'],
+      ].sort(),
+    );
+    expect(rows.every((r) => r.recipient === holder.email && r.status === 'sent' && r.transport === 'outbox')).toBe(true);
+    expect(rows.find((r) => r.license_id === expired.license_id)!.reminder_key).toBe(
+      `license_expired:${expired.license_id}:${expired.expiration_date}:email`,
+    );
+    expect(read(rows.find((r) => r.license_id === expired.license_id)!.outbox_file!)).toContain(
+      `Subject: Your license ${expired.license_number} expired on ${expired.expiration_date}`,
+    );
+
+    // Every send is audited, by the system.
+    const audits = env.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.action, 'notification_sent'), eq(auditLogs.target_table, 'notification_deliveries')))
+      .all();
+    expect(audits.map((a) => a.target_id).sort()).toEqual(rows.map((r) => r.id).sort());
+    expect(audits.every((a) => a.user_id === null)).toBe(true);
+    expect(JSON.parse(audits[0]!.new_values!)).toMatchObject({ status: 'sent', reminder_key: expect.stringMatching(/^license_/) });
+
+    // A wider window in settings takes effect on the next pass.
+    writeSettings(env.db, { license_expiry_warning_days: 90 }, null);
+    expect((await runReminders(env.db, env.config, NOW)).sent).toBe(1);
+  });
+
+  it('a license that expires after its expiring reminder gets the expired notice too, each once', async () => {
+    ensureDefaultTemplates(env.db);
+    const lic = seedLicense(roles.school.user_id, addDays(TODAY, 2));
+    expect((await runReminders(env.db, env.config, NOW)).sent).toBe(1);
+    expect((await runReminders(env.db, env.config, at(addDays(TODAY, 1)))).sent).toBe(0);
+    expect((await runReminders(env.db, env.config, at(addDays(TODAY, 3)))).sent).toBe(1);
+    expect((await runReminders(env.db, env.config, at(addDays(TODAY, 4)))).sent).toBe(0);
+    expect(deliveries().map((r) => r.reminder_key)).toEqual([
+      `license_expiring:${lic.license_id}:${lic.expiration_date}:email`,
+      `license_expired:${lic.license_id}:${lic.expiration_date}:email`,
+    ]);
+  });
+
+  it('a renewal starts a new cycle: the next expiry is reminded again', async () => {
+    ensureDefaultTemplates(env.db);
+    const lic = seedLicense(roles.school.user_id, addDays(TODAY, 10));
+    await runReminders(env.db, env.config, NOW);
+    const renewed = addDays(lic.expiration_date, 730);
+    env.db.update(licenses).set({ expiration_date: renewed }).where(eq(licenses.license_id, lic.license_id)).run();
+    expect((await runReminders(env.db, env.config, NOW)).sent).toBe(0);
+    expect((await runReminders(env.db, env.config, at(addDays(renewed, -10)))).sent).toBe(1);
+    expect(deliveries().map((r) => r.reminder_key)).toEqual([
+      `license_expiring:${lic.license_id}:${lic.expiration_date}:email`,
+      `license_expiring:${lic.license_id}:${renewed}:email`,
+    ]);
+  });
+
+  it('without an active template for the trigger, nothing is sent', async () => {
+    ensureDefaultTemplates(env.db);
+    env.db.update(notificationTemplates).set({ is_active: false }).run();
+    seedLicense(roles.school.user_id, addDays(TODAY, 5));
+    expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, failed: 0 });
+    expect(deliveries()).toEqual([]);
+  });
+});
+
+describe('settings: channels', () => {
+  it('email switched off: nothing sent or recorded; switched back on, the reminder goes out', async () => {
+    ensureDefaultTemplates(env.db);
+    seedLicense(roles.school.user_id, addDays(TODAY, 5));
+    writeSettings(env.db, { email_notifications_enabled: false }, null);
+    expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, disabled: 1 });
+    expect(deliveries()).toEqual([]);
+    expect(outbox()).toEqual([]);
+    writeSettings(env.db, { email_notifications_enabled: true }, null);
+    expect(await runReminders(env.db, env.config, at(addDays(TODAY, 1)))).toMatchObject({ sent: 1 });
+    expect(outboxTo(roles.school.email)).toHaveLength(1);
+  });
+
+  it('SMS goes to the outbox as sms-….txt only when SMS is on, and only to holders with a phone number', async () => {
+    ensureDefaultTemplates(env.db);
+    env.db
+      .insert(notificationTemplates)
+      .values({
+        name: 'Expiring SMS',
+        subject: 'Expiring',
+        body: '{{user_name}}: license {{license_number}} expires {{expiration_date}}',
+        type: 'sms',
+        trigger_event: 'license_expiring',
+        variables: '[]',
+      })
+      .run();
+    env.db.update(users).set({ phone_number: '+1 512 555 0100' }).where(eq(users.user_id, roles.school.user_id)).run();
+    const withPhone = seedLicense(roles.school.user_id, addDays(TODAY, 5));
+    const noPhoneUser = await seedUser(env, 'Agent');
+    seedLicense(noPhoneUser.user_id, addDays(TODAY, 5));
+
+    expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 2, disabled: 1, no_address: 1 });
+    expect(outbox().filter((f) => f.includes('-sms-'))).toEqual([]);
+
+    writeSettings(env.db, { sms_notifications_enabled: true }, null);
+    expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 1, duplicates: 2, no_address: 1 });
+    const sms = outbox().filter((f) => f.includes('-sms-'));
+    expect(sms).toHaveLength(1);
+    expect(sms[0]).toMatch(/-sms-\d+\.txt$/);
+    const text = read(sms[0]!);
+    expect(text).toMatch(/^Channel: sms\r\nTo: \+1 512 555 0100\r\n/);
+    expect(text).toMatch(
+      new RegExp(`\\r\\n\\r\\nSchool User\\d+: license ${withPhone.license_number} expires ${withPhone.expiration_date}`),
+    );
+    expect(deliveries().find((d) => d.channel === 'sms')).toMatchObject({
+      status: 'sent',
+      transport: 'outbox',
+      recipient: '+1 512 555 0100',
+    });
+  });
+
+  it('a failed SMTP delivery is recorded and released, so the next pass tries again', async () => {
+    const srv = net.createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const { port } = srv.address() as net.AddressInfo;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const config = { ...env.config, smtpUrl: `smtp://127.0.0.1:${port}` };
+    ensureDefaultTemplates(env.db);
+    seedLicense(roles.school.user_id, addDays(TODAY, 5));
+    expect(await runReminders(env.db, config, NOW)).toMatchObject({ sent: 0, failed: 1 });
+    expect(await runReminders(env.db, config, at(addDays(TODAY, 1)))).toMatchObject({ sent: 0, failed: 1 });
+    const rows = deliveries();
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.status === 'failed' && r.reminder_key === null && r.transport === 'smtp' && !!r.error)).toBe(true);
+    expect(env.db.select().from(auditLogs).where(eq(auditLogs.action, 'notification_failed')).all()).toHaveLength(2);
+    // Once the mail goes through (here: the outbox), it is sent once.
+    expect(await runReminders(env.db, env.config, at(addDays(TODAY, 2)))).toMatchObject({ sent: 1 });
+    expect(await runReminders(env.db, env.config, at(addDays(TODAY, 3)))).toMatchObject({ sent: 0, duplicates: 1 });
+  });
+});
+
+describe('broker digests at notification_frequency', () => {
+  async function twoAgents() {
+    ensureDefaultTemplates(env.db);
+    const other = await seedUser(env, 'Agent', { brokerage_id: roles.brokerageId, first_name: 'Otto' });
+    const a = seedLicense(roles.agent.user_id, addDays(TODAY, 7));
+    const b = seedLicense(other.user_id, addDays(TODAY, -2), 'Expired');
+    // An agent of another brokerage is not this broker's business.
+    const stranger = await seedUser(env, 'Agent');
+    const c = seedLicense(stranger.user_id, addDays(TODAY, 7));
+    return { a, b, c };
+  }
+  const digests = () => deliveries().filter((d) => d.recipient === roles.broker.email);
+
+  it('daily (the default): one digest a day listing the agents’ expiring and expired licenses', async () => {
+    const { a, b, c } = await twoAgents();
+    await runReminders(env.db, env.config, NOW);
+    expect(digests()).toHaveLength(1);
+    expect(digests()[0]).toMatchObject({
+      template_name: 'Broker digest: expiring licenses',
+      reminder_key: `broker_digest:${roles.broker.user_id}:${TODAY}`,
+    });
+    const text = read(digests()[0]!.outbox_file!);
+    expect(text).toContain('Subject: 2 agent licenses need attention');
+    expect(text).toContain(`${a.license_number} (TX), expires ${a.expiration_date} (in 7 days)`);
+    expect(text).toContain(`${b.license_number} (TX), expired ${b.expiration_date} (2 days ago)`);
+    expect(text).not.toContain(c.license_number);
+    await runReminders(env.db, env.config, at(TODAY));
+    expect(digests()).toHaveLength(1);
+    await runReminders(env.db, env.config, at(addDays(TODAY, 1)));
+    expect(digests()).toHaveLength(2);
+  });
+
+  it('weekly: one digest per week (Monday to Sunday); monthly: one per month', async () => {
+    await twoAgents();
+    writeSettings(env.db, { notification_frequency: 'weekly' }, null);
+    for (const d of ['2026-03-10', '2026-03-12', '2026-03-15']) await runReminders(env.db, env.config, at(d));
+    expect(digests().map((d) => d.reminder_key)).toEqual([`broker_digest:${roles.broker.user_id}:week-2026-03-09`]);
+    await runReminders(env.db, env.config, at('2026-03-16'));
+    expect(digests()).toHaveLength(2);
+
+    writeSettings(env.db, { notification_frequency: 'monthly' }, null);
+    await runReminders(env.db, env.config, at('2026-03-17'));
+    await runReminders(env.db, env.config, at('2026-03-31'));
+    expect(digests().map((d) => d.reminder_key)).toContain(`broker_digest:${roles.broker.user_id}:2026-03`);
+    expect(digests()).toHaveLength(3);
+    expect(digestPeriod('weekly', '2026-03-09')).toBe('week-2026-03-09');
+    expect(digestPeriod('weekly', '2026-03-08')).toBe('week-2026-03-02');
+    expect(digestPeriod('immediate', '2026-03-08')).toBeNull();
+  });
+
+  it('immediate: one notice per license at once, never repeated', async () => {
+    const { a, b } = await twoAgents();
+    writeSettings(env.db, { notification_frequency: 'immediate' }, null);
+    await runReminders(env.db, env.config, NOW);
+    expect(
+      digests()
+        .map((d) => [d.template_name, d.license_id])
+        .sort(),
+    ).toEqual(
+      [
+        ['Broker notice: agent license', a.license_id],
+        ['Broker notice: agent license', b.license_id],
+      ].sort(),
+    );
+    expect(read(digests().find((d) => d.license_id === a.license_id)!.outbox_file!)).toContain(
+      `Subject: License is expiring: Agent ${env.db.select().from(users).where(eq(users.user_id, roles.agent.user_id)).get()!.last_name} (${a.license_number})`,
+    );
+    await runReminders(env.db, env.config, at(addDays(TODAY, 1)));
+    expect(digests()).toHaveLength(2);
+  });
+});
+
+describe('the scheduler', () => {
+  it('creates the templates at start, runs shortly after, then once per office day, and stops', async () => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+      now: new Date('2026-03-10T08:00:00Z'),
+    });
+    const stop = startReminderJob({ app: env.app, db: env.db, config: env.config, services: env.services });
+    try {
+      expect(env.db.select().from(notificationTemplates).all()).toHaveLength(2);
+      const first = seedLicense(roles.school.user_id, '2026-03-20');
+
+      await vi.advanceTimersByTimeAsync(FIRST_RUN_DELAY_MS - 100);
+      expect(deliveries()).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(100);
+      await reminderPassInFlight(env.db);
+      expect(deliveries().map((d) => d.license_id)).toEqual([first.license_id]);
+
+      // Later the same day: the hourly check does not run another pass.
+      const second = seedLicense(roles.school.user_id, '2026-03-21');
+      await vi.advanceTimersByTimeAsync(CHECK_INTERVAL_MS * 3);
+      await reminderPassInFlight(env.db);
+      expect(deliveries()).toHaveLength(1);
+
+      // The next office day: it does.
+      await vi.advanceTimersByTimeAsync(CHECK_INTERVAL_MS * 14);
+      await reminderPassInFlight(env.db);
+      expect(deliveries().map((d) => d.license_id)).toEqual([first.license_id, second.license_id]);
+    } finally {
+      stop();
+    }
+    seedLicense(roles.school.user_id, '2026-03-22');
+    await vi.advanceTimersByTimeAsync(CHECK_INTERVAL_MS * 48);
+    expect(reminderPassInFlight(env.db)).toBeUndefined();
+    expect(deliveries()).toHaveLength(2);
+    expect(env.db.select().from(notificationDeliveries).where(isNull(notificationDeliveries.reminder_key)).all()).toEqual([]);
+  });
+});
