@@ -18,7 +18,7 @@ import { closeDatabase, openDatabase, type Db } from './db/client.ts';
 import { appRouter, type AppRouter } from './router.ts';
 import { createAppServices, createContextFromRequest, type AppServices } from './core/context.ts';
 import { AppError, toErrorBody } from './core/errors.ts';
-import { getSettings } from './core/settings.ts';
+import { effectiveLogLevel, getSettings } from './core/settings.ts';
 import { registerRestAdapter } from './http/rest.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { fileRoutes } from './http/routes.ts';
@@ -62,11 +62,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const services = options.services ?? createAppServices();
 
   const app = Fastify({
-    logger: options.logger ?? { level: getSettings(db).log_level },
+    logger: options.logger ?? { level: effectiveLogLevel(getSettings(db)) },
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 5000 },
   });
+  // Settings › System › log_level takes effect at once (modules/settings calls this after a change).
+  services.setLogLevel = (level) => {
+    app.log.level = level;
+  };
 
   // A JSON body may be empty (POST /licenses/{id}/renew, DELETE): read it as {}.
   app.removeContentTypeParser('application/json');

@@ -1,2 +1,136 @@
-// zod schemas, types and constants of the backups domain (filled in by its issue).
-export {};
+import { z } from 'zod';
+import { idParam } from './common.ts';
+import { BACKUP_STATUSES, BACKUP_TYPES } from './domain-constants.ts';
+
+/** UI strings of the Backup & Restore screen (SPEC.md sections 2 and 8). */
+export const BACKUP_STRINGS = {
+  title: 'Backup & Restore',
+  createBackup: 'Create Backup',
+  uploadBackup: 'Upload Backup',
+  createConfirm: 'Are you sure you want to create a new backup? This may take a few minutes.',
+  deleteConfirm: 'Are you sure you want to delete this backup? This action cannot be undone.',
+  restoreTitle: 'Restore Backup',
+  restoreWarning:
+    'Restoring replaces the current data of the selected groups with the data in this backup. ' +
+    'Changes made since the backup in those groups will be lost. A safety backup is taken automatically first.',
+  restoreButton: 'Restore',
+  created: 'Backup created successfully!',
+  restored: 'Backup restored successfully!',
+  deleted: 'Backup deleted successfully!',
+  downloaded: 'Backup downloaded successfully!',
+  uploaded: 'Backup uploaded successfully!',
+  createFailed: 'Failed to create backup',
+  restoreFailed: 'Failed to restore backup',
+  deleteFailed: 'Failed to delete backup',
+  downloadFailed: 'Failed to download backup',
+  uploadFailed: 'Failed to upload backup',
+  fetchFailed: 'Failed to fetch backups',
+  empty: 'No backups yet',
+  noGroup: 'Select at least one kind of data to restore',
+} as const;
+
+/** The data groups a restore can bring back, in the order the restore modal lists them. */
+export const BACKUP_GROUPS = ['users', 'licenses', 'courses', 'payments', 'brokerages', 'settings'] as const;
+export type BackupGroup = (typeof BACKUP_GROUPS)[number];
+
+export const BACKUP_GROUP_LABELS: Record<BackupGroup, string> = {
+  users: 'Users',
+  licenses: 'Licenses',
+  courses: 'Courses and completions',
+  payments: 'Payments',
+  brokerages: 'Brokerages',
+  settings: 'System settings',
+};
+
+export const BACKUP_TYPE_LABELS: Record<(typeof BACKUP_TYPES)[number], string> = {
+  manual: 'Manual',
+  automatic: 'Automatic',
+  safety: 'Safety',
+  uploaded: 'Uploaded',
+};
+
+/** One backup as the list and every mutation answer it. */
+export const backupSchema = z.object({
+  id: z.number().int(),
+  description: z.string(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+  size: z.number().int(),
+  status: z.enum(BACKUP_STATUSES),
+  type: z.enum(BACKUP_TYPES),
+  include_files: z.boolean(),
+  created_by: z.number().int().nullable(),
+  created_by_name: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type Backup = z.infer<typeof backupSchema>;
+
+export const backupListSchema = z.object({
+  total: z.number().int(),
+  completed: z.number().int(),
+  in_progress: z.number().int(),
+  total_size: z.number().int(),
+  backups: z.array(backupSchema),
+});
+export type BackupList = z.infer<typeof backupListSchema>;
+
+export const createBackupInput = z.object({
+  description: z.string().trim().max(500, 'Description must be at most 500 characters').optional().default(''),
+  include_files: z.boolean().optional().default(true),
+});
+export type CreateBackupInput = z.input<typeof createBackupInput>;
+
+/** One flag per group; omitted flags are false, and at least one must be true. */
+export const restoreFlagsSchema = z.object({
+  include_users: z.boolean().optional().default(false),
+  include_licenses: z.boolean().optional().default(false),
+  include_courses: z.boolean().optional().default(false),
+  include_payments: z.boolean().optional().default(false),
+  include_brokerages: z.boolean().optional().default(false),
+  include_settings: z.boolean().optional().default(false),
+});
+export type RestoreFlags = z.infer<typeof restoreFlagsSchema>;
+
+export const restoreBackupInput = restoreFlagsSchema.extend({ id: idParam });
+export type RestoreBackupInput = z.input<typeof restoreBackupInput>;
+
+/** The groups chosen by a set of restore flags, in BACKUP_GROUPS order. */
+export function chosenGroups(flags: Partial<Record<`include_${BackupGroup}`, boolean | undefined>>): BackupGroup[] {
+  return BACKUP_GROUPS.filter((g) => flags[`include_${g}`] === true);
+}
+
+export const restoreResultSchema = z.object({
+  success: z.literal(true),
+  backup_id: z.number().int(),
+  safety_backup_id: z.number().int(),
+  restored: z.array(z.enum(BACKUP_GROUPS)),
+  /** Rows now in each restored table. */
+  row_counts: z.record(z.string(), z.number().int()),
+  /** References in other data that pointed at rows no longer present and were cleared ("table.column": n). */
+  references_cleared: z.record(z.string(), z.number().int()),
+  /** True when the caller's own session was ended (users were restored and the caller is not the same Admin in the backup). */
+  signed_out: z.boolean(),
+});
+export type RestoreResult = z.infer<typeof restoreResultSchema>;
+
+/** Answer of POST /api/admin/backups/upload: the imported backup, plus the restore result when one was asked for. */
+export const uploadResultSchema = backupSchema.extend({ restore: restoreResultSchema.optional() });
+export type UploadResult = z.infer<typeof uploadResultSchema>;
+
+export const backupIdInput = z.object({ id: idParam });
+
+/** File name of a backup's zip, in $DATA_DIR/backups and as the download name. */
+export const backupFileName = (id: number) => `backup_${id}.zip`;
+
+const UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
+
+/**
+ * Backup sizes (SPEC.md section 9): Bytes, KB, MB or GB with 2 decimals (1024-based). Whole bytes
+ * need no decimals; sizes beyond GB stay in GB.
+ */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+  const i = Math.min(UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  if (i === 0) return `${Math.round(bytes)} Bytes`;
+  return `${(bytes / 1024 ** i).toFixed(2)} ${UNITS[i]}`;
+}

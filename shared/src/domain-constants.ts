@@ -20,7 +20,7 @@ export const TRIGGER_EVENTS = [
 ] as const;
 export const DELIVERY_STATUSES = ['sent', 'failed', 'pending'] as const;
 export const BACKUP_STATUSES = ['completed', 'in_progress', 'failed'] as const;
-export const BACKUP_TYPES = ['manual', 'automatic', 'safety'] as const;
+export const BACKUP_TYPES = ['manual', 'automatic', 'safety', 'uploaded'] as const;
 
 export type LicenseType = (typeof LICENSE_TYPES)[number];
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number];

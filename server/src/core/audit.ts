@@ -17,13 +17,15 @@ export interface AuditEntry {
 
 /** Keys whose values never reach the audit log. */
 const SECRET_KEY = /pass(word)?|hash|token|secret|smtp_url/i;
+/** Names that match SECRET_KEY but hold no secret (a settings change must show its values). */
+const NOT_SECRET = new Set(['password_min_length']);
 
 function scrub(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(scrub);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value as Record<string, unknown>)
-        .filter(([k]) => !SECRET_KEY.test(k))
+        .filter(([k]) => NOT_SECRET.has(k) || !SECRET_KEY.test(k))
         .map(([k, v]) => [k, scrub(v)]),
     );
   }

@@ -8,6 +8,8 @@ import { LoginThrottle } from '../modules/auth/throttle.ts';
 /** Long-lived, per-app collaborators shared by every request of one server instance. */
 export interface AppServices {
   loginThrottle: LoginThrottle;
+  /** Applies settings.log_level to the running server log; set by buildApp (app.ts). */
+  setLogLevel?: (level: string) => void;
 }
 
 export function createAppServices(): AppServices {

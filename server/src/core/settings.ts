@@ -51,3 +51,8 @@ export function writeSettings(db: DbOrTx, values: Partial<Settings>, userId: num
 export function invalidateSettings(): void {
   generation++;
 }
+
+/** The server log level the settings ask for: debug_mode turns on debug logging whatever log_level says. */
+export function effectiveLogLevel(settings: Pick<Settings, 'debug_mode' | 'log_level'>): Settings['log_level'] {
+  return settings.debug_mode ? 'debug' : settings.log_level;
+}

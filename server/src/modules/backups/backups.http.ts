@@ -1,4 +1,182 @@
+/**
+ * The two backup routes the REST adapter cannot serve, as plain Fastify routes with the same checks
+ * (authenticate(): session, maintenance, Admin role):
+ *   GET  /api/admin/backups/{id}/download  the zip, as an attachment named backup_{id}.zip
+ *   POST /api/admin/backups/upload          multipart/form-data: a backup zip (field "file") is validated
+ *        and imported as a new completed backup of type 'uploaded'; with restore=true and include_*
+ *        flags it is then restored exactly like POST /api/admin/backups/{id}/restore.
+ * Uploads are streamed to disk and limited to settings.max_file_size_mb (Settings › File Uploads, at most
+ * 100 MB), read on every request so a change applies at once; a larger file answers 413.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import {
+  BACKUP_STRINGS,
+  backupFileName,
+  chosenGroups,
+  idParam,
+  restoreFlagsSchema,
+  SETTINGS_RANGES,
+  uploadResultSchema,
+  type UploadResult,
+} from '@lm/shared';
 import type { FileRoutes } from '../../http/routes.ts';
+import { authenticate } from '../../http/authenticate.ts';
+import { AppError, badRequest } from '../../core/errors.ts';
+import { getSettings } from '../../core/settings.ts';
+import * as backups from './backups.service.ts';
 
-/** Backup download and upload (filled in by the operations issue). */
-export const backupsFileRoutes: FileRoutes = { register: () => {}, paths: {} };
+const MB = 1024 * 1024;
+
+const uploadFields = z.object({
+  description: z.string().trim().max(500, 'Description must be at most 500 characters').optional(),
+  restore: z.stringbool().optional().default(false),
+  include_users: z.stringbool().optional(),
+  include_licenses: z.stringbool().optional(),
+  include_courses: z.stringbool().optional(),
+  include_payments: z.stringbool().optional(),
+  include_brokerages: z.stringbool().optional(),
+  include_settings: z.stringbool().optional(),
+});
+
+const errorResponses = {
+  '400': { description: 'Not a valid License Manager backup, or bad fields: {error, code}' },
+  '401': { description: 'Not signed in' },
+  '403': { description: 'Not an Admin' },
+  '404': { description: 'No such backup, or its file is gone' },
+  '409': { description: 'The backup is not completed, is from a newer version, or the chosen groups would break links' },
+};
+
+export const backupsFileRoutes: FileRoutes = {
+  register(api, deps) {
+    // A scope of its own, so the multipart parser exists only for these routes.
+    void api.register(async (scope) => {
+      await scope.register(multipart, {
+        throwFileSizeLimit: true,
+        limits: { fileSize: SETTINGS_RANGES.max_file_size_mb.max * MB, files: 1, fields: 20, fieldSize: 4096, parts: 25 },
+      });
+
+      scope.get<{ Params: { id: string } }>('/admin/backups/:id/download', async (req, reply) => {
+        const ctx = authenticate(deps, req, ['Admin']);
+        const id = idParam.safeParse(req.params.id);
+        if (!id.success) throw badRequest('Backup id must be a positive whole number');
+        const file = backups.zipPathOf(ctx, id.data);
+        backups.auditDownload(ctx, id.data);
+        return reply
+          .header('content-type', 'application/zip')
+          .header('content-disposition', `attachment; filename="${backupFileName(id.data)}"`)
+          .header('content-length', String(fs.statSync(file).size))
+          .header('cache-control', 'no-store')
+          .send(fs.createReadStream(file));
+      });
+
+      scope.post('/admin/backups/upload', async (req): Promise<UploadResult> => {
+        const ctx = authenticate(deps, req, ['Admin']);
+        if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the backup as multipart/form-data with a "file" field');
+        const limitMb = getSettings(ctx.db).max_file_size_mb;
+        const work = backups.workDir(ctx);
+        fs.mkdirSync(work, { recursive: true });
+        const raw: Record<string, string> = {};
+        let saved: string | null = null;
+        try {
+          try {
+            for await (const part of req.parts({ limits: { fileSize: limitMb * MB, files: 1 } })) {
+              if (part.type === 'file') {
+                if (part.fieldname !== 'file' || saved) {
+                  part.file.resume();
+                  continue;
+                }
+                saved = path.join(work, `upload_${crypto.randomBytes(6).toString('hex')}.zip`);
+                await pipeline(part.file, fs.createWriteStream(saved));
+              } else {
+                raw[part.fieldname] = String(part.value);
+              }
+            }
+          } catch (err) {
+            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+              throw new AppError(
+                'PAYLOAD_TOO_LARGE',
+                `The backup file is larger than the upload limit of ${limitMb} MB (Settings › File Uploads)`,
+              );
+            }
+            if (err instanceof AppError) throw err;
+            throw badRequest('The upload could not be read; send multipart/form-data with the backup in a "file" field');
+          }
+          if (!saved) throw badRequest('Choose a backup file (.zip) to upload');
+          const fields = uploadFields.safeParse(raw);
+          if (!fields.success) throw badRequest(fields.error.issues[0]?.message ?? 'The request is not valid');
+          const { description, restore, ...flagFields } = fields.data;
+          const flags = restoreFlagsSchema.parse(flagFields);
+          if (restore && chosenGroups(flags).length === 0) throw badRequest(BACKUP_STRINGS.noGroup);
+
+          const backup = await backups.importUpload(ctx, saved, description);
+          saved = null; // moved into $DATA_DIR/backups
+          if (!restore) return uploadResultSchema.parse(backup);
+          const result = await backups.restore(ctx, backup.id, flags, 'upload');
+          return uploadResultSchema.parse({ ...backups.getBackup(ctx, backup.id), restore: result });
+        } finally {
+          if (saved) fs.rmSync(saved, { force: true });
+        }
+      });
+    });
+  },
+  paths: {
+    '/admin/backups/{id}/download': {
+      get: {
+        tags: ['backups'],
+        summary: 'Download a completed backup as backup_{id}.zip',
+        security: [{ Authorization: [] }],
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: {
+          '200': {
+            description: 'The backup zip: database.sqlite, manifest.json and, with include_files, files/',
+            content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...errorResponses,
+        },
+      },
+    },
+    '/admin/backups/upload': {
+      post: {
+        tags: ['backups'],
+        summary: 'Upload a backup zip: import it as a new backup, and optionally restore it (restore=true with include_* flags)',
+        security: [{ Authorization: [] }],
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['file'],
+                properties: {
+                  file: { type: 'string', format: 'binary', description: 'A backup_{id}.zip made by License Manager' },
+                  description: { type: 'string' },
+                  restore: { type: 'boolean', default: false },
+                  include_users: { type: 'boolean' },
+                  include_licenses: { type: 'boolean' },
+                  include_courses: { type: 'boolean' },
+                  include_payments: { type: 'boolean' },
+                  include_brokerages: { type: 'boolean' },
+                  include_settings: { type: 'boolean' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'The imported backup, with `restore` (the restore result) when restore=true',
+            content: { 'application/json': { schema: uploadResultSchema } },
+          },
+          ...errorResponses,
+          '413': { description: 'Larger than settings.max_file_size_mb' },
+          '415': { description: 'Not multipart/form-data' },
+        },
+      },
+    },
+  },
+};

@@ -1,4 +1,63 @@
-import { router } from '../../core/trpc.ts';
+import { z } from 'zod';
+import {
+  backupIdInput,
+  backupListSchema,
+  backupSchema,
+  createBackupInput,
+  restoreBackupInput,
+  restoreResultSchema,
+  successSchema,
+} from '@lm/shared';
+import { adminProcedure, router } from '../../core/trpc.ts';
+import * as backups from './backups.service.ts';
 
-/** Procedures for backups and restore (filled in by its issue). */
-export const backupsRouter = router({});
+const tags = ['backups'];
+
+/**
+ * Backups and restore (Admin only). The zip download and the upload are plain routes beside these
+ * (backups.http.ts): the REST adapter cannot send or receive files.
+ */
+export const backupsRouter = router({
+  list: adminProcedure
+    .meta({ openapi: { method: 'GET', path: '/admin/backups', tags, summary: 'Backups with totals', protect: true } })
+    .input(z.object({}).optional())
+    .output(backupListSchema)
+    .query(({ ctx }) => backups.list(ctx)),
+
+  create: adminProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/admin/backups',
+        tags,
+        summary: 'Take a backup now (online snapshot + manifest, and stored files with include_files); answers when it is written',
+        protect: true,
+      },
+    })
+    .input(createBackupInput)
+    .output(backupSchema)
+    .mutation(({ ctx, input }) => backups.create(ctx, input)),
+
+  restore: adminProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/admin/backups/{id}/restore',
+        tags,
+        summary: 'Restore the chosen data groups of a completed backup in one transaction (a safety backup is taken first)',
+        protect: true,
+      },
+    })
+    .input(restoreBackupInput)
+    .output(restoreResultSchema)
+    .mutation(({ ctx, input }) => {
+      const { id, ...flags } = input;
+      return backups.restore(ctx, id, flags);
+    }),
+
+  delete: adminProcedure
+    .meta({ openapi: { method: 'DELETE', path: '/admin/backups/{id}', tags, summary: 'Delete a backup and its file', protect: true } })
+    .input(backupIdInput)
+    .output(successSchema)
+    .mutation(({ ctx, input }) => backups.remove(ctx, input.id)),
+});

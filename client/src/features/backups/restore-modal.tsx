@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { BACKUP_GROUP_LABELS, BACKUP_GROUPS, BACKUP_STRINGS, formatBytes, type Backup, type BackupGroup } from '@lm/shared';
+import { trpc } from '../../lib/trpc.ts';
+import { notify } from '../../lib/notify.ts';
+import { formatTimestamp } from './format.ts';
+
+const ALL = Object.fromEntries(BACKUP_GROUPS.map((g) => [g, true])) as Record<BackupGroup, boolean>;
+
+/** The restore modal (SPEC.md section 2): a warning, one checkbox per data group; closes on success. */
+export function RestoreModal({ backup, onClose }: { backup: Backup | null; onClose: () => void }) {
+  const utils = trpc.useUtils();
+  const restore = trpc.admin.backups.restore.useMutation();
+  const [chosen, setChosen] = useState<Record<BackupGroup, boolean>>(ALL);
+  const none = BACKUP_GROUPS.every((g) => !chosen[g]);
+
+  const close = () => {
+    if (restore.isPending) return;
+    setChosen(ALL);
+    onClose();
+  };
+
+  const onRestore = () => {
+    if (!backup || none) return;
+    restore.mutate(
+      {
+        id: backup.id,
+        include_users: chosen.users,
+        include_licenses: chosen.licenses,
+        include_courses: chosen.courses,
+        include_payments: chosen.payments,
+        include_brokerages: chosen.brokerages,
+        include_settings: chosen.settings,
+      },
+      {
+        onSuccess: () => {
+          notify.success(BACKUP_STRINGS.restored);
+          setChosen(ALL);
+          onClose();
+          // Every screen's data may have changed (and a restore of users may have ended this session).
+          void utils.invalidate();
+        },
+        onError: (err) => notify.failure(err, BACKUP_STRINGS.restoreFailed),
+      },
+    );
+  };
+
+  return (
+    <Modal opened={backup !== null} onClose={close} title={BACKUP_STRINGS.restoreTitle} size="lg" centered>
+      {backup && (
+        <Stack>
+          <Text size="sm">
+            <Text span fw={600}>
+              {backup.description || `Backup #${backup.id}`}
+            </Text>{' '}
+            <Text span c="dimmed">
+              ({formatTimestamp(backup.created_at)}, {formatBytes(backup.size)})
+            </Text>
+          </Text>
+          <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title="Warning" role="alert">
+            {BACKUP_STRINGS.restoreWarning}
+          </Alert>
+          <Text fw={500} size="sm">
+            Data to restore
+          </Text>
+          <Stack gap="xs">
+            {BACKUP_GROUPS.map((g) => (
+              <Checkbox
+                key={g}
+                label={BACKUP_GROUP_LABELS[g]}
+                checked={chosen[g]}
+                onChange={(e) => {
+                  const checked = e.currentTarget.checked;
+                  setChosen((c) => ({ ...c, [g]: checked }));
+                }}
+              />
+            ))}
+          </Stack>
+          {none && (
+            <Text c="red" size="sm">
+              {BACKUP_STRINGS.noGroup}
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close} disabled={restore.isPending}>
+              Cancel
+            </Button>
+            <Button color="orange" onClick={onRestore} disabled={none} loading={restore.isPending}>
+              {BACKUP_STRINGS.restoreButton}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * The backup file: a zip holding database.sqlite (an online snapshot), manifest.json (schema version,
+ * row counts, checksum) and, when asked, the stored files under files/. Writing and reading only;
+ * what a backup means lives in backups.snapshot.ts and backups.service.ts.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import yazl from 'yazl';
+import yauzl from 'yauzl';
+import { z } from 'zod';
+import { AppError, badRequest } from '../../core/errors.ts';
+
+export const DATABASE_ENTRY = 'database.sqlite';
+export const MANIFEST_ENTRY = 'manifest.json';
+export const FILES_PREFIX = 'files/';
+export const MANIFEST_FORMAT = 1;
+export const MANIFEST_APP = 'License Manager';
+/** Folders of $DATA_DIR copied into a backup with include_files. */
+export const FILE_FOLDERS = ['documents', 'outbox'] as const;
+
+/** A snapshot larger than this is refused on extraction (a zip bomb must not fill the disk). */
+const MAX_DATABASE_BYTES = 16 * 1024 ** 3;
+const MAX_MANIFEST_BYTES = 4 * 1024 ** 2;
+
+export const schemaVersionSchema = z.object({
+  /** Tag of the newest applied migration (drizzle/meta/_journal.json), when known. */
+  tag: z.string().nullable(),
+  /** Hash of the newest applied migration (__drizzle_migrations). */
+  hash: z.string(),
+  migrations: z.number().int(),
+});
+export type SchemaVersion = z.infer<typeof schemaVersionSchema>;
+
+export const manifestSchema = z.object({
+  format: z.literal(MANIFEST_FORMAT),
+  app: z.literal(MANIFEST_APP),
+  app_version: z.string(),
+  backup_id: z.number().int(),
+  description: z.string(),
+  type: z.string(),
+  created_at: z.string(),
+  schema_version: schemaVersionSchema,
+  database: z.object({
+    file: z.literal(DATABASE_ENTRY),
+    size: z.number().int().nonnegative(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+  row_counts: z.record(z.string(), z.number().int().nonnegative()),
+  include_files: z.boolean(),
+  files: z.array(z.object({ path: z.string(), size: z.number().int().nonnegative() })),
+});
+export type Manifest = z.infer<typeof manifestSchema>;
+
+export const NOT_A_BACKUP = 'This file is not a License Manager backup';
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  await pipeline(fs.createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+/** Opens a file and flushes it to disk (data written just before a rename must survive a power cut). */
+export function fsyncFile(file: string): void {
+  const fd = fs.openSync(file, 'r+');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Regular files under $DATA_DIR/<folder> for each folder, as [absolute path, zip path]. Symlinks are skipped. */
+export function collectDataFiles(dataDir: string): Array<{ abs: string; rel: string; size: number }> {
+  const out: Array<{ abs: string; rel: string; size: number }> = [];
+  const walk = (dir: string, rel: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // a folder that does not exist has nothing to back up
+    }
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const abs = path.join(dir, e.name);
+      const r = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(abs, r);
+      else if (e.isFile()) out.push({ abs, rel: r, size: fs.statSync(abs).size });
+    }
+  };
+  for (const folder of FILE_FOLDERS) walk(path.join(dataDir, folder), folder);
+  return out;
+}
+
+/** Writes the zip to `target` through a temporary name, fsyncs it, then renames it into place. */
+export async function writeBackupZip(
+  target: string,
+  parts: { databaseFile: string; manifest: Manifest; files: Array<{ abs: string; rel: string }> },
+): Promise<number> {
+  const partial = `${target}.partial`;
+  const zip = new yazl.ZipFile();
+  zip.addFile(parts.databaseFile, DATABASE_ENTRY);
+  zip.addBuffer(Buffer.from(JSON.stringify(parts.manifest, null, 2)), MANIFEST_ENTRY);
+  for (const f of parts.files) zip.addFile(f.abs, `${FILES_PREFIX}${f.rel}`);
+  zip.end();
+  try {
+    await pipeline(zip.outputStream, fs.createWriteStream(partial));
+    fsyncFile(partial);
+    fs.renameSync(partial, target);
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    throw err;
+  }
+  return fs.statSync(target).size;
+}
+
+function openZip(file: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: true }, (err, zip) =>
+      err || !zip ? reject(badRequest(NOT_A_BACKUP)) : resolve(zip),
+    );
+  });
+}
+
+function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream> {
+  return new Promise((resolve, reject) => {
+    zip.openReadStream(entry, (err, stream) => (err || !stream ? reject(badRequest(NOT_A_BACKUP)) : resolve(stream)));
+  });
+}
+
+/** Caps a stream at `max` bytes: a zip whose entry grows beyond what it may hold is refused. */
+function capped(max: number, message: string) {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      seen += chunk.length;
+      if (seen > max) cb(badRequest(message));
+      else cb(null, chunk);
+    },
+  });
+}
+
+export interface ExtractedBackup {
+  manifest: Manifest;
+  /** sha256 of the extracted database file. */
+  sha256: string;
+  size: number;
+}
+
+/**
+ * Reads manifest.json and extracts database.sqlite to `databaseTarget`, hashing it on the way.
+ * Nothing else in the zip is written anywhere (entry names are never used as paths).
+ * Throws 400 for anything that is not a complete License Manager backup.
+ */
+export async function extractBackup(zipFile: string, databaseTarget: string): Promise<ExtractedBackup> {
+  const zip = await openZip(zipFile);
+  let manifestText: string | null = null;
+  let extracted: { sha256: string; size: number } | null = null;
+  try {
+    zip.readEntry();
+    for (;;) {
+      const entry = await new Promise<yauzl.Entry | null>((resolve, reject) => {
+        const onEntry = (e: yauzl.Entry) => {
+          cleanup();
+          resolve(e);
+        };
+        const onEnd = () => {
+          cleanup();
+          resolve(null);
+        };
+        const onError = () => {
+          cleanup();
+          reject(badRequest(NOT_A_BACKUP));
+        };
+        const cleanup = () => {
+          zip.off('entry', onEntry);
+          zip.off('end', onEnd);
+          zip.off('error', onError);
+        };
+        zip.on('entry', onEntry);
+        zip.on('end', onEnd);
+        zip.on('error', onError);
+      });
+      if (!entry) break;
+      if (entry.fileName === MANIFEST_ENTRY) {
+        if (entry.uncompressedSize > MAX_MANIFEST_BYTES) throw badRequest(NOT_A_BACKUP);
+        const chunks: Buffer[] = [];
+        const stream = await entryStream(zip, entry);
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        manifestText = Buffer.concat(chunks).toString('utf8');
+      } else if (entry.fileName === DATABASE_ENTRY) {
+        if (entry.uncompressedSize > MAX_DATABASE_BYTES) throw badRequest('The database in this backup is too large to restore');
+        const hash = crypto.createHash('sha256');
+        const hasher = new Transform({
+          transform(chunk: Buffer, _enc, cb) {
+            hash.update(chunk);
+            cb(null, chunk);
+          },
+        });
+        const stream = await entryStream(zip, entry);
+        const out = fs.createWriteStream(databaseTarget, { flags: 'w' });
+        try {
+          await pipeline(stream, capped(MAX_DATABASE_BYTES, 'The database in this backup is too large to restore'), hasher, out);
+        } catch (err) {
+          throw err instanceof AppError ? err : badRequest(NOT_A_BACKUP);
+        }
+        fsyncFile(databaseTarget);
+        extracted = { sha256: hash.digest('hex'), size: fs.statSync(databaseTarget).size };
+      }
+      zip.readEntry();
+    }
+  } finally {
+    zip.close();
+  }
+  if (manifestText === null || extracted === null) throw badRequest(NOT_A_BACKUP);
+  let manifest: Manifest;
+  try {
+    manifest = manifestSchema.parse(JSON.parse(manifestText));
+  } catch {
+    throw badRequest(NOT_A_BACKUP);
+  }
+  return { manifest, ...extracted };
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { chosenGroups, formatBytes } from './backups.ts';
+
+describe('formatBytes (SPEC.md section 9: Bytes, KB, MB or GB with 2 decimals)', () => {
+  it.each([
+    [0, '0 Bytes'],
+    [-5, '0 Bytes'],
+    [Number.NaN, '0 Bytes'],
+    [1, '1 Bytes'],
+    [1023, '1023 Bytes'],
+    [1024, '1.00 KB'],
+    [1536, '1.50 KB'],
+    [1024 * 1024, '1.00 MB'],
+    [5.25 * 1024 * 1024, '5.25 MB'],
+    [1024 ** 3, '1.00 GB'],
+    [2.5 * 1024 ** 4, '2560.00 GB'],
+  ])('%s bytes -> %s', (bytes, text) => {
+    expect(formatBytes(bytes)).toBe(text);
+  });
+});
+
+describe('chosenGroups', () => {
+  it('keeps the groups whose flag is true, in the modal order', () => {
+    expect(chosenGroups({ include_settings: true, include_users: true, include_courses: false })).toEqual(['users', 'settings']);
+    expect(chosenGroups({})).toEqual([]);
+  });
+});
