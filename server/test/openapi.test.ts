@@ -12,7 +12,7 @@ afterAll(async () => env.close());
 /** Every procedure with OpenAPI meta, as "METHOD /path". */
 function publishedProcedures(): string[] {
   const out: string[] = [];
-  for (const proc of Object.values(appRouter._def.procedures) as Array<{
+  for (const proc of Object.values(appRouter._def.procedures as unknown as Record<string, unknown>) as Array<{
     _def: { meta?: { openapi?: { method: string; path: string } } };
   }>) {
     const o = proc._def.meta?.openapi;
