@@ -4,7 +4,14 @@ import { z } from 'zod';
 export const dateString = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'Not a valid date');
+  // A round trip, not Date.parse alone: Date.parse reads 2027-02-30 as 2 March.
+  .refine((s) => isCalendarDate(s), 'Not a valid date');
+
+/** True for a real YYYY-MM-DD calendar date (no 30 February). */
+export function isCalendarDate(s: string): boolean {
+  const t = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
+}
 
 /** An integer id taken from a path or query parameter ("12" becomes 12). */
 export const idParam = z.coerce.number().int().positive();

@@ -1,2 +1,217 @@
-// zod schemas, types and constants of the licenses domain (filled in by its issue).
-export {};
+/**
+ * The licenses domain: API schemas, the expiry-band and renewal rules, and the screen's strings
+ * (SPEC.md sections 2, 3, 4, 5, 8 and 9).
+ */
+import { z } from 'zod';
+import { dateString, idParam, isCalendarDate, paginationSchema } from './common.ts';
+import { addYears, daysBetween } from './dates.ts';
+import { LICENSE_STATUSES, LICENSE_TYPES } from './domain-constants.ts';
+import { ROLE_NAMES } from './roles.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+/** Renewal extends a license by this many years from its current expiration (SPEC.md section 9). */
+export const RENEWAL_YEARS = 2;
+/** The expiry bands' edges in days (SPEC.md section 9). */
+export const EXPIRY_WARNING_DAYS = 30;
+export const EXPIRY_INFO_DAYS = 90;
+
+export type ExpiryColor = 'red' | 'yellow' | 'blue' | 'green';
+export interface ExpiryBand {
+  /** 'Expired', or the days left ('1 day', 'N days'). */
+  label: string;
+  /** danger / warning / info / success as Mantine colours. */
+  color: ExpiryColor;
+  /** Days from today to the expiration date (negative once past). */
+  days: number;
+}
+
+/**
+ * The expiry badge of a license: a past date is 'Expired' (red); 30 days or fewer 'N days' (yellow);
+ * 31 to 90 days blue; more than 90 days green. A license expiring today has 0 days left, not expired.
+ * `today` is the office's calendar date (YYYY-MM-DD).
+ */
+export function expiryBand(expirationDate: string, today: string): ExpiryBand {
+  const days = daysBetween(today, expirationDate);
+  if (days < 0) return { label: 'Expired', color: 'red', days };
+  const label = `${days} ${days === 1 ? 'day' : 'days'}`;
+  if (days <= EXPIRY_WARNING_DAYS) return { label, color: 'yellow', days };
+  if (days <= EXPIRY_INFO_DAYS) return { label, color: 'blue', days };
+  return { label, color: 'green', days };
+}
+
+/** The new expiration date of a renewal: two years after the current expiration date. */
+export function renewalDate(currentExpiration: string): string {
+  return addYears(currentExpiration, RENEWAL_YEARS);
+}
+
+/** Statuses offered by the license form (SPEC.md section 4); 'Pending Renewal' is set by integrations and reports. */
+export const LICENSE_FORM_STATUSES = [
+  'Active',
+  'Inactive',
+  'Suspended',
+  'Expired',
+] as const satisfies readonly (typeof LICENSE_STATUSES)[number][];
+
+/** Two-letter codes offered by the state select: the 50 states and DC. */
+export const LICENSE_STATE_CODES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS',
+  'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC',
+  'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+] as const; // prettier-ignore
+
+// ---------------------------------------------------------------------------------------------
+// Strings (SPEC.md word for word where it gives them)
+
+export const LICENSE_MESSAGES = {
+  userRequired: 'User is required',
+  numberRequired: 'License number is required',
+  stateRequired: 'State is required',
+  issueDateRequired: 'Issue date is required',
+  expirationDateRequired: 'Expiration date is required',
+  holderRole: 'License holder must be an Agent or Broker',
+  datesOrder: 'Issue date cannot be after the expiration date',
+  stateFormat: 'State must be a two-letter code',
+  ceNotNegative: 'CE hours cannot be negative',
+  duplicate: (number: string, state: string) => `License number ${number} already exists in ${state}`,
+} as const;
+
+export const LICENSE_STRINGS = {
+  title: 'License Management',
+  add: 'Add License',
+  addTitle: 'Add New License',
+  editTitle: 'Edit License',
+  create: 'Create License',
+  update: 'Update License',
+  saving: 'Saving...',
+  confirmDelete: 'Are you sure you want to delete this license?',
+  created: 'License created successfully!',
+  updated: 'License updated successfully!',
+  deleted: 'License deleted successfully!',
+  renewed: 'License renewed successfully!',
+  createFailed: 'Failed to create license',
+  updateFailed: 'Failed to update license',
+  deleteFailed: 'Failed to delete license',
+  renewFailed: 'Failed to renew license',
+  things: 'licenses',
+  empty: 'No licenses found',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+const requiredDate = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD')
+    .refine(isCalendarDate, 'Not a valid date');
+const ceHours = z.number({ error: 'CE hours must be a number' }).min(0, LICENSE_MESSAGES.ceNotNegative).max(10_000);
+
+export const licenseSchema = z.object({
+  license_id: z.number().int(),
+  user_id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  license_number: z.string(),
+  state: z.string(),
+  license_type: z.enum(LICENSE_TYPES),
+  issue_date: z.string(),
+  expiration_date: z.string(),
+  status: z.enum(LICENSE_STATUSES),
+  ce_hours_required: z.number(),
+  ce_hours_completed: z.number(),
+  renewed_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type License = z.infer<typeof licenseSchema>;
+
+const licenseFields = {
+  user_id: z.number({ error: LICENSE_MESSAGES.userRequired }).int(LICENSE_MESSAGES.userRequired).positive(LICENSE_MESSAGES.userRequired),
+  license_number: z.string({ error: LICENSE_MESSAGES.numberRequired }).trim().min(1, LICENSE_MESSAGES.numberRequired).max(50),
+  state: z
+    .string({ error: LICENSE_MESSAGES.stateRequired })
+    .trim()
+    .min(1, LICENSE_MESSAGES.stateRequired)
+    .regex(/^[A-Za-z]{2}$/, LICENSE_MESSAGES.stateFormat)
+    .toUpperCase(),
+  license_type: z.enum(LICENSE_TYPES),
+  issue_date: requiredDate(LICENSE_MESSAGES.issueDateRequired),
+  expiration_date: requiredDate(LICENSE_MESSAGES.expirationDateRequired),
+  status: z.enum(LICENSE_STATUSES),
+  ce_hours_required: ceHours,
+  ce_hours_completed: ceHours,
+};
+
+/** POST /licenses. Defaults (SPEC.md section 9): Sales, Active, CE hours 0. */
+export const createLicenseInput = z.object({
+  ...licenseFields,
+  license_type: licenseFields.license_type.default('Sales'),
+  status: licenseFields.status.default('Active'),
+  ce_hours_required: ceHours.default(0),
+  ce_hours_completed: ceHours.default(0),
+});
+export type CreateLicenseInput = z.infer<typeof createLicenseInput>;
+
+/** PUT /licenses/{id}: any subset of the fields; the rest keep their values. */
+export const updateLicenseInput = z.object(licenseFields).partial().extend({ id: idParam });
+export type UpdateLicenseInput = z.infer<typeof updateLicenseInput>;
+
+/** POST /licenses/{id}/renew. Without a body: expiration two years after the current one, status Active. */
+export const renewLicenseInput = z.object({
+  id: idParam,
+  expiration_date: dateString.optional(),
+  status: z.enum(LICENSE_STATUSES).optional(),
+});
+export type RenewLicenseInput = z.infer<typeof renewLicenseInput>;
+
+export const LICENSE_SORT_COLUMNS = [
+  'holder',
+  'license_number',
+  'state',
+  'license_type',
+  'issue_date',
+  'expiration_date',
+  'status',
+  'ce_hours_completed',
+  'created_at',
+] as const;
+export type LicenseSortColumn = (typeof LICENSE_SORT_COLUMNS)[number];
+
+/** GET /licenses and /licenses/page query (clients omit empty values). */
+export const licenseListQuery = z.object({
+  status: z.enum(LICENSE_STATUSES).optional(),
+  state: z.string().trim().max(2).toUpperCase().optional(),
+  license_type: z.enum(LICENSE_TYPES).optional(),
+  /** Licenses whose expiration date falls between today and today + N days. */
+  expiring_within: z.coerce.number().int().min(0).max(3650).optional(),
+  /** Holder first/last name or license number, case-insensitive substring. */
+  search: z.string().trim().max(200).optional(),
+  user_id: z.coerce.number().int().positive().optional(),
+  sort: z.enum(LICENSE_SORT_COLUMNS).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export type LicenseListQuery = z.infer<typeof licenseListQuery>;
+
+export const licensePageOutput = z.object({ licenses: z.array(licenseSchema), pagination: paginationSchema });
+export type LicensePage = z.infer<typeof licensePageOutput>;
+
+/** A user who may hold a license (Agent or Broker), as the holder select lists them. */
+export const licenseHolderSchema = z.object({
+  user_id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  role_name: z.enum(ROLE_NAMES),
+  is_active: z.boolean(),
+});
+export type LicenseHolder = z.infer<typeof licenseHolderSchema>;
+
+/** 'first last (role)', as the holder select shows a user (SPEC.md section 2). */
+export function holderLabel(h: Pick<LicenseHolder, 'first_name' | 'last_name' | 'role_name'>): string {
+  return `${h.first_name} ${h.last_name} (${h.role_name})`;
+}

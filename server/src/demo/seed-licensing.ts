@@ -1,5 +1,182 @@
+import { inArray } from 'drizzle-orm';
+import {
+  addDays,
+  addYears,
+  PAYMENT_METHODS,
+  toCents,
+  type LicenseStatus,
+  type LicenseType,
+  type PaymentStatus,
+  type PaymentType,
+} from '@lm/shared';
+import { licenses, payments, users } from '../db/schema/index.ts';
 import type { DbOrTx } from '../db/client.ts';
+import { audit } from '../core/audit.ts';
+import { today } from '../core/dates.ts';
 import type { DemoContext } from './seed.ts';
 
-/** Demo data: licenses in several states across every expiry band, and a year of payments (filled in by its issue). */
-export function seedLicensing(_db: DbOrTx, _ctx: DemoContext): void {}
+/** Each brokerage of seedPeople works in one state, in this order. */
+const STATES = ['CA', 'TX', 'FL', 'NY'] as const;
+type State = (typeof STATES)[number];
+
+/** CE hours a renewal needs, by state (illustrative). */
+const CE_REQUIRED: Record<State, number> = { CA: 45, TX: 18, FL: 14, NY: 22.5 };
+
+/** Days from today to the expiration date, one per expiry band: expired, <=30, 31-90, >90. */
+const BANDS: Array<{ days: number[]; statuses: LicenseStatus[] }> = [
+  { days: [-12, -47, -96, -160], statuses: ['Expired', 'Expired', 'Expired', 'Inactive'] },
+  { days: [6, 14, 23, 29], statuses: ['Active', 'Pending Renewal', 'Active', 'Active'] },
+  { days: [38, 52, 71, 88], statuses: ['Active', 'Active', 'Suspended', 'Active'] },
+  { days: [135, 260, 410, 640], statuses: ['Active', 'Active', 'Active', 'Active'] },
+];
+
+function licenseNumber(state: State, type: LicenseType, n: number): string {
+  switch (state) {
+    case 'CA':
+      return `0${2_140_000 + n * 137}`;
+    case 'TX':
+      return `${type === 'Sales' ? 7 : 5}${String(410_000 + n * 91)}`;
+    case 'FL':
+      return `${type === 'Sales' ? 'SL' : 'BK'}${3_380_000 + n * 53}`;
+    case 'NY':
+      return `${type === 'Sales' ? '10401' : '10491'}${String(204_000 + n * 71)}`;
+  }
+}
+
+const TYPE_AMOUNTS: Record<PaymentType, number[]> = {
+  'License Fee': [245, 350, 195.5],
+  'Renewal Fee': [300, 245, 180.25],
+  'Course Fee': [39, 45.5, 129.99, 89, 59.95],
+  Penalty: [50, 100, 25],
+  Other: [15, 35.75, 20],
+};
+const TYPE_DESCRIPTIONS: Record<PaymentType, Array<string | null>> = {
+  'License Fee': ['Initial license application fee', 'License fee', null],
+  'Renewal Fee': ['Two-year license renewal', 'Renewal fee', null],
+  'Course Fee': ['Fair housing CE course', 'Agency and disclosures webinar', 'Contract law refresher', null],
+  Penalty: ['Late renewal penalty', 'Late CE reporting penalty'],
+  Other: ['Fingerprinting service', 'License certificate reprint', null],
+};
+/** Mostly license and course fees, as in a real office. */
+const TYPE_CYCLE: PaymentType[] = [
+  'Course Fee',
+  'License Fee',
+  'Course Fee',
+  'Renewal Fee',
+  'Course Fee',
+  'License Fee',
+  'Penalty',
+  'Course Fee',
+  'Renewal Fee',
+  'Other',
+];
+
+function statusFor(i: number): PaymentStatus {
+  if (i % 23 === 5) return 'Refunded';
+  if (i % 17 === 3) return 'Failed';
+  if (i % 9 === 1 || i < 3) return 'Pending';
+  return 'Completed';
+}
+
+/**
+ * Demo licenses and payments. Every Broker holds a Broker license and every Agent a Sales license in
+ * its brokerage's state; the four people of each brokerage fall in the four expiry bands, so CA, TX,
+ * FL and NY each show Expired, <=30, 31-90 and >90 days. Some agents hold a second license in another
+ * state. Then a year of payments of every type, method and status.
+ */
+export function seedLicensing(db: DbOrTx, ctx: DemoContext): void {
+  const now = today();
+  const actor = { userId: ctx.adminId, ip: '127.0.0.1' };
+  const holders = [...ctx.brokerIds, ...ctx.agentIds];
+  const people = holders.length
+    ? db
+        .select({ user_id: users.user_id, role_id: users.role_id, brokerage_id: users.brokerage_id })
+        .from(users)
+        .where(inArray(users.user_id, holders))
+        .all()
+    : [];
+  const licensesByUser = new Map<number, number[]>();
+  let n = 0;
+
+  const addLicense = (userId: number, state: State, type: LicenseType, band: number, slot: number) => {
+    n++;
+    const spec = BANDS[band]!;
+    const expiration = addDays(now, spec.days[slot % spec.days.length]!);
+    const issue = addYears(expiration, -2);
+    const required = type === 'Broker' ? CE_REQUIRED[state] + 6 : CE_REQUIRED[state];
+    // Further along the closer the renewal, as agents do; expired ones fell short.
+    const share = [0.35, 0.55, 0.4, 0.2][band]! + (slot % 3) * 0.1;
+    const completed = Math.min(required, Math.round(required * share * 2) / 2);
+    // Licenses renewed within the last year show in "Renewed This Period".
+    const renewed = band === 3 && slot % 2 === 0 ? ctx.daysAgo(30 + slot * 40) : null;
+    const row = db
+      .insert(licenses)
+      .values({
+        user_id: userId,
+        license_number: licenseNumber(state, type, n),
+        state,
+        license_type: type,
+        issue_date: issue,
+        expiration_date: expiration,
+        status: spec.statuses[slot % spec.statuses.length]!,
+        ce_hours_required: required,
+        ce_hours_completed: completed,
+        renewed_at: renewed,
+        created_at: ctx.daysAgo(380 - n * 5),
+      })
+      .returning()
+      .get();
+    audit(db, actor, { action: 'create', table: 'licenses', id: row.license_id, new: row });
+    ctx.licenseIds.push(row.license_id);
+    licensesByUser.set(userId, [...(licensesByUser.get(userId) ?? []), row.license_id]);
+  };
+
+  // One license each: the broker and the agents of brokerage i share its state, one per band.
+  ctx.brokerageIds.forEach((brokerageId, i) => {
+    const state = STATES[i % STATES.length]!;
+    const members = people.filter((p) => p.brokerage_id === brokerageId).sort((a, b) => a.role_id - b.role_id || a.user_id - b.user_id);
+    members.forEach((p, k) => addLicense(p.user_id, state, p.role_id === 2 ? 'Broker' : 'Sales', k % BANDS.length, i));
+  });
+  // A second license in a neighbouring state for every other agent, in a different band.
+  ctx.agentIds.forEach((agentId, k) => {
+    if (k % 2 !== 0) return;
+    const home = people.find((p) => p.user_id === agentId);
+    const i = Math.max(0, ctx.brokerageIds.indexOf(home?.brokerage_id ?? -1));
+    addLicense(agentId, STATES[(i + 1) % STATES.length]!, k % 4 === 0 ? 'Associate Broker' : 'Sales', (k + 2) % BANDS.length, k + 1);
+  });
+
+  // Some payments were recorded by the payer's own Broker, the rest by the Admin.
+  const brokerOf = (userId: number) => {
+    const brokerageId = people.find((p) => p.user_id === userId)?.brokerage_id;
+    return people.find((p) => p.role_id === 2 && p.brokerage_id === brokerageId && brokerageId !== null)?.user_id ?? ctx.adminId;
+  };
+
+  // A year of payments, about three a week, newest today.
+  const payers = holders.length ? holders : [ctx.adminId];
+  for (let i = 0; i < 150; i++) {
+    const userId = payers[(i * 7) % payers.length]!;
+    const type = TYPE_CYCLE[i % TYPE_CYCLE.length]!;
+    const amounts = TYPE_AMOUNTS[type];
+    const descriptions = TYPE_DESCRIPTIONS[type];
+    const date = addDays(now, -Math.floor((i * 365) / 150));
+    const own = licensesByUser.get(userId) ?? [];
+    const linked = type === 'Course Fee' || type === 'Other' || own.length === 0 ? null : own[i % own.length]!;
+    const row = db
+      .insert(payments)
+      .values({
+        user_id: userId,
+        license_id: linked,
+        amount_cents: toCents(amounts[i % amounts.length]!),
+        payment_type: type,
+        payment_method: PAYMENT_METHODS[(i * 3) % PAYMENT_METHODS.length]!,
+        status: statusFor(i),
+        description: descriptions[i % descriptions.length] ?? null,
+        payment_date: date,
+        created_by: i % 4 === 0 ? brokerOf(userId) : ctx.adminId,
+        created_at: `${date}T${String(9 + (i % 8)).padStart(2, '0')}:${String((i * 13) % 60).padStart(2, '0')}:00.000Z`,
+      })
+      .returning()
+      .get();
+    audit(db, { userId: row.created_by, ip: '127.0.0.1' }, { action: 'create', table: 'payments', id: row.payment_id, new: row });
+  }
+}

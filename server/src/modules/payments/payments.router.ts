@@ -1,4 +1,97 @@
-import { router } from '../../core/trpc.ts';
+import { z } from 'zod';
+import {
+  createPaymentInput,
+  paymentIdInput,
+  paymentListQuery,
+  paymentPageOutput,
+  paymentSchema,
+  paymentSummaryQuery,
+  paymentSummarySchema,
+  successSchema,
+  updatePaymentInput,
+} from '@lm/shared';
+import { roleProcedure, router } from '../../core/trpc.ts';
+import * as payments from './payments.service.ts';
 
-/** Procedures of the payments domain (filled in by its issue). */
-export const paymentsRouter = router({});
+const tags = ['payments'];
+/** Read: Admin all, Broker own + brokerage, Agent own (DECISIONS.md). School: 403. */
+const readProcedure = roleProcedure('Admin', 'Broker', 'Agent');
+/** Record, edit, delete: Admin and Broker (within scope). */
+const writeProcedure = roleProcedure('Admin', 'Broker');
+
+// Static paths come before /payments/{id}: the REST adapter takes the first path that matches.
+export const paymentsRouter = router({
+  list: readProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/payments',
+        tags,
+        summary: 'Payments in your scope, newest first, with payer names (array; filters, optional page/limit)',
+        protect: true,
+      },
+    })
+    .input(paymentListQuery.optional())
+    .output(z.array(paymentSchema))
+    .query(({ ctx, input }) => payments.listPayments(ctx, input)),
+
+  page: readProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/payments/page',
+        tags,
+        summary: 'One page of payments with {payments, pagination} (same filters as GET /payments)',
+        protect: true,
+      },
+    })
+    .input(paymentListQuery.optional())
+    .output(paymentPageOutput)
+    .query(({ ctx, input }) => payments.pagePayments(ctx, input)),
+
+  summary: readProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/payments/summary',
+        tags,
+        summary: 'Totals in your scope: total_revenue (sum of Completed, dollars) and counts by status',
+        protect: true,
+      },
+    })
+    .input(paymentSummaryQuery.optional())
+    .output(paymentSummarySchema)
+    .query(({ ctx, input }) => payments.paymentSummary(ctx, input)),
+
+  get: readProcedure
+    .meta({ openapi: { method: 'GET', path: '/payments/{id}', tags, summary: 'One payment', protect: true } })
+    .input(paymentIdInput)
+    .output(paymentSchema)
+    .query(({ ctx, input }) => payments.getPayment(ctx, input.id)),
+
+  create: writeProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/payments',
+        tags,
+        summary: 'Record a payment (defaults License Fee, Credit Card, Completed, today)',
+        protect: true,
+      },
+    })
+    .input(createPaymentInput)
+    .output(paymentSchema)
+    .mutation(({ ctx, input }) => payments.createPayment(ctx, input)),
+
+  update: writeProcedure
+    .meta({ openapi: { method: 'PUT', path: '/payments/{id}', tags, summary: 'Update a payment (any subset of fields)', protect: true } })
+    .input(updatePaymentInput)
+    .output(paymentSchema)
+    .mutation(({ ctx, input }) => payments.updatePayment(ctx, input)),
+
+  delete: writeProcedure
+    .meta({ openapi: { method: 'DELETE', path: '/payments/{id}', tags, summary: 'Delete a payment', protect: true } })
+    .input(paymentIdInput)
+    .output(successSchema)
+    .mutation(({ ctx, input }) => payments.deletePayment(ctx, input.id)),
+});

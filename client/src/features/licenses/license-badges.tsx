@@ -1,0 +1,57 @@
+import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
+import { expiryBand, localDateString, type LicenseStatus } from '@lm/shared';
+
+/** Expiry badge (SPEC.md): past 'Expired' red; up to 30 days yellow; 31 to 90 blue; beyond 90 green. */
+export function ExpiryBadge({ expirationDate, today = localDateString() }: { expirationDate: string; today?: string }) {
+  const band = expiryBand(expirationDate, today);
+  return (
+    <Badge variant="light" color={band.color} data-testid="expiry-badge" data-color={band.color}>
+      {band.label}
+    </Badge>
+  );
+}
+
+const STATUS_COLORS: Record<LicenseStatus, string> = {
+  Active: 'green',
+  Inactive: 'gray',
+  Suspended: 'orange',
+  Expired: 'red',
+  'Pending Renewal': 'yellow',
+};
+
+export function LicenseStatusBadge({ status }: { status: LicenseStatus }) {
+  return (
+    <Badge variant="light" color={STATUS_COLORS[status]}>
+      {status}
+    </Badge>
+  );
+}
+
+/** Hours with at most 2 decimals, without trailing zeros (12, 4.5). */
+export function formatHours(hours: number): string {
+  return String(Math.round(hours * 100) / 100);
+}
+
+/** CE progress: completed of required hours, as a bar. */
+export function CeProgress({ completed, required }: { completed: number; required: number }) {
+  const pct = required > 0 ? Math.min(100, (completed / required) * 100) : completed > 0 ? 100 : 0;
+  const done = required > 0 && completed >= required;
+  return (
+    <Stack gap={4} miw={120}>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="xs" data-testid="ce-progress">
+          {formatHours(completed)} / {formatHours(required)} hrs
+        </Text>
+        <Text size="xs" c="dimmed">
+          {Math.round(pct)}%
+        </Text>
+      </Group>
+      <Progress
+        value={pct}
+        size="sm"
+        color={done ? 'green' : 'blue'}
+        aria-label={`CE hours ${formatHours(completed)} of ${formatHours(required)}`}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,209 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { addDays, addYears, localDateString } from '@lm/shared';
+import { apiToken, signIn } from './fixtures/auth.ts';
+
+const TODAY = localDateString();
+const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+async function userId(request: APIRequestContext, who: 'agent' | 'broker'): Promise<number> {
+  const token = await apiToken(request, who);
+  const me = await request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
+  return ((await me.json()) as { user_id: number }).user_id;
+}
+
+async function createLicense(request: APIRequestContext, data: Record<string, unknown>) {
+  const token = await apiToken(request, 'admin');
+  const res = await request.post('/api/licenses', { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as { license_id: number; license_number: string };
+}
+
+async function pick(page: Page, label: RegExp, option: string) {
+  await page.getByRole('dialog').getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+// Several steps per test on a shared 2-core machine: allow more than the default 30 s.
+test.describe.configure({ timeout: 120_000 });
+
+const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
+
+test('Admin adds, renews, edits and deletes a license, with the spec texts', async ({ page }) => {
+  await signIn(page, 'admin');
+  await page.goto('/licenses');
+  await expect(page.getByRole('heading', { name: 'License Management' })).toBeVisible({ timeout: 20_000 });
+
+  await page.getByRole('button', { name: 'Add License' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add New License' });
+  await expect(dialog).toBeVisible();
+  // Defaults: Sales, Active, CE hours 0.
+  await expect(dialog.getByRole('combobox', { name: 'License Type' })).toHaveValue('Sales');
+  await expect(dialog.getByRole('combobox', { name: 'Status' })).toHaveValue('Active');
+  await expect(dialog.getByLabel('CE Hours Required')).toHaveValue('0');
+  await expect(dialog.getByLabel('CE Hours Completed')).toHaveValue('0');
+
+  await dialog.getByRole('button', { name: 'Create License' }).click();
+  for (const message of [
+    'User is required',
+    'License number is required',
+    'State is required',
+    'Issue date is required',
+    'Expiration date is required',
+  ]) {
+    await expect(dialog.getByText(message)).toBeVisible();
+  }
+
+  // The holder select lists only Agents and Brokers, as 'first last (role)'.
+  await dialog.getByRole('combobox', { name: /^License Holder/ }).click();
+  await expect(page.getByRole('option', { name: 'Alice Agent (Agent)' })).toBeVisible();
+  await expect(page.getByRole('option', { name: 'Bruno Broker (Broker)' })).toBeVisible();
+  await expect(page.getByRole('option', { name: /Sam School|Ada Admin/ })).toHaveCount(0);
+  await page.getByRole('option', { name: 'Alice Agent (Agent)' }).click();
+
+  const number = `E2E-${unique()}`;
+  await dialog.getByLabel(/^License Number/).fill(number);
+  await pick(page, /^State/, 'TX');
+  await dialog.getByLabel(/^Issue Date/).fill('2025-01-10');
+  const expiration = addDays(TODAY, 20);
+  await dialog.getByLabel(/^Expiration Date/).fill(expiration);
+  await dialog.getByRole('button', { name: 'Create License' }).click();
+  await expect(page.getByText('License created successfully!')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await page.getByLabel('Search').fill(number);
+  await expect(page).toHaveURL(new RegExp(`search=${number}`));
+  const r = row(page, number);
+  await expect(r).toHaveCount(1);
+  await expect(r).toContainText('Alice Agent');
+  await expect(r).toContainText('TX');
+  await expect(r.getByTestId('expiry-badge')).toHaveText('20 days');
+  await expect(r.getByTestId('expiry-badge')).toHaveAttribute('data-color', 'yellow');
+  await expect(r.getByTestId('ce-progress')).toHaveText('0 / 0 hrs');
+
+  // Renew: Active, two years after the current expiration.
+  await r.getByRole('button', { name: `Actions for license ${number}` }).click();
+  await page.getByRole('menuitem', { name: 'Renew' }).click();
+  await expect(page.getByText('License renewed successfully!')).toBeVisible();
+  await expect(r).toContainText(addYears(expiration, 2));
+  await expect(r.getByTestId('expiry-badge')).toHaveAttribute('data-color', 'green');
+
+  // Edit.
+  await r.getByRole('button', { name: `Actions for license ${number}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit License' });
+  await expect(edit.getByLabel(/^License Number/)).toHaveValue(number);
+  await edit.getByLabel('CE Hours Required').fill('10');
+  await edit.getByLabel('CE Hours Completed').fill('4.5');
+  await pick(page, /^Status/, 'Suspended');
+  await edit.getByRole('button', { name: 'Update License' }).click();
+  await expect(page.getByText('License updated successfully!')).toBeVisible();
+  await expect(r.getByTestId('ce-progress')).toHaveText('4.5 / 10 hrs');
+  await expect(r).toContainText('Suspended');
+
+  // Delete, with its confirm.
+  await r.getByRole('button', { name: `Actions for license ${number}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const confirmDialog = page.getByRole('dialog').filter({ hasText: 'Are you sure you want to delete this license?' });
+  await confirmDialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('License deleted successfully!')).toBeVisible();
+  await expect(row(page, number)).toHaveCount(0);
+  await expect(page.getByText('No licenses found')).toBeVisible();
+});
+
+test('a duplicate number in the same state shows the server error; a bad date order shows its message', async ({ page, request }) => {
+  const agentId = await userId(request, 'agent');
+  const number = `DUP-${unique()}`;
+  await createLicense(request, {
+    user_id: agentId,
+    license_number: number,
+    state: 'FL',
+    issue_date: '2025-01-01',
+    expiration_date: '2027-01-01',
+  });
+  await signIn(page, 'broker');
+  await page.goto('/licenses');
+  await page.getByRole('button', { name: 'Add License' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add New License' });
+  await pick(page, /^License Holder/, 'Alice Agent (Agent)');
+  await dialog.getByLabel(/^License Number/).fill(number.toLowerCase());
+  await pick(page, /^State/, 'FL');
+  await dialog.getByLabel(/^Issue Date/).fill('2027-05-01');
+  await dialog.getByLabel(/^Expiration Date/).fill('2027-04-01');
+  await dialog.getByRole('button', { name: 'Create License' }).click();
+  await expect(dialog.getByText('Issue date cannot be after the expiration date')).toBeVisible();
+  await dialog.getByLabel(/^Issue Date/).fill('2025-05-01');
+  await dialog.getByRole('button', { name: 'Create License' }).click();
+  await expect(page.getByText(`License number ${number.toLowerCase()} already exists in FL`)).toBeVisible();
+  await expect(dialog).toBeVisible();
+});
+
+test('filters, sort and page live in the URL and survive a reload; badges show every band', async ({ page, request }) => {
+  const agentId = await userId(request, 'agent');
+  const tag = `BAND${unique()}`;
+  const bands: Array<[string, number, string, string]> = [
+    ['X', -3, 'Expired', 'red'],
+    ['S', 12, '12 days', 'yellow'],
+    ['M', 45, '45 days', 'blue'],
+    ['L', 200, '200 days', 'green'],
+  ];
+  for (const [suffix, days] of bands) {
+    await createLicense(request, {
+      user_id: agentId,
+      license_number: `${tag}-${suffix}`,
+      state: 'NY',
+      issue_date: '2024-01-01',
+      expiration_date: addDays(TODAY, days),
+      status: days < 0 ? 'Expired' : 'Active',
+    });
+  }
+  await signIn(page, 'admin');
+  await page.goto(`/licenses?search=${tag}`);
+  for (const [suffix, , label, color] of bands) {
+    const badge = row(page, `${tag}-${suffix}`).getByTestId('expiry-badge');
+    await expect(badge).toHaveText(label, { timeout: 20_000 });
+    await expect(badge).toHaveAttribute('data-color', color);
+  }
+
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Expired', exact: true }).click();
+  await expect(page).toHaveURL(/status=Expired/);
+  await expect(page.getByRole('row').filter({ hasText: tag })).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('Expired');
+  await expect(page.getByRole('row').filter({ hasText: tag })).toHaveCount(1);
+  await page.goto(`/licenses?search=${tag}&expiring=30`);
+  await expect(page.getByRole('row').filter({ hasText: tag })).toHaveText([new RegExp(`${tag}-S`)]);
+  await page.goto(`/licenses?search=${tag}&sort=license_number&order=desc&limit=10`);
+  await expect(page.getByRole('row').filter({ hasText: tag }).first()).toContainText(`${tag}-X`);
+  await page.getByRole('button', { name: 'License Number Sorted descending' }).click();
+  await expect(page).toHaveURL(/sort=license_number/);
+  await expect(page).not.toHaveURL(/order=desc/);
+  await expect(page.getByRole('row').filter({ hasText: tag }).first()).toContainText(`${tag}-L`);
+});
+
+test('an Agent sees its own licenses read-only; a School is told it has no access', async ({ page, request, browser }) => {
+  const agentId = await userId(request, 'agent');
+  const number = `AGT-${unique()}`;
+  await createLicense(request, {
+    user_id: agentId,
+    license_number: number,
+    state: 'CA',
+    issue_date: '2025-01-01',
+    expiration_date: addDays(TODAY, 100),
+    ce_hours_required: 45,
+    ce_hours_completed: 9,
+  });
+  await signIn(page, 'agent');
+  await page.goto('/licenses');
+  const r = row(page, number);
+  await expect(r).toContainText('Alice Agent');
+  await expect(r.getByTestId('ce-progress')).toHaveText('9 / 45 hrs');
+  await expect(page.getByRole('button', { name: 'Add License' })).toHaveCount(0);
+  await expect(r.getByRole('button', { name: /Actions for license/ })).toHaveCount(0);
+  await expect(page.getByRole('columnheader', { name: 'Actions' })).toHaveCount(0);
+
+  const school = await browser.newPage();
+  await signIn(school, 'school');
+  await school.goto('/licenses');
+  await expect(school.getByText('Access denied. Licenses are available to Admins, Brokers and Agents.')).toBeVisible();
+});

@@ -1,0 +1,149 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { localDateString } from '@lm/shared';
+import { apiToken, signIn } from './fixtures/auth.ts';
+
+const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+async function userId(request: APIRequestContext, who: 'agent' | 'broker'): Promise<number> {
+  const token = await apiToken(request, who);
+  const me = await request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
+  return ((await me.json()) as { user_id: number }).user_id;
+}
+
+async function post(request: APIRequestContext, path: string, data: Record<string, unknown>) {
+  const token = await apiToken(request, 'admin');
+  const res = await request.post(path, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function pick(page: Page, label: RegExp, option: string) {
+  await page.getByRole('dialog').getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+// Several steps per test on a shared 2-core machine: allow more than the default 30 s.
+test.describe.configure({ timeout: 120_000 });
+
+const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
+
+test('Admin records, edits and deletes a payment, with the cards, defaults, messages and toasts', async ({ page, request }) => {
+  const agentId = await userId(request, 'agent');
+  const licenseNumber = `PAYLIC-${unique()}`;
+  await post(request, '/api/licenses', {
+    user_id: agentId,
+    license_number: licenseNumber,
+    state: 'CA',
+    issue_date: '2025-01-01',
+    expiration_date: '2027-01-01',
+  });
+
+  await signIn(page, 'admin');
+  await page.goto('/payments');
+  await expect(page.getByRole('heading', { name: 'Payment Management' })).toBeVisible({ timeout: 20_000 });
+  for (const card of ['Total Revenue', 'Completed', 'Pending', 'Total Payments']) {
+    await expect(page.getByTestId(`stat-${card}`)).toBeVisible();
+  }
+  await expect(page.getByTestId('stat-Total Revenue')).toHaveText(/^\$[\d,]+\.\d{2}$/);
+  const totalBefore = Number(await page.getByTestId('stat-Total Payments').textContent());
+
+  await page.getByRole('button', { name: 'Record Payment' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Record New Payment' });
+  await expect(dialog).toBeVisible();
+  // Defaults: License Fee, Credit Card, Completed, today.
+  await expect(dialog.getByRole('combobox', { name: /^Payment Type/ })).toHaveValue('License Fee');
+  await expect(dialog.getByRole('combobox', { name: 'Payment Method' })).toHaveValue('Credit Card');
+  await expect(dialog.getByRole('combobox', { name: 'Status' })).toHaveValue('Completed');
+  await expect(dialog.getByLabel('Payment Date')).toHaveValue(localDateString());
+
+  await dialog.getByRole('button', { name: 'Record Payment' }).click();
+  await expect(dialog.getByText('User is required')).toBeVisible();
+  await expect(dialog.getByText('Amount must be greater than 0')).toBeVisible();
+  await dialog.getByLabel(/^Amount/).fill('0');
+  await dialog.getByRole('button', { name: 'Record Payment' }).click();
+  await expect(dialog.getByText('Amount must be greater than 0')).toBeVisible();
+
+  await pick(page, /^User/, 'Alice Agent (Agent)');
+  await dialog.getByLabel(/^Amount/).fill('123.45');
+  // The license select lists the chosen user's licenses.
+  await dialog.getByRole('combobox', { name: 'License' }).click();
+  await page.getByRole('option', { name: new RegExp(licenseNumber) }).click();
+  const description = `E2E payment ${unique()}`;
+  await dialog.getByLabel('Description').fill(description);
+  await dialog.getByRole('button', { name: 'Record Payment' }).click();
+  await expect(page.getByText('Payment recorded successfully!')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('stat-Total Payments')).not.toHaveText(String(totalBefore));
+
+  await page.getByLabel('Search').fill(description);
+  const r = row(page, description);
+  await expect(r).toHaveCount(1);
+  for (const text of [localDateString(), 'Alice Agent', 'License Fee', '$123.45', 'Credit Card', 'Completed']) {
+    await expect(r).toContainText(text);
+  }
+
+  // Edit: 'Edit Payment', keeps the values, saves the change.
+  await r.getByRole('button', { name: /Actions for payment/ }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Payment' });
+  await expect(edit.getByLabel(/^Amount/)).toHaveValue('$123.45');
+  await expect(edit.getByRole('combobox', { name: 'License' })).toHaveValue(new RegExp(licenseNumber));
+  await pick(page, /^Status/, 'Pending');
+  await pick(page, /^Payment Method/, 'Check');
+  await edit.getByRole('button', { name: 'Update Payment' }).click();
+  await expect(page.getByText('Payment updated successfully!')).toBeVisible();
+  await expect(r).toContainText('Pending');
+  await expect(r).toContainText('Check');
+
+  // Delete, with its confirm.
+  await r.getByRole('button', { name: /Actions for payment/ }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog')
+    .filter({ hasText: 'Are you sure you want to delete this payment?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(page.getByText('Payment deleted successfully!')).toBeVisible();
+  await expect(row(page, description)).toHaveCount(0);
+});
+
+test("a payment without a description shows '-'; filters live in the URL", async ({ page, request }) => {
+  const brokerId = await userId(request, 'broker');
+  await post(request, '/api/payments', {
+    user_id: brokerId,
+    amount: 987.65,
+    payment_type: 'Penalty',
+    payment_method: 'Cash',
+    status: 'Refunded',
+  });
+  await signIn(page, 'broker');
+  await page.goto('/payments?type=Penalty&method=Cash&status=Refunded&search=Bruno');
+  const r = row(page, '$987.65').first();
+  await expect(r).toContainText('Bruno Broker', { timeout: 20_000 });
+  await expect(r).toContainText('Penalty');
+  await expect(r).toContainText('Refunded');
+  await expect(r.getByRole('cell').nth(6)).toHaveText('-');
+  await expect(page.getByRole('combobox', { name: 'Type' })).toHaveValue('Penalty');
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Method' })).toHaveValue('Cash');
+});
+
+test('an Agent sees its own payments read-only; a School is told it has no access', async ({ page, request, browser }) => {
+  const agentId = await userId(request, 'agent');
+  const description = `Agent fee ${unique()}`;
+  await post(request, '/api/payments', { user_id: agentId, amount: 45.5, payment_type: 'Course Fee', description });
+  await signIn(page, 'agent');
+  await page.goto('/payments');
+  await page.getByLabel('Search').fill(description);
+  const r = row(page, description);
+  await expect(r).toContainText('$45.50');
+  await expect(r).toContainText('Course Fee');
+  await expect(page.getByRole('button', { name: 'Record Payment' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Actions for payment/ })).toHaveCount(0);
+  await expect(page.getByTestId('stat-Total Payments')).toHaveText(/^\d+$/);
+
+  const school = await browser.newPage();
+  await signIn(school, 'school');
+  await school.goto('/payments');
+  await expect(school.getByText('Access denied. Payments are available to Admins, Brokers and Agents.')).toBeVisible();
+});
