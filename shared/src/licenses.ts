@@ -146,12 +146,15 @@ const licenseFields = {
   ce_hours_completed: ceHours,
 };
 
-/** POST /licenses. Defaults (SPEC.md section 9): Sales, Active, CE hours 0. */
+/**
+ * POST /licenses. Defaults (SPEC.md section 9): Sales, Active, CE hours completed 0; CE hours required
+ * defaults to settings.default_ce_hours (0 unless an Admin changed it).
+ */
 export const createLicenseInput = z.object({
   ...licenseFields,
   license_type: licenseFields.license_type.default('Sales'),
   status: licenseFields.status.default('Active'),
-  ce_hours_required: ceHours.default(0),
+  ce_hours_required: ceHours.optional(),
   ce_hours_completed: ceHours.default(0),
 });
 export type CreateLicenseInput = z.infer<typeof createLicenseInput>;

@@ -41,8 +41,8 @@ const DEFAULTS: Values = {
   ce_hours_completed: 0,
 };
 
-function valuesOf(license: License | null): Values {
-  if (!license) return DEFAULTS;
+function valuesOf(license: License | null, defaultCeHours = 0): Values {
+  if (!license) return { ...DEFAULTS, ce_hours_required: defaultCeHours };
   return {
     user_id: String(license.user_id),
     license_number: license.license_number,
@@ -62,6 +62,9 @@ const ceHours = (v: number | string) => (v === '' || (typeof v === 'number' && v
 export function LicenseFormModal({ opened, license, onClose }: { opened: boolean; license: License | null; onClose: () => void }) {
   const utils = trpc.useUtils();
   const holders = trpc.licenses.holders.useQuery(undefined, { enabled: opened, staleTime: 60_000 });
+  // CE hours required starts at settings.default_ce_hours.
+  const defaults = trpc.licenses.defaults.useQuery(undefined, { enabled: opened, staleTime: 60_000 });
+  const defaultCeHours = defaults.data?.ce_hours_required ?? 0;
   const form = useForm<Values>({
     initialValues: valuesOf(license),
     validate: {
@@ -81,12 +84,12 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
   // Each opening starts from the selected license (edit) or the defaults (create).
   useEffect(() => {
     if (!opened) return;
-    const v = valuesOf(license);
+    const v = valuesOf(license, defaultCeHours);
     form.setValues(v);
     form.resetDirty(v);
     form.clearErrors();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [opened, license]);
+  }, [opened, license, defaultCeHours]);
 
   // Only Agents and Brokers, as 'first last (role)'. An edited license keeps its holder in the list.
   const holderOptions = useMemo(() => {

@@ -64,6 +64,9 @@ export const licensesRouter = router({
     .output(z.array(licenseHolderSchema))
     .query(({ ctx }) => licenses.listHolders(ctx)),
 
+  // tRPC only: the form's starting values (settings are Admin-only, the form is not).
+  defaults: readProcedure.query(({ ctx }) => licenses.licenseDefaults(ctx)),
+
   create: writeProcedure
     .meta({
       openapi: { method: 'POST', path: '/licenses', tags, summary: 'Create a license (defaults Sales, Active, CE 0)', protect: true },

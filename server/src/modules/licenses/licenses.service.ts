@@ -23,6 +23,7 @@ import { audit } from '../../core/audit.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { found, visibleUsersCondition } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
+import { getSettings } from '../../core/settings.ts';
 
 /** The context of a signed-in caller (what authedProcedure hands on). */
 export type AuthedContext = Context & { user: AuthUser };
@@ -197,7 +198,12 @@ export function createLicense(ctx: AuthedContext, data: CreateLicenseInput): Lic
   return ctx.db.transaction((tx) => {
     assertHolder(ctx, tx, data.user_id);
     assertUniqueNumber(tx, data.state, data.license_number);
-    const row = tx.insert(licenses).values(data).returning().get();
+    const ce_hours_required = data.ce_hours_required ?? getSettings(ctx.db).default_ce_hours;
+    const row = tx
+      .insert(licenses)
+      .values({ ...data, ce_hours_required })
+      .returning()
+      .get();
     audit(tx, ctx.actor, { action: 'create', table: 'licenses', id: row.license_id, new: row });
     return byId(tx, row.license_id)!;
   });
@@ -256,4 +262,9 @@ export function renewLicense(ctx: AuthedContext, input: RenewLicenseInput): Lice
     });
     return byId(tx, license_id)!;
   });
+}
+
+/** What the license form starts with: CE hours required from settings.default_ce_hours. */
+export function licenseDefaults(ctx: Pick<Context, 'db'>): { ce_hours_required: number } {
+  return { ce_hours_required: getSettings(ctx.db).default_ce_hours };
 }

@@ -1,5 +1,7 @@
 import type { JobDeps } from '../../jobs.ts';
 import { today } from '../../core/dates.ts';
+import { getSettings } from '../../core/settings.ts';
+import { autoRenewDueLicenses } from '../licenses/licenses.auto-renew.ts';
 import { ensureDefaultTemplates } from './default-templates.ts';
 import { runReminders } from './reminders.ts';
 
@@ -31,6 +33,11 @@ export function startReminderJob(deps: JobDeps): () => void {
     const date = today();
     lastRunDate = date;
     try {
+      // Auto-renewal first, so a renewed license is not told it expired.
+      if (getSettings(deps.db).auto_renewal_enabled) {
+        const renewed = autoRenewDueLicenses(deps.db, date);
+        if (renewed > 0) log.info({ renewed }, 'licenses renewed automatically');
+      }
       const summary = await runReminders(deps.db, deps.config);
       log.info({ date, ...summary }, 'license reminders');
     } catch (err) {

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { auditLogs, licenses } from '../src/db/schema/index.ts';
+import { writeSettings } from '../src/core/settings.ts';
+import { autoRenewDueLicenses } from '../src/modules/licenses/licenses.auto-renew.ts';
+import { api, createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
+
+let env: TestEnv;
+let roles: Awaited<ReturnType<typeof seedRoles>>;
+beforeAll(async () => {
+  env = await createTestEnv();
+  roles = await seedRoles(env);
+});
+afterAll(async () => env.close());
+
+const license = (over: Partial<typeof licenses.$inferInsert>) =>
+  env.db
+    .insert(licenses)
+    .values({
+      user_id: roles.agent.user_id,
+      license_number: `AR-${Math.random()}`,
+      state: 'CA',
+      issue_date: '2020-01-01',
+      expiration_date: '2026-11-20',
+      ...over,
+    })
+    .returning()
+    .get();
+
+describe('settings that shape licenses', () => {
+  it('default_ce_hours is the CE hours required of a new license that names none', async () => {
+    env.db.transaction((tx) => writeSettings(tx, { default_ce_hours: 45 }, null));
+    const body = {
+      user_id: roles.agent.user_id,
+      license_number: 'DCE-1',
+      state: 'TX',
+      issue_date: '2026-01-01',
+      expiration_date: '2028-01-01',
+    };
+    const created = await api(env, 'POST', '/api/licenses', { token: roles.admin.token, body });
+    expect(created.status).toBe(200);
+    expect(created.body.ce_hours_required).toBe(45);
+    const explicit = await api(env, 'POST', '/api/licenses', {
+      token: roles.admin.token,
+      body: { ...body, license_number: 'DCE-2', ce_hours_required: 12 },
+    });
+    expect(explicit.body.ce_hours_required).toBe(12);
+    env.db.transaction((tx) => writeSettings(tx, { default_ce_hours: 0 }, null));
+  });
+
+  it('auto-renewal renews an expired license with its CE hours complete, and only that one', () => {
+    const complete = license({ ce_hours_required: 10, ce_hours_completed: 10 });
+    const short = license({ ce_hours_required: 10, ce_hours_completed: 4 });
+    const future = license({ expiration_date: '2027-06-01', ce_hours_required: 0 });
+    expect(autoRenewDueLicenses(env.db, '2026-11-22')).toBe(1);
+    const get = (id: number) => env.db.select().from(licenses).where(eq(licenses.license_id, id)).get()!;
+    expect(get(complete.license_id)).toMatchObject({ expiration_date: '2028-11-20', status: 'Active' });
+    expect(get(complete.license_id).renewed_at).toBeTruthy();
+    expect(get(short.license_id).expiration_date).toBe('2026-11-20');
+    expect(get(future.license_id).expiration_date).toBe('2027-06-01');
+    const entry = env.db.select().from(auditLogs).where(eq(auditLogs.target_id, complete.license_id)).all().at(-1)!;
+    expect(entry.action).toBe('update');
+    expect(entry.new_values).toContain('auto_renewal');
+    // A second pass finds nothing left to do.
+    expect(autoRenewDueLicenses(env.db, '2026-11-22')).toBe(0);
+  });
+});
