@@ -6,13 +6,16 @@ import { loadConfig } from '../config.ts';
 import { buildApp } from '../app.ts';
 import { openDatabase } from '../db/client.ts';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './seed.ts';
+import { startBackgroundJobs } from '../jobs.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'license-manager-demo-'));
 const config = loadConfig({ ...process.env, DATA_DIR: dir, DATABASE_PATH: path.join(dir, 'demo.db') });
 const db = openDatabase(config.databasePath);
 await seedDemo(db);
-const { app } = await buildApp({ config, db });
+const { app, services } = await buildApp({ config, db });
 await app.listen({ port: config.port, host: config.host });
+// The reminder scheduler runs as in production: the outbox fills with the expiry reminders.
+const stopJobs = startBackgroundJobs({ app, db, config, services });
 
 console.log(`\nLicense Manager demo: http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`);
 console.log(`Throwaway data in ${dir} (deleted when you stop it with Ctrl+C)\n`);
@@ -21,6 +24,7 @@ for (const l of DEMO_LOGINS) console.log(`  ${l.role.padEnd(7)} ${l.email}`);
 console.log('');
 
 const stop = async () => {
+  stopJobs();
   await app.close();
   db.$client.close();
   fs.rmSync(dir, { recursive: true, force: true });
