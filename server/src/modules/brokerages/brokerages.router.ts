@@ -1,4 +1,71 @@
-import { router } from '../../core/trpc.ts';
+import {
+  brokerageCreateInput,
+  brokerageIdInput,
+  brokerageOptionsOutput,
+  brokerageSchema,
+  brokeragesListOutput,
+  brokeragesListQuery,
+  brokerageUpdateInput,
+  brokerageUsersOutput,
+  successSchema,
+} from '@lm/shared';
+import { z } from 'zod';
+import { adminProcedure, router } from '../../core/trpc.ts';
+import * as brokerages from './brokerages.service.ts';
 
-/** Procedures of the brokerages domain (filled in by its issue). */
-export const brokeragesRouter = router({});
+const tags = ['brokerages'];
+
+/** Brokerages are Admin only (DECISIONS.md); every other role gets 403. */
+export const brokeragesRouter = router({
+  list: adminProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/brokerages',
+        tags,
+        summary: 'List brokerages with agent_count, search and pagination',
+        protect: true,
+      },
+    })
+    .input(brokeragesListQuery)
+    .output(brokeragesListOutput)
+    .query(({ ctx, input }) => brokerages.listBrokerages(ctx, input)),
+
+  create: adminProcedure
+    .meta({ openapi: { method: 'POST', path: '/brokerages', tags, summary: 'Create a brokerage', protect: true } })
+    .input(brokerageCreateInput)
+    .output(brokerageSchema)
+    .mutation(({ ctx, input }) => brokerages.createBrokerage(ctx, input)),
+
+  update: adminProcedure
+    .meta({ openapi: { method: 'PUT', path: '/brokerages/{id}', tags, summary: 'Update a brokerage', protect: true } })
+    .input(brokerageUpdateInput)
+    .output(brokerageSchema)
+    .mutation(({ ctx, input }) => brokerages.updateBrokerage(ctx, input)),
+
+  delete: adminProcedure
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/brokerages/{id}',
+        tags,
+        summary: 'Delete a brokerage; its users stay, unassigned',
+        protect: true,
+      },
+    })
+    .input(brokerageIdInput)
+    .output(successSchema)
+    .mutation(({ ctx, input }) => brokerages.deleteBrokerage(ctx, input.id)),
+
+  users: adminProcedure
+    .meta({ openapi: { method: 'GET', path: '/brokerages/{id}/users', tags, summary: 'The users of a brokerage', protect: true } })
+    .input(brokerageIdInput)
+    .output(brokerageUsersOutput)
+    .query(({ ctx, input }) => brokerages.brokerageUsers(ctx, input.id)),
+
+  /** Every brokerage's id and name, for the selects of the Users screen (browser only). */
+  options: adminProcedure
+    .input(z.object({}).optional())
+    .output(brokerageOptionsOutput)
+    .query(({ ctx }) => brokerages.brokerageOptions(ctx)),
+});

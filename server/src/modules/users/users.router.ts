@@ -1,4 +1,104 @@
-import { router } from '../../core/trpc.ts';
+import {
+  bulkUsersInput,
+  bulkUsersOutput,
+  profileUpdateInput,
+  successSchema,
+  userCreateInput,
+  userIdInput,
+  userSchema,
+  usersListOutput,
+  usersListQuery,
+  userUpdateInput,
+} from '@lm/shared';
+import { authedProcedure, roleProcedure, router } from '../../core/trpc.ts';
+import * as users from './users.service.ts';
 
-/** Procedures of the users domain (filled in by its issue). */
-export const usersRouter = router({});
+const tags = ['users'];
+/** User management is for Admins (everyone) and Brokers (their own brokerage); Agents and Schools get 403. */
+const managerProcedure = roleProcedure('Admin', 'Broker');
+
+export const usersRouter = router({
+  list: managerProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/users',
+        tags,
+        summary: 'List users (Broker: own brokerage) with filters, search, sort and pagination',
+        protect: true,
+      },
+    })
+    .input(usersListQuery)
+    .output(usersListOutput)
+    .query(({ ctx, input }) => users.listUsers(ctx, input)),
+
+  get: managerProcedure
+    .meta({ openapi: { method: 'GET', path: '/users/{id}', tags, summary: 'One user', protect: true } })
+    .input(userIdInput)
+    .output(userSchema)
+    .query(({ ctx, input }) => users.getUser(ctx, input.id)),
+
+  create: managerProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/users', tags, summary: 'Create a user (Broker: Agents of its brokerage only)', protect: true },
+    })
+    .input(userCreateInput)
+    .output(userSchema)
+    .mutation(({ ctx, input }) => users.createUser(ctx, input)),
+
+  update: managerProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/users/{id}',
+        tags,
+        summary: 'Update a user; a blank password keeps the current one; deactivation signs the user out',
+        protect: true,
+      },
+    })
+    .input(userUpdateInput)
+    .output(userSchema)
+    .mutation(({ ctx, input }) => users.updateUser(ctx, input)),
+
+  delete: managerProcedure
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/users/{id}',
+        tags,
+        summary: 'Delete a user: deactivated, hidden from lists and signed out; history stays',
+        protect: true,
+      },
+    })
+    .input(userIdInput)
+    .output(successSchema)
+    .mutation(({ ctx, input }) => users.deleteUser(ctx, input.id)),
+
+  bulk: managerProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/users/bulk',
+        tags,
+        summary: 'Activate, deactivate, change role or brokerage of, or delete several users in one transaction',
+        protect: true,
+      },
+    })
+    .input(bulkUsersInput)
+    .output(bulkUsersOutput)
+    .mutation(({ ctx, input }) => users.bulkUsers(ctx, input)),
+
+  updateProfile: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/users/me/profile',
+        tags,
+        summary: "Update the signed-in user's name, email, phone and address",
+        protect: true,
+      },
+    })
+    .input(profileUpdateInput)
+    .output(userSchema)
+    .mutation(({ ctx, input }) => users.updateProfile(ctx, input)),
+});

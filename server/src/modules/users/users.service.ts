@@ -1,0 +1,381 @@
+/**
+ * The rules of the users domain (DECISIONS.md): Admin manages everyone; a Broker sees the users of
+ * its own brokerage and may create, edit and delete only the Agents there; everything else is 404
+ * (out of scope) or 403 (a role it may not grant). Delete is soft: the row stays for history.
+ */
+import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import {
+  makePagination,
+  ROLE,
+  type BulkUsersOutput,
+  type User,
+  type UsersListOutput,
+  type bulkUsersInput,
+  type profileUpdateInput,
+  type userCreateInput,
+  type userUpdateInput,
+  type usersListQuery,
+} from '@lm/shared';
+import type { z } from 'zod';
+import { brokerages, users } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Context } from '../../core/context.ts';
+import { audit, type Actor } from '../../core/audit.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../core/errors.ts';
+import { hashPassword } from '../../core/passwords.ts';
+import { isBroker, visibleUsersCondition } from '../../core/scope.ts';
+import { assertPasswordAcceptable } from '../auth/auth.service.ts';
+import { revokeUserSessions, type AuthSession, type AuthUser } from '../auth/sessions.ts';
+import { getPublicUser, publicUserColumns, toPublicUser } from './users.queries.ts';
+
+type AuthedContext = Context & { user: AuthUser; session: AuthSession };
+type UserRow = typeof users.$inferSelect;
+
+/** LIKE pattern for a user's search text: wildcards in it are matched literally (ESCAPE '\'). */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const SORT_COLUMNS = {
+  name: [users.last_name, users.first_name],
+  email: [users.email],
+  role: [users.role_id],
+  brokerage: [brokerages.name],
+  status: [users.is_active],
+  last_login: [users.last_login],
+  created_at: [users.created_at],
+} as const;
+
+/** GET /users: the caller's scope, filters, search, sort and one page. */
+export function listUsers(ctx: AuthedContext, input: z.output<typeof usersListQuery>): UsersListOutput {
+  const conditions: Array<SQL | undefined> = [isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)];
+  if (input.role !== undefined) conditions.push(eq(users.role_id, input.role));
+  if (input.brokerage_id !== undefined) conditions.push(eq(users.brokerage_id, input.brokerage_id));
+  if (input.is_active !== undefined) conditions.push(eq(users.is_active, input.is_active));
+  if (input.search) {
+    const p = likePattern(input.search);
+    conditions.push(
+      or(
+        sql`(${users.first_name} || ' ' || ${users.last_name}) LIKE ${p} ESCAPE '\\'`,
+        sql`${users.email} LIKE ${p} ESCAPE '\\'`,
+        sql`${users.phone_number} LIKE ${p} ESCAPE '\\'`,
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const total =
+    ctx.db.select({ n: count() }).from(users).leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id)).where(where).get()?.n ??
+    0;
+  const direction = input.order === 'desc' ? desc : asc;
+  const order = [...SORT_COLUMNS[input.sort ?? 'name'].map((c) => direction(c)), asc(users.user_id)];
+  const rows = ctx.db
+    .select(publicUserColumns)
+    .from(users)
+    .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
+    .where(where)
+    .orderBy(...order)
+    .limit(input.limit)
+    .offset((input.page - 1) * input.limit)
+    .all();
+  return { users: rows.map(toPublicUser), pagination: makePagination(input.page, input.limit, total) };
+}
+
+/** A user the caller may see (not deleted), or 404. */
+function visibleUser(ctx: AuthedContext, id: number): UserRow {
+  const row = ctx.db
+    .select()
+    .from(users)
+    .where(and(eq(users.user_id, id), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)))
+    .get();
+  if (!row) throw notFound('User');
+  return row;
+}
+
+/** A user the caller may change: for a Broker, only the Agents of its own brokerage (else 404). */
+function manageableUser(ctx: AuthedContext, id: number): UserRow {
+  const row = visibleUser(ctx, id);
+  if (isBroker(ctx.user) && (row.role_id !== ROLE.Agent || row.brokerage_id !== ctx.user.brokerage_id)) throw notFound('User');
+  return row;
+}
+
+export function getUser(ctx: AuthedContext, id: number): User {
+  visibleUser(ctx, id);
+  return getPublicUser(ctx.db, id)!;
+}
+
+/** 409 when another user (deleted ones included: their history keeps the address) has this email. */
+function assertEmailFree(db: DbOrTx, email: string, exceptUserId?: number): void {
+  const conditions = [sql`lower(${users.email}) = lower(${email})`];
+  if (exceptUserId !== undefined) conditions.push(ne(users.user_id, exceptUserId));
+  const other = db
+    .select({ deleted_at: users.deleted_at })
+    .from(users)
+    .where(and(...conditions))
+    .get();
+  if (other) {
+    throw conflict(
+      other.deleted_at ? 'This email belongs to a deleted user and cannot be reused' : 'A user with this email already exists',
+    );
+  }
+}
+
+function assertBrokerageExists(db: DbOrTx, brokerageId: number | null | undefined): void {
+  if (brokerageId === null || brokerageId === undefined) return;
+  const row = db.select({ id: brokerages.brokerage_id }).from(brokerages).where(eq(brokerages.brokerage_id, brokerageId)).get();
+  if (!row) throw notFound('Brokerage');
+}
+
+/** Broker limits on the role and brokerage a user may be given (403: a right the Broker does not have). */
+function assertBrokerGrants(actor: AuthUser, roleId: number | undefined, brokerageId: number | null | undefined): void {
+  if (!isBroker(actor)) return;
+  if (roleId !== undefined && roleId !== ROLE.Agent) throw forbidden('Brokers may only create and edit Agents');
+  if (brokerageId !== undefined && brokerageId !== actor.brokerage_id) {
+    throw forbidden('Brokers may only manage users of their own brokerage');
+  }
+}
+
+/** What an audit entry shows of a user: the public fields, never a password or hash. */
+function auditView(row: UserRow) {
+  const { password_hash: _hash, failed_login_attempts: _f, locked_until: _l, login_count: _c, ...rest } = row;
+  return rest;
+}
+
+export async function createUser(ctx: AuthedContext, input: z.output<typeof userCreateInput>): Promise<User> {
+  assertBrokerGrants(ctx.user, input.role_id, input.brokerage_id);
+  let brokerageId = input.brokerage_id ?? null;
+  if (isBroker(ctx.user)) {
+    if (ctx.user.brokerage_id === null) throw forbidden('You are not assigned to a brokerage');
+    brokerageId = ctx.user.brokerage_id;
+  }
+  assertBrokerageExists(ctx.db, brokerageId);
+  assertEmailFree(ctx.db, input.email);
+  assertPasswordAcceptable(ctx, input.password);
+  const hash = await hashPassword(input.password);
+  const id = ctx.db.transaction((tx) => {
+    // Checked again inside the transaction: another request may have taken the email while hashing.
+    assertEmailFree(tx, input.email);
+    const row = tx
+      .insert(users)
+      .values({
+        email: input.email,
+        password_hash: hash,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        role_id: input.role_id,
+        brokerage_id: brokerageId,
+        phone_number: input.phone_number ?? null,
+        address: input.address ?? null,
+        city: input.city ?? null,
+        state: input.state ?? null,
+        zip_code: input.zip_code ?? null,
+        is_active: input.is_active ?? true,
+      })
+      .returning()
+      .get();
+    audit(tx, ctx.actor, { action: 'create', table: 'users', id: row.user_id, new: auditView(row) });
+    return row.user_id;
+  });
+  return getPublicUser(ctx.db, id)!;
+}
+
+/** Only the fields that change, old and new, for the audit entry. */
+function diff(before: UserRow, after: UserRow) {
+  const oldValues: Record<string, unknown> = {};
+  const newValues: Record<string, unknown> = {};
+  const a = auditView(before) as Record<string, unknown>;
+  const b = auditView(after) as Record<string, unknown>;
+  for (const key of Object.keys(b)) {
+    if (key === 'updated_at' || a[key] === b[key]) continue;
+    oldValues[key] = a[key];
+    newValues[key] = b[key];
+  }
+  return { oldValues, newValues };
+}
+
+export async function updateUser(ctx: AuthedContext, input: z.output<typeof userUpdateInput>): Promise<User> {
+  const target = manageableUser(ctx, input.id);
+  assertBrokerGrants(ctx.user, input.role_id, input.brokerage_id);
+  const self = target.user_id === ctx.user.user_id;
+  if (self && input.is_active === false) throw badRequest('You cannot deactivate your own account');
+  if (self && input.role_id !== undefined && input.role_id !== target.role_id) throw badRequest('You cannot change your own role');
+  if (input.email !== undefined) assertEmailFree(ctx.db, input.email, target.user_id);
+  assertBrokerageExists(ctx.db, input.brokerage_id);
+  if (input.password) assertPasswordAcceptable(ctx, input.password);
+  const hash = input.password ? await hashPassword(input.password) : undefined;
+
+  ctx.db.transaction((tx) => {
+    if (input.email !== undefined) assertEmailFree(tx, input.email, target.user_id);
+    const patch: Partial<typeof users.$inferInsert> = {};
+    for (const key of [
+      'email',
+      'first_name',
+      'last_name',
+      'role_id',
+      'brokerage_id',
+      'is_active',
+      'phone_number',
+      'address',
+      'city',
+      'state',
+      'zip_code',
+    ] as const) {
+      if (input[key] !== undefined) (patch as Record<string, unknown>)[key] = input[key];
+    }
+    if (hash) {
+      patch.password_hash = hash;
+      patch.password_changed_at = new Date().toISOString();
+    }
+    const after = tx.update(users).set(patch).where(eq(users.user_id, target.user_id)).returning().get();
+    const deactivated = target.is_active && !after.is_active;
+    // A deactivated user is signed out everywhere; a reset password signs out the user's other sessions.
+    let revoked = 0;
+    if (deactivated || hash) revoked = revokeUserSessions(tx, target.user_id, self ? ctx.session.session_id : undefined);
+    const { oldValues, newValues } = diff(target, after);
+    audit(tx, ctx.actor, {
+      action: 'update',
+      table: 'users',
+      id: target.user_id,
+      old: oldValues,
+      new: { ...newValues, ...(hash ? { credentials_changed: true } : {}), ...(revoked ? { sessions_revoked: revoked } : {}) },
+    });
+  });
+  return getPublicUser(ctx.db, target.user_id)!;
+}
+
+export function deleteUser(ctx: AuthedContext, id: number): { success: true } {
+  const target = manageableUser(ctx, id);
+  if (target.user_id === ctx.user.user_id) throw badRequest('You cannot delete your own account');
+  ctx.db.transaction((tx) => {
+    tx.update(users).set({ deleted_at: new Date().toISOString(), is_active: false }).where(eq(users.user_id, target.user_id)).run();
+    const revoked = revokeUserSessions(tx, target.user_id);
+    audit(tx, ctx.actor, {
+      action: 'delete',
+      table: 'users',
+      id: target.user_id,
+      old: auditView(target),
+      new: { sessions_revoked: revoked },
+    });
+  });
+  return { success: true };
+}
+
+/**
+ * POST /users/bulk: one transaction, one audit entry per affected user. Every id must be a user the
+ * caller may change (404 otherwise, and nothing changes).
+ */
+export function bulkUsers(ctx: AuthedContext, input: z.output<typeof bulkUsersInput>): BulkUsersOutput {
+  const ids = [...new Set(input.user_ids)];
+  const { action } = input;
+  const data = input.data ?? {};
+  const rows = ctx.db
+    .select()
+    .from(users)
+    .where(and(inArray(users.user_id, ids), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)))
+    .all();
+  if (rows.length !== ids.length) throw notFound('User');
+  if (isBroker(ctx.user) && rows.some((r) => r.role_id !== ROLE.Agent || r.brokerage_id !== ctx.user.brokerage_id)) {
+    throw notFound('User');
+  }
+
+  const includesSelf = ids.includes(ctx.user.user_id);
+  const patch: Partial<typeof users.$inferInsert> = {};
+  switch (action) {
+    case 'activate':
+      patch.is_active = true;
+      break;
+    case 'deactivate':
+      if (includesSelf) throw badRequest('You cannot deactivate your own account');
+      patch.is_active = false;
+      break;
+    case 'delete':
+      if (includesSelf) throw badRequest('You cannot delete your own account');
+      patch.is_active = false;
+      patch.deleted_at = new Date().toISOString();
+      break;
+    case 'change_role':
+      if (data.role_id === undefined) throw badRequest('Choose the new role (data.role_id)');
+      assertBrokerGrants(ctx.user, data.role_id, undefined);
+      if (includesSelf && data.role_id !== ctx.user.role_id) throw badRequest('You cannot change your own role');
+      patch.role_id = data.role_id;
+      break;
+    case 'change_brokerage':
+      if (data.brokerage_id === undefined) throw badRequest('Choose the new brokerage (data.brokerage_id, or null for none)');
+      assertBrokerGrants(ctx.user, undefined, data.brokerage_id);
+      assertBrokerageExists(ctx.db, data.brokerage_id);
+      patch.brokerage_id = data.brokerage_id;
+      break;
+  }
+
+  ctx.db.transaction((tx) => {
+    for (const before of rows) {
+      const after = tx.update(users).set(patch).where(eq(users.user_id, before.user_id)).returning().get();
+      let revoked = 0;
+      if (action === 'deactivate' || action === 'delete') revoked = revokeUserSessions(tx, before.user_id);
+      const { oldValues, newValues } = diff(before, after);
+      audit(tx, ctx.actor, {
+        action: action === 'delete' ? 'bulk_delete' : 'bulk_update',
+        table: 'users',
+        id: before.user_id,
+        old: oldValues,
+        new: { bulk_action: action, ...newValues, ...(revoked ? { sessions_revoked: revoked } : {}) },
+      });
+    }
+  });
+  return { success: true, affected: rows.length };
+}
+
+/** PUT /users/me/profile: the signed-in user's own name, email, phone and address. */
+export function updateProfile(ctx: AuthedContext, input: z.output<typeof profileUpdateInput>): User {
+  const before = ctx.db.select().from(users).where(eq(users.user_id, ctx.user.user_id)).get();
+  if (!before) throw notFound('User');
+  assertEmailFree(ctx.db, input.email, before.user_id);
+  ctx.db.transaction((tx) => {
+    const patch: Partial<typeof users.$inferInsert> = {
+      first_name: input.first_name,
+      last_name: input.last_name,
+      email: input.email,
+    };
+    for (const key of ['phone_number', 'address', 'city', 'state', 'zip_code'] as const) {
+      if (input[key] !== undefined) patch[key] = input[key];
+    }
+    const after = tx.update(users).set(patch).where(eq(users.user_id, before.user_id)).returning().get();
+    const { oldValues, newValues } = diff(before, after);
+    audit(tx, ctx.actor, { action: 'update_profile', table: 'users', id: before.user_id, old: oldValues, new: newValues });
+  });
+  return getPublicUser(ctx.db, before.user_id)!;
+}
+
+/** The users (not deleted) of one brokerage, by name: for the brokerage's "Users in" list. */
+export function usersOfBrokerage(db: DbOrTx, brokerageId: number): User[] {
+  return db
+    .select(publicUserColumns)
+    .from(users)
+    .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
+    .where(and(eq(users.brokerage_id, brokerageId), isNull(users.deleted_at)))
+    .orderBy(asc(users.last_name), asc(users.first_name), asc(users.user_id))
+    .all()
+    .map(toPublicUser);
+}
+
+/**
+ * Takes every user (deleted ones too) out of a brokerage that is being deleted, auditing each.
+ * The foreign key would set them to null as well; doing it here puts each change in the audit log.
+ */
+export function unassignBrokerageUsers(tx: DbOrTx, actor: Actor, brokerageId: number, brokerageName: string): number[] {
+  const members = tx
+    .update(users)
+    .set({ brokerage_id: null })
+    .where(eq(users.brokerage_id, brokerageId))
+    .returning({ user_id: users.user_id })
+    .all();
+  for (const m of members) {
+    audit(tx, actor, {
+      action: 'update',
+      table: 'users',
+      id: m.user_id,
+      old: { brokerage_id: brokerageId },
+      new: { brokerage_id: null, reason: `brokerage "${brokerageName}" deleted` },
+    });
+  }
+  return members.map((m) => m.user_id);
+}
