@@ -39,7 +39,7 @@ describe('renewalDate', () => {
 });
 
 describe('license input', () => {
-  it('applies the defaults Sales, Active and CE hours 0 and upper-cases the state', () => {
+  it('applies the defaults Sales, Active and CE hours completed 0, leaves CE hours required to settings, and upper-cases the state', () => {
     const parsed = createLicenseInput.parse({
       user_id: 5,
       license_number: ' CA-1 ',
@@ -47,12 +47,13 @@ describe('license input', () => {
       issue_date: '2026-01-01',
       expiration_date: '2028-01-01',
     });
+    // The server fills it from settings.default_ce_hours (0 by default).
+    expect(parsed.ce_hours_required).toBeUndefined();
     expect(parsed).toMatchObject({
       license_number: 'CA-1',
       state: 'CA',
       license_type: 'Sales',
       status: 'Active',
-      ce_hours_required: 0,
       ce_hours_completed: 0,
     });
   });
