@@ -1,2 +1,228 @@
-// zod schemas, types and constants of the dashboard domain (filled in by its issue).
-export {};
+/**
+ * The dashboard domain: stat objects per role, activity items and expiring licenses (SPEC.md sections
+ * 2, 3, 4 and 9), and the screen's strings.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------
+// Constants (SPEC.md section 9)
+
+export const EXPIRING_WINDOWS = [30, 60, 90] as const;
+export const DEFAULT_EXPIRING_WINDOW = 90;
+/** The Expiring Licenses card shows at most this many; the API takes a limit. */
+export const EXPIRING_CARD_LIMIT = 5;
+export const RECENT_ACTIVITY_LIMIT = 10;
+/** An expiring item is 'danger' within this many days, otherwise 'warning'. */
+export const EXPIRING_DANGER_DAYS = 30;
+/** Polling intervals in ms (SPEC.md section 4). */
+export const DASHBOARD_REFRESH = { stats: 30_000, activity: 60_000, expiring: 300_000 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Stats by role (SPEC.md section 3); `role` tells the four shapes apart.
+
+export const adminDashboardStats = z.object({
+  role: z.literal('Admin'),
+  total_users: z.number().int(),
+  total_licenses: z.number().int(),
+  /** Licenses expiring within settings.license_expiry_warning_days. */
+  expiring_licenses: z.number().int(),
+  /** The window used for expiring_licenses, in days. */
+  expiring_window_days: z.number().int(),
+  total_courses: z.number().int(),
+  total_completions: z.number().int(),
+  pending_completions: z.number().int(),
+});
+
+export const brokerDashboardStats = z.object({
+  role: z.literal('Broker'),
+  total_agents: z.number().int(),
+  agent_licenses: z.number().int(),
+  expiring_agent_licenses: z.number().int(),
+  expiring_window_days: z.number().int(),
+  agent_completions: z.number().int(),
+});
+
+export const ceProgressSchema = z.object({
+  completed: z.number(),
+  required: z.number(),
+  /** Expiration date (YYYY-MM-DD) of the license the hours count toward; null without a license. */
+  renewal_date: z.string().nullable(),
+});
+export type CeProgress = z.infer<typeof ceProgressSchema>;
+
+export const agentDashboardStats = z.object({
+  role: z.literal('Agent'),
+  my_licenses: z.number().int(),
+  my_completions: z.number().int(),
+  /** Dollars: the sum of the Agent's Completed payments. */
+  my_payments: z.number(),
+  ce_progress: ceProgressSchema,
+});
+
+export const schoolDashboardStats = z.object({
+  role: z.literal('School'),
+  my_courses: z.number().int(),
+  course_completions: z.number().int(),
+  pending_completions: z.number().int(),
+});
+
+export const dashboardStatsSchema = z.discriminatedUnion('role', [
+  adminDashboardStats,
+  brokerDashboardStats,
+  agentDashboardStats,
+  schoolDashboardStats,
+]);
+export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
+export type AdminDashboardStats = z.infer<typeof adminDashboardStats>;
+export type BrokerDashboardStats = z.infer<typeof brokerDashboardStats>;
+export type AgentDashboardStats = z.infer<typeof agentDashboardStats>;
+export type SchoolDashboardStats = z.infer<typeof schoolDashboardStats>;
+
+// ---------------------------------------------------------------------------------------------
+// Recent activity (SPEC.md section 3: type, timestamp, data)
+
+export const ACTIVITY_TYPES = [
+  'user_created',
+  'agent_created',
+  'license_created',
+  'completion_created',
+  'course_created',
+  'payment_created',
+] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+const personData = { first_name: z.string(), last_name: z.string() };
+
+export const activityItemSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('user_created'),
+    timestamp: z.string(),
+    data: z.object({ user_id: z.number().int(), ...personData, role_name: z.string() }),
+  }),
+  z.object({
+    type: z.literal('agent_created'),
+    timestamp: z.string(),
+    data: z.object({ user_id: z.number().int(), ...personData }),
+  }),
+  z.object({
+    type: z.literal('license_created'),
+    timestamp: z.string(),
+    data: z.object({ license_id: z.number().int(), ...personData, license_number: z.string(), state: z.string() }),
+  }),
+  z.object({
+    type: z.literal('completion_created'),
+    timestamp: z.string(),
+    data: z.object({ completion_id: z.number().int(), ...personData, course_name: z.string(), status: z.string() }),
+  }),
+  z.object({
+    type: z.literal('course_created'),
+    timestamp: z.string(),
+    data: z.object({ course_id: z.number().int(), course_name: z.string(), provider: z.string() }),
+  }),
+  z.object({
+    type: z.literal('payment_created'),
+    timestamp: z.string(),
+    data: z.object({ payment_id: z.number().int(), ...personData, amount: z.number(), payment_type: z.string() }),
+  }),
+]);
+export type ActivityItem = z.infer<typeof activityItemSchema>;
+export const recentActivityOutput = z.array(activityItemSchema);
+
+/** The wording of an activity item, built from its data. */
+export function activityText(item: ActivityItem): string {
+  switch (item.type) {
+    case 'user_created':
+      return `New ${item.data.role_name} ${item.data.first_name} ${item.data.last_name} joined`;
+    case 'agent_created':
+      return `New agent ${item.data.first_name} ${item.data.last_name} joined the brokerage`;
+    case 'license_created':
+      return `License ${item.data.license_number} (${item.data.state}) added for ${item.data.first_name} ${item.data.last_name}`;
+    case 'completion_created':
+      return `${item.data.first_name} ${item.data.last_name} completed ${item.data.course_name}`;
+    case 'course_created':
+      return `New course ${item.data.course_name} by ${item.data.provider}`;
+    case 'payment_created':
+      return `Payment of $${item.data.amount.toFixed(2)} from ${item.data.first_name} ${item.data.last_name}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expiring licenses
+
+const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+/** GET /dashboard/expiring-licenses?days=&limit= */
+export const expiringLicensesInput = z
+  .object({
+    days: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'Days must be a number' })
+        .int('Days must be a whole number')
+        .min(1, 'Days must be at least 1')
+        .max(365, 'Days must be at most 365')
+        .default(DEFAULT_EXPIRING_WINDOW),
+    ),
+    limit: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'Limit must be a number' })
+        .int('Limit must be a whole number')
+        .min(1, 'Limit must be at least 1')
+        .max(100, 'Limit must be at most 100')
+        .default(EXPIRING_CARD_LIMIT),
+    ),
+  })
+  .optional();
+export type ExpiringLicensesInput = z.output<typeof expiringLicensesInput>;
+
+export const expiringLicenseSchema = z.object({
+  license_id: z.number().int(),
+  user_id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  license_number: z.string(),
+  state: z.string(),
+  expiration_date: z.string(),
+  /** Days from the office's today to the expiration date. */
+  days_left: z.number().int(),
+});
+export type ExpiringLicense = z.infer<typeof expiringLicenseSchema>;
+export const expiringLicensesOutput = z.array(expiringLicenseSchema);
+
+/** Badge colour of an expiring item: danger within 30 days, otherwise warning (SPEC.md section 2). */
+export function expiringBadgeColor(daysLeft: number): 'red' | 'yellow' {
+  return daysLeft <= EXPIRING_DANGER_DAYS ? 'red' : 'yellow';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strings
+
+export const DASHBOARD_STRINGS = {
+  greeting: (firstName: string) => `Welcome back, ${firstName}!`,
+  recentActivity: 'Recent Activity',
+  noActivity: 'No recent activity',
+  expiringLicenses: 'Expiring Licenses',
+  noExpiring: (days: number) => `No licenses expiring in the next ${days} days`,
+  ceProgress: 'Continuing Education Progress',
+  things: 'dashboard',
+} as const;
+
+/** Stat card labels per field. */
+export const STAT_LABELS = {
+  total_users: 'Total Users',
+  total_licenses: 'Total Licenses',
+  expiring_licenses: 'Expiring Licenses',
+  total_courses: 'Total Courses',
+  total_completions: 'Total Completions',
+  pending_completions: 'Pending Completions',
+  total_agents: 'Total Agents',
+  agent_licenses: 'Agent Licenses',
+  expiring_agent_licenses: 'Expiring Agent Licenses',
+  agent_completions: 'Agent Completions',
+  my_licenses: 'My Licenses',
+  my_completions: 'My Completions',
+  my_payments: 'My Payments',
+  my_courses: 'My Courses',
+  course_completions: 'Course Completions',
+} as const;

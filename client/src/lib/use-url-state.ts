@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
 /**
@@ -10,6 +10,9 @@ export function useUrlState<T extends Record<string, string>>(defaultsArg: T) {
   const [params, setParams] = useSearchParams();
   // The defaults are a literal at the call site: keep the first one so identities stay stable.
   const [defaults] = useState(defaultsArg);
+  // The URL asked for but not yet rendered: a second change before the re-render (two quick edits)
+  // builds on it instead of on the stale `prev`, so the first edit is not lost.
+  const pending = useRef<{ base: URLSearchParams; next: URLSearchParams } | null>(null);
   const state = useMemo(() => {
     const out = { ...defaults } as Record<string, string>;
     for (const key of Object.keys(defaults)) {
@@ -23,19 +26,20 @@ export function useUrlState<T extends Record<string, string>>(defaultsArg: T) {
     (patch: Partial<T>) => {
       setParams(
         (prev) => {
-          const next = new URLSearchParams(prev);
+          const next = new URLSearchParams(pending.current?.base === params ? pending.current.next : prev);
           const resetPage = Object.keys(patch).some((k) => k !== 'page');
           for (const [k, v] of Object.entries(patch)) {
             if (v === undefined || v === '' || v === defaults[k]) next.delete(k);
             else next.set(k, String(v));
           }
           if (resetPage && 'page' in defaults && !('page' in patch)) next.delete('page');
+          pending.current = { base: params, next };
           return next;
         },
         { replace: true },
       );
     },
-    [setParams, defaults],
+    [setParams, defaults, params],
   );
 
   return [state, update] as const;

@@ -1,7 +1,27 @@
-import { Title } from '@mantine/core';
+import { SimpleGrid, Stack, Title } from '@mantine/core';
+import { DASHBOARD_REFRESH, DASHBOARD_STRINGS } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { QueryError } from '../../components/query-error.tsx';
+import { StatCards } from './stat-cards.tsx';
+import { RecentActivityCard } from './recent-activity-card.tsx';
+import { ExpiringLicensesCard } from './expiring-licenses-card.tsx';
+import { CeProgressCard } from './ce-progress-card.tsx';
 
+/** The dashboard (SPEC.md section 2): stat cards per role, recent activity, expiring licenses, CE progress. */
 export function DashboardPage() {
   const { user } = useAuth();
-  return <Title order={2}>Welcome back, {user?.first_name}!</Title>;
+  const stats = trpc.dashboard.stats.useQuery(undefined, { refetchInterval: DASHBOARD_REFRESH.stats });
+  return (
+    <Stack gap="lg">
+      <Title order={2}>{DASHBOARD_STRINGS.greeting(user?.first_name ?? '')}</Title>
+      {stats.isError && <QueryError things="dashboard statistics" error={stats.error} />}
+      {!stats.isError && <StatCards stats={stats.data} loading={stats.isLoading} />}
+      {stats.data?.role === 'Agent' && <CeProgressCard progress={stats.data.ce_progress} />}
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <RecentActivityCard />
+        <ExpiringLicensesCard />
+      </SimpleGrid>
+    </Stack>
+  );
 }

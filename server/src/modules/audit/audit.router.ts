@@ -1,4 +1,37 @@
-import { router } from '../../core/trpc.ts';
+import { auditLogsInput, auditLogsOutput, auditSummaryInput, auditSummaryOutput } from '@lm/shared';
+import { adminProcedure, router } from '../../core/trpc.ts';
+import * as audit from './audit.service.ts';
 
-/** Procedures of the audit domain (filled in by its issue). */
-export const auditRouter = router({});
+const tags = ['audit'];
+
+/** GET /audit/*: Admin only. The log is append-only, so there is no write procedure. */
+export const auditRouter = router({
+  logs: adminProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/audit/logs',
+        tags,
+        summary:
+          "Audit entries, newest first, with the acting user's name and email; filters user_id, action (substring), target_table, start_date, end_date; page, limit 25/50/100 (default 50)",
+        protect: true,
+      },
+    })
+    .input(auditLogsInput)
+    .output(auditLogsOutput)
+    .query(({ ctx, input }) => audit.listLogs(ctx, input)),
+
+  summary: adminProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/audit/summary',
+        tags,
+        summary: 'Totals for a date range: total_logs, unique_users, top_actions, top_tables',
+        protect: true,
+      },
+    })
+    .input(auditSummaryInput)
+    .output(auditSummaryOutput)
+    .query(({ ctx, input }) => audit.summary(ctx, input)),
+});

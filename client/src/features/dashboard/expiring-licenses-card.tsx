@@ -1,0 +1,76 @@
+import { Badge, Card, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import {
+  DASHBOARD_REFRESH,
+  DASHBOARD_STRINGS,
+  DEFAULT_EXPIRING_WINDOW,
+  EXPIRING_CARD_LIMIT,
+  EXPIRING_WINDOWS,
+  expiringBadgeColor,
+} from '@lm/shared';
+import { trpc } from '../../lib/trpc.ts';
+import { QueryError } from '../../components/query-error.tsx';
+import { formatDate } from './format.ts';
+
+const WINDOW_OPTIONS = EXPIRING_WINDOWS.map((d) => ({ value: String(d), label: `${d} days` }));
+
+/** At most 5 licenses expiring in the chosen window (30/60/90 days, default 90), refreshed every 5 min. */
+export function ExpiringLicensesCard() {
+  const [days, setDays] = useState<number>(DEFAULT_EXPIRING_WINDOW);
+  const query = trpc.dashboard.expiringLicenses.useQuery(
+    { days, limit: EXPIRING_CARD_LIMIT },
+    { refetchInterval: DASHBOARD_REFRESH.expiring },
+  );
+  const items = query.data ?? [];
+  return (
+    <Card withBorder radius="md" padding="lg" h="100%" data-testid="expiring-licenses">
+      <Group justify="space-between" mb="md" wrap="nowrap">
+        <Title order={4}>{DASHBOARD_STRINGS.expiringLicenses}</Title>
+        <Select
+          aria-label="Expiring within"
+          data={WINDOW_OPTIONS}
+          value={String(days)}
+          onChange={(v) => v && setDays(Number(v))}
+          allowDeselect={false}
+          w={120}
+          size="xs"
+        />
+      </Group>
+      {query.isError && <QueryError things="expiring licenses" error={query.error} />}
+      {query.isLoading ? (
+        <Stack gap="sm">
+          {Array.from({ length: 3 }, (_, i) => (
+            <Skeleton key={i} h={40} />
+          ))}
+        </Stack>
+      ) : items.length === 0 && !query.isError ? (
+        <Text c="dimmed" ta="center" py="lg">
+          {DASHBOARD_STRINGS.noExpiring(days)}
+        </Text>
+      ) : (
+        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {items.map((l) => (
+            <Group key={l.license_id} component="li" justify="space-between" wrap="nowrap" data-testid="expiring-item">
+              <div style={{ minWidth: 0 }}>
+                <Text size="sm" fw={500} truncate="end">
+                  {l.first_name} {l.last_name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {l.license_number} · {l.state} · expires {formatDate(l.expiration_date)}
+                </Text>
+              </div>
+              <Badge
+                color={expiringBadgeColor(l.days_left)}
+                data-color={expiringBadgeColor(l.days_left)}
+                variant="light"
+                style={{ flexShrink: 0 }}
+              >
+                {l.days_left === 1 ? '1 day' : `${l.days_left} days`}
+              </Badge>
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,110 @@
+import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon } from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconBook,
+  IconCertificate,
+  IconChecklist,
+  IconClockHour4,
+  IconCoin,
+  IconSchool,
+  IconUsers,
+  type Icon,
+} from '@tabler/icons-react';
+import { STAT_LABELS, type DashboardStats } from '@lm/shared';
+
+type StatKey = keyof typeof STAT_LABELS;
+interface StatCardDef {
+  key: StatKey;
+  value: string;
+  icon: Icon;
+  color: string;
+  hint?: string;
+}
+
+const money = (dollars: number) => dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+const n = (v: number) => v.toLocaleString('en-US');
+
+/** The stat cards of each role (SPEC.md section 3). */
+function cardsFor(stats: DashboardStats): StatCardDef[] {
+  switch (stats.role) {
+    case 'Admin':
+      return [
+        { key: 'total_users', value: n(stats.total_users), icon: IconUsers, color: 'blue' },
+        { key: 'total_licenses', value: n(stats.total_licenses), icon: IconCertificate, color: 'green' },
+        {
+          key: 'expiring_licenses',
+          value: n(stats.expiring_licenses),
+          icon: IconAlertTriangle,
+          color: 'orange',
+          hint: `Within ${stats.expiring_window_days} days`,
+        },
+        { key: 'total_courses', value: n(stats.total_courses), icon: IconBook, color: 'grape' },
+        { key: 'total_completions', value: n(stats.total_completions), icon: IconChecklist, color: 'teal' },
+        { key: 'pending_completions', value: n(stats.pending_completions), icon: IconClockHour4, color: 'yellow' },
+      ];
+    case 'Broker':
+      return [
+        { key: 'total_agents', value: n(stats.total_agents), icon: IconUsers, color: 'blue' },
+        { key: 'agent_licenses', value: n(stats.agent_licenses), icon: IconCertificate, color: 'green' },
+        {
+          key: 'expiring_agent_licenses',
+          value: n(stats.expiring_agent_licenses),
+          icon: IconAlertTriangle,
+          color: 'orange',
+          hint: `Within ${stats.expiring_window_days} days`,
+        },
+        { key: 'agent_completions', value: n(stats.agent_completions), icon: IconChecklist, color: 'teal' },
+      ];
+    case 'Agent':
+      return [
+        { key: 'my_licenses', value: n(stats.my_licenses), icon: IconCertificate, color: 'green' },
+        { key: 'my_completions', value: n(stats.my_completions), icon: IconChecklist, color: 'teal' },
+        { key: 'my_payments', value: money(stats.my_payments), icon: IconCoin, color: 'blue', hint: 'Completed payments' },
+      ];
+    case 'School':
+      return [
+        { key: 'my_courses', value: n(stats.my_courses), icon: IconSchool, color: 'grape' },
+        { key: 'course_completions', value: n(stats.course_completions), icon: IconChecklist, color: 'teal' },
+        { key: 'pending_completions', value: n(stats.pending_completions), icon: IconClockHour4, color: 'yellow' },
+      ];
+  }
+}
+
+export function StatCards({ stats, loading }: { stats: DashboardStats | undefined; loading: boolean }) {
+  if (loading || !stats) {
+    return (
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }}>
+        {Array.from({ length: 4 }, (_, i) => (
+          <Skeleton key={i} h={96} radius="md" />
+        ))}
+      </SimpleGrid>
+    );
+  }
+  const cards = cardsFor(stats);
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: cards.length > 4 ? 6 : cards.length }}>
+      {cards.map((c) => (
+        <Card key={c.key} withBorder padding="md" radius="md" data-testid={`stat-${c.key}`}>
+          <Group justify="space-between" align="flex-start" wrap="nowrap">
+            <div>
+              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                {STAT_LABELS[c.key]}
+              </Text>
+              <Text fw={700} fz={26} lh={1.3}>
+                {c.value}
+              </Text>
+              {c.hint && (
+                <Text size="xs" c="dimmed">
+                  {c.hint}
+                </Text>
+              )}
+            </div>
+            <ThemeIcon variant="light" color={c.color} size="lg" radius="md">
+              <c.icon size={20} />
+            </ThemeIcon>
+          </Group>
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}

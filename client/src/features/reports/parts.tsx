@@ -1,0 +1,93 @@
+import type { ReactNode } from 'react';
+import { Badge, Card, Group, SimpleGrid, Skeleton, Table, Text, Title } from '@mantine/core';
+import { percentOf } from '@lm/shared';
+
+export function Figure({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
+  return (
+    <Card withBorder radius="md" padding="md" data-testid={`figure-${label}`}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text fw={700} fz={26}>
+        {typeof value === 'number' ? value.toLocaleString('en-US') : value}
+      </Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+export function Figures({ children }: { children: ReactNode }) {
+  return <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>{children}</SimpleGrid>;
+}
+
+export function FiguresSkeleton() {
+  return (
+    <Figures>
+      {Array.from({ length: 4 }, (_, i) => (
+        <Skeleton key={i} h={86} radius="md" />
+      ))}
+    </Figures>
+  );
+}
+
+export function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Group justify="space-between" mb="md">
+        <Title order={4}>{title}</Title>
+        {actions}
+      </Group>
+      {children}
+    </Card>
+  );
+}
+
+/** A count table with a coloured label and the share of the total to 1 decimal. */
+export function ShareTable({
+  label,
+  rows,
+  total,
+  testId,
+}: {
+  label: string;
+  rows: Array<{ name: string; count: number; color: string }>;
+  total: number;
+  testId: string;
+}) {
+  return (
+    <Table striped highlightOnHover data-testid={testId}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{label}</Table.Th>
+          <Table.Th ta="right">Count</Table.Th>
+          <Table.Th ta="right">Percentage</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((r) => (
+          <Table.Tr key={r.name}>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>
+              <Badge color={r.color} variant="light" data-color={r.color} miw="max-content" styles={{ label: { overflow: 'visible' } }}>
+                {r.name}
+              </Badge>
+            </Table.Td>
+            <Table.Td ta="right">{r.count.toLocaleString('en-US')}</Table.Td>
+            <Table.Td ta="right">{percentOf(r.count, total)}%</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export function EmptyChart({ text = 'No data for this period' }: { text?: string }) {
+  return (
+    <Text c="dimmed" ta="center" py="xl">
+      {text}
+    </Text>
+  );
+}

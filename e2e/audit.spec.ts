@@ -1,0 +1,149 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiToken, signIn } from './fixtures/auth.ts';
+
+const PASSWORD = 'Audit-Passw0rd-1';
+const uid = () => `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+
+/**
+ * A fresh Admin whose own audit trail is exactly: 1 login, 1 license create, 26 license updates,
+ * so the User ID filter gives exact counts even with other spec files writing at the same time.
+ */
+async function actorWithHistory(request: APIRequestContext) {
+  const admin = await apiToken(request, 'admin');
+  const auth = { authorization: `Bearer ${admin}` };
+  const email = `auditor-${uid()}@e2e.test`;
+  const created = await request.post('/api/users', {
+    headers: auth,
+    data: { email, password: PASSWORD, first_name: 'Audrey', last_name: `Auditor${uid()}`, role_id: 1 },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const actor = (await created.json()) as { user_id: number; last_name: string };
+  const holder = await request.post('/api/users', {
+    headers: auth,
+    data: { email: `holder-${uid()}@e2e.test`, password: PASSWORD, first_name: 'Hal', last_name: 'Holder', role_id: 3 },
+  });
+  const holderId = ((await holder.json()) as { user_id: number }).user_id;
+
+  const login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
+  const token = ((await login.json()) as { token: string }).token;
+  const mine = { authorization: `Bearer ${token}` };
+  const number = `AUD-${uid()}`;
+  const lic = await request.post('/api/licenses', {
+    headers: mine,
+    data: { user_id: holderId, license_number: number, state: 'NY', issue_date: '2024-01-01', expiration_date: '2028-01-01' },
+  });
+  expect(lic.status(), await lic.text()).toBe(200);
+  const licenseId = ((await lic.json()) as { license_id: number }).license_id;
+  for (let i = 1; i <= 26; i++) {
+    const res = await request.put(`/api/licenses/${licenseId}`, { headers: mine, data: { ce_hours_completed: i } });
+    expect(res.status()).toBe(200);
+  }
+  return { userId: actor.user_id, lastName: actor.last_name, number };
+}
+
+async function setUserId(page: Page, id: number | string) {
+  await page.getByLabel('User ID').fill(String(id));
+  await expect(page).toHaveURL(new RegExp(`user_id=${id}`));
+}
+
+test('Admin sees the summary cards, filters, table and the detail modal with formatted JSON', async ({ page, request }) => {
+  const actor = await actorWithHistory(request);
+  await signIn(page, 'admin');
+  await page.goto('/audit');
+  await expect(page.getByRole('heading', { name: 'Audit Logs' })).toBeVisible();
+  for (const label of ['Total Logs', 'Active Users', 'Action Types', 'Tables Modified']) {
+    await expect(page.getByTestId(`summary-${label}`)).toContainText(/\d/);
+  }
+  for (const label of ['User ID', 'Action', 'Start Date', 'End Date']) await expect(page.getByLabel(label, { exact: true })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Table' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Clear Filters' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Refresh' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Limit' })).toHaveValue('50');
+  for (const col of ['Timestamp', 'User', 'Action', 'Table', 'Target ID', 'IP Address', 'View']) {
+    await expect(page.getByRole('columnheader', { name: col, exact: true })).toBeVisible();
+  }
+
+  await setUserId(page, actor.userId);
+  await expect(page.getByTestId('showing')).toHaveText('Showing 1 to 28 of 28 entries');
+  const rows = page.locator('table tbody tr');
+  await expect(rows).toHaveCount(28);
+  await expect(rows.first()).toContainText(`Audrey ${actor.lastName}`);
+
+  // Badges by substring: update yellow, create green, login blue.
+  await expect(rows.first().locator('[data-color]')).toHaveAttribute('data-color', 'yellow');
+  const createRow = rows.filter({ has: page.locator('[data-color="green"]', { hasText: 'create' }) });
+  await expect(createRow).toHaveCount(1);
+  await expect(createRow).toContainText('licenses');
+  await expect(rows.filter({ has: page.locator('[data-color="blue"]', { hasText: 'login' }) })).toHaveCount(1);
+
+  await createRow.getByRole('button', { name: /View log/ }).click();
+  const modal = page.getByRole('dialog', { name: 'Audit Log Details' });
+  await expect(modal).toBeVisible();
+  await expect(modal.getByTestId('new-values')).toContainText(`"license_number": "${actor.number}"`);
+  await expect(modal.getByTestId('old-values')).toHaveText('None');
+  await expect(modal).toContainText('Target Table');
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+
+  // Table select and action text narrow further.
+  await page.getByLabel('Action', { exact: true }).fill('CREATE');
+  await expect(page.getByTestId('showing')).toHaveText('Showing 1 to 1 of 1 entries');
+  await page.getByRole('button', { name: 'Clear Filters' }).click();
+  await expect(page.getByLabel('User ID')).toHaveValue('');
+  await expect(page.getByLabel('Action', { exact: true })).toHaveValue('');
+});
+
+test('pagination: limit 25, at most 5 page buttons, previous and next, and a filter change returns to page 1', async ({
+  page,
+  request,
+}) => {
+  const actor = await actorWithHistory(request);
+  await signIn(page, 'admin');
+  await page.goto('/audit');
+  await setUserId(page, actor.userId);
+  await expect(page.getByTestId('showing')).toHaveText('Showing 1 to 28 of 28 entries');
+
+  await page.getByRole('combobox', { name: 'Limit' }).click();
+  await page.getByRole('option', { name: '25', exact: true }).click();
+  await expect(page.getByTestId('showing')).toHaveText('Showing 1 to 25 of 28 entries');
+  const pager = page.getByRole('navigation', { name: 'Pagination' });
+  await expect(pager.getByRole('button', { name: /^Page \d+$/ })).toHaveCount(2);
+  await expect(pager.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByTestId('showing')).toHaveText('Showing 26 to 28 of 28 entries');
+  await expect(pager.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await expect(pager.getByRole('button', { name: 'Next' })).toBeDisabled();
+
+  await page.getByLabel('Action', { exact: true }).fill('update');
+  await expect(page.getByTestId('showing')).toHaveText('Showing 1 to 25 of 26 entries');
+  await expect(pager.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+
+  // The whole log has many pages: never more than 5 numbered buttons.
+  await page.getByRole('button', { name: 'Clear Filters' }).click();
+  await expect(page.getByTestId('showing')).toHaveText(/^Showing 1 to 25 of \d+ entries$/);
+  expect(await pager.getByRole('button', { name: /^Page \d+$/ }).count()).toBeLessThanOrEqual(5);
+});
+
+test('a date range in the future shows the empty table and zero entries', async ({ page }) => {
+  await signIn(page, 'admin');
+  await page.goto('/audit');
+  // Two quick edits in a row: the second must not undo the first.
+  await page.getByLabel('Start Date').fill('2099-01-01');
+  await page.getByLabel('End Date').fill('2099-01-31');
+  await expect(page).toHaveURL(/start_date=2099-01-01.*end_date=2099-01-31|end_date=2099-01-31.*start_date=2099-01-01/);
+  await expect(page.getByTestId('showing')).toHaveText('Showing 0 to 0 of 0 entries');
+  await expect(page.getByText('No audit logs found')).toBeVisible();
+  await expect(page.getByTestId('summary-Total Logs')).toHaveText('Total Logs0');
+  await expect(page.getByTestId('summary-Active Users')).toHaveText('Active Users0');
+});
+
+test('other roles see the access-denied text and no audit data is requested', async ({ page }) => {
+  const calls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('audit.')) calls.push(r.url());
+  });
+  await signIn(page, 'broker');
+  await page.goto('/audit');
+  await expect(page.getByText('Access denied. Admin privileges required.')).toBeVisible();
+  expect(calls).toEqual([]);
+});

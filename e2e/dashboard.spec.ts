@@ -1,0 +1,133 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiToken, signIn } from './fixtures/auth.ts';
+import { E2E_USERS } from './fixtures/users.ts';
+
+const PASSWORD = 'Dash-Passw0rd-1';
+const uid = () => `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+/** The server's calendar (e2e runs it with TZ=UTC). */
+const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+async function createUser(request: APIRequestContext, admin: string, role_id: number, first_name: string, last_name: string) {
+  const email = `dash-${uid()}@e2e.test`;
+  const res = await request.post('/api/users', {
+    headers: { authorization: `Bearer ${admin}` },
+    data: { email, password: PASSWORD, first_name, last_name, role_id },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return { email, user_id: ((await res.json()) as { user_id: number }).user_id };
+}
+
+async function createLicense(request: APIRequestContext, admin: string, body: Record<string, unknown>) {
+  const res = await request.post('/api/licenses', {
+    headers: { authorization: `Bearer ${admin}` },
+    data: { state: 'CA', issue_date: '2024-01-01', ...body },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+async function signInAs(page: Page, email: string, firstName: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText(`Welcome back, ${firstName}!`)).toBeVisible();
+}
+
+test('Admin sees the greeting, its six stat cards, Recent Activity and Expiring Licenses (default 90 days)', async ({ page, request }) => {
+  const admin = await apiToken(request, 'admin');
+  const agent = await createUser(request, admin, 3, 'Dana', `Dash${uid()}`);
+  const number = `DSH-${uid()}`;
+  await createLicense(request, admin, { user_id: agent.user_id, license_number: number, expiration_date: dayFromNow(10) });
+
+  await signIn(page, 'admin');
+  await expect(page.getByRole('heading', { name: `Welcome back, ${E2E_USERS.admin.first_name}!` })).toBeVisible();
+  for (const label of ['Total Users', 'Total Licenses', 'Expiring Licenses', 'Total Courses', 'Total Completions', 'Pending Completions']) {
+    await expect(page.getByText(label, { exact: true }).first()).toBeVisible();
+  }
+  await expect(page.getByRole('heading', { name: 'Recent Activity' })).toBeVisible();
+  const activity = page.getByTestId('recent-activity');
+  await expect(activity.getByText(`License ${number} (CA) added for Dana`)).toBeVisible();
+  expect(await activity.locator('li').count()).toBeLessThanOrEqual(10);
+
+  const expiring = page.getByTestId('expiring-licenses');
+  await expect(expiring.getByRole('heading', { name: 'Expiring Licenses' })).toBeVisible();
+  await expect(expiring.getByRole('combobox', { name: 'Expiring within' })).toHaveValue('90 days');
+  expect(await expiring.getByTestId('expiring-item').count()).toBeLessThanOrEqual(5);
+});
+
+test('an Agent sees its cards, its CE progress, and expiring licenses by window with danger and warning badges', async ({
+  page,
+  request,
+}) => {
+  const admin = await apiToken(request, 'admin');
+  const last = `Cee${uid()}`;
+  const agent = await createUser(request, admin, 3, 'Carla', last);
+  const soon = `SOON-${uid()}`;
+  const later = `LATER-${uid()}`;
+  await createLicense(request, admin, {
+    user_id: agent.user_id,
+    license_number: soon,
+    state: 'TX',
+    expiration_date: dayFromNow(10),
+    ce_hours_required: 24,
+    ce_hours_completed: 6,
+  });
+  await createLicense(request, admin, { user_id: agent.user_id, license_number: later, expiration_date: dayFromNow(45) });
+
+  await signInAs(page, agent.email, 'Carla');
+  for (const label of ['My Licenses', 'My Completions', 'My Payments']) await expect(page.getByText(label, { exact: true })).toBeVisible();
+  await expect(page.getByTestId('stat-my_licenses')).toContainText('2');
+  await expect(page.getByTestId('stat-my_payments')).toContainText('$0.00');
+
+  const ce = page.getByTestId('ce-progress');
+  await expect(ce.getByRole('heading', { name: 'Continuing Education Progress' })).toBeVisible();
+  await expect(ce.getByText('6 of 24 hours completed')).toBeVisible();
+  await expect(ce.getByText(/^Renewal date: /)).not.toHaveText('Renewal date: N/A');
+
+  const expiring = page.getByTestId('expiring-licenses');
+  const items = expiring.getByTestId('expiring-item');
+  await expect(items).toHaveCount(2);
+  const first = items.filter({ hasText: soon });
+  await expect(first).toContainText(`Carla ${last}`);
+  await expect(first).toContainText('TX');
+  await expect(first.locator('[data-color]')).toHaveText('10 days');
+  await expect(first.locator('[data-color]')).toHaveAttribute('data-color', 'red');
+  const second = items.filter({ hasText: later }).locator('[data-color]');
+  await expect(second).toHaveText('45 days');
+  await expect(second).toHaveAttribute('data-color', 'yellow');
+
+  await expiring.getByRole('combobox', { name: 'Expiring within' }).click();
+  await page.getByRole('option', { name: '30 days' }).click();
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText(soon);
+  await expiring.getByRole('combobox', { name: 'Expiring within' }).click();
+  await page.getByRole('option', { name: '60 days' }).click();
+  await expect(items).toHaveCount(2);
+
+  const activity = page.getByTestId('recent-activity');
+  await expect(activity.getByText(`License ${soon} (TX) added for Carla ${last}`)).toBeVisible();
+});
+
+test('a new School sees its cards and both empty states', async ({ page, request }) => {
+  const admin = await apiToken(request, 'admin');
+  const school = await createUser(request, admin, 4, 'Sol', `School${uid()}`);
+  await signInAs(page, school.email, 'Sol');
+  for (const label of ['My Courses', 'Course Completions', 'Pending Completions']) {
+    await expect(page.getByText(label, { exact: true })).toBeVisible();
+  }
+  await expect(page.getByText('No recent activity')).toBeVisible();
+  await expect(page.getByText('No licenses expiring in the next 90 days')).toBeVisible();
+  const expiring = page.getByTestId('expiring-licenses');
+  await expiring.getByRole('combobox', { name: 'Expiring within' }).click();
+  await page.getByRole('option', { name: '30 days' }).click();
+  await expect(page.getByText('No licenses expiring in the next 30 days')).toBeVisible();
+  await expect(page.getByTestId('ce-progress')).toHaveCount(0);
+});
+
+test("a Broker sees its brokerage's cards", async ({ page }) => {
+  await signIn(page, 'broker');
+  for (const label of ['Total Agents', 'Agent Licenses', 'Expiring Agent Licenses', 'Agent Completions']) {
+    await expect(page.getByText(label, { exact: true })).toBeVisible();
+  }
+  await expect(page.getByRole('heading', { name: 'Recent Activity' })).toBeVisible();
+});

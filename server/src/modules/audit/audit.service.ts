@@ -1,0 +1,56 @@
+/**
+ * The audit screen's reads. The log itself is written only by core/audit.ts inside each change's
+ * transaction; nothing here (or anywhere in the product) updates or deletes it.
+ */
+import {
+  DEFAULT_AUDIT_PAGE_SIZE,
+  makePagination,
+  REPORT_STRINGS,
+  type AuditLogsInput,
+  type AuditLogsPage,
+  type AuditSummary,
+  type AuditSummaryInput,
+} from '@lm/shared';
+import type { Db } from '../../db/client.ts';
+import { badRequest } from '../../core/errors.ts';
+import { dayEndExclusiveIso, dayStartIso } from '../reports/period.ts';
+import { countLogs, countsBy, countUsers, distinctActions, pageOfLogs, type AuditFilter } from './audit.queries.ts';
+
+export interface AuditCtx {
+  db: Db;
+}
+
+function range(input: { start_date?: string | undefined; end_date?: string | undefined } | undefined) {
+  const start = input?.start_date;
+  const end = input?.end_date;
+  if (start && end && start > end) throw badRequest(REPORT_STRINGS.dateOrder, [{ path: 'start_date', message: REPORT_STRINGS.dateOrder }]);
+  return { fromIso: start ? dayStartIso(start) : undefined, toIso: end ? dayEndExclusiveIso(end) : undefined };
+}
+
+export function listLogs(ctx: AuditCtx, input: AuditLogsInput): AuditLogsPage {
+  const page = Number(input?.page ?? 1);
+  const limit = Number(input?.limit ?? DEFAULT_AUDIT_PAGE_SIZE);
+  const filter: AuditFilter = { ...range(input), user_id: input?.user_id as number | undefined, target_table: input?.target_table };
+  if (input?.action) {
+    // A case-insensitive substring, resolved against the distinct actions so the index serves it.
+    const needle = input.action.toLowerCase();
+    filter.actions = distinctActions(ctx.db).filter((a) => a.toLowerCase().includes(needle));
+    if (filter.actions.length === 0) return { logs: [], pagination: makePagination(page, limit, 0) };
+  }
+  const total = countLogs(ctx.db, filter);
+  const logs = (page - 1) * limit < total ? pageOfLogs(ctx.db, filter, limit, (page - 1) * limit) : [];
+  return { logs, pagination: makePagination(page, limit, total) };
+}
+
+export function summary(ctx: AuditCtx, input: AuditSummaryInput): AuditSummary {
+  const { fromIso, toIso } = range(input);
+  const actions = countsBy(ctx.db, 'action', fromIso, toIso);
+  const tables = countsBy(ctx.db, 'target_table', fromIso, toIso);
+  return {
+    // Every entry has an action, so the per-action counts add up to the total.
+    total_logs: actions.reduce((s, a) => s + a.count, 0),
+    unique_users: countUsers(ctx.db, fromIso, toIso),
+    top_actions: actions.map((a) => ({ action: a.value, count: a.count })),
+    top_tables: tables.map((t) => ({ target_table: t.value, count: t.count })),
+  };
+}

@@ -1,0 +1,275 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '@lm/shared';
+import { auditLogs } from '../src/db/schema/index.ts';
+import { audit } from '../src/core/audit.ts';
+import { today } from '../src/core/dates.ts';
+import { appRouter } from '../src/router.ts';
+import { dayStartIso } from '../src/modules/reports/period.ts';
+import { api, callerFor, createTestEnv, login, seedRoles, seedUser, TEST_PASSWORD, type TestEnv } from './helpers.ts';
+
+let env: TestEnv;
+let people: Awaited<ReturnType<typeof seedRoles>>;
+
+/** An entry at a given calendar date (office time, 10:00), written straight into the table. */
+function entryOn(date: string, fields: Partial<typeof auditLogs.$inferInsert>) {
+  env.db
+    .insert(auditLogs)
+    .values({
+      timestamp: new Date(Date.parse(dayStartIso(date)) + 10 * 3_600_000).toISOString(),
+      action: 'update',
+      ...fields,
+    })
+    .run();
+}
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  people = await seedRoles(env);
+});
+afterAll(async () => env.close());
+
+describe('audit rows written by the product', () => {
+  it("creating a license writes an audit row with a 'create' action, target_table 'licenses' and the new values", async () => {
+    const created = await api(env, 'POST', '/api/licenses', {
+      token: people.admin.token,
+      body: {
+        user_id: people.agent.user_id,
+        license_number: 'AUD-1001',
+        state: 'CA',
+        issue_date: '2025-01-01',
+        expiration_date: '2027-01-01',
+      },
+    });
+    expect(created.status).toBe(200);
+    const res = await api(env, 'GET', '/api/audit/logs?target_table=licenses&action=create', { token: people.admin.token });
+    expect(res.status).toBe(200);
+    const row = res.body.logs.find((l: { target_id: number }) => l.target_id === created.body.license_id);
+    expect(row).toBeDefined();
+    expect(row.action).toContain('create');
+    expect(row.target_table).toBe('licenses');
+    expect(row.user_id).toBe(people.admin.user_id);
+    expect(row.email).toBe(people.admin.email);
+    expect(row.first_name).toBe('Admin');
+    expect(JSON.parse(row.new_values)).toMatchObject({ license_number: 'AUD-1001', state: 'CA', user_id: people.agent.user_id });
+  });
+
+  it('no audit value ever holds a password or a hash', async () => {
+    // Sign-in, a password change, a user created with a password, and a direct entry carrying secrets.
+    const someone = await seedUser(env, 'Broker');
+    const token = await login(env, someone.email);
+    const changed = await api(env, 'POST', '/api/auth/change-password', {
+      token,
+      body: { currentPassword: TEST_PASSWORD, newPassword: 'N3w-Passw0rd-x' },
+    });
+    expect(changed.status).toBe(200);
+    const user = await api(env, 'POST', '/api/users', {
+      token: people.admin.token,
+      body: {
+        email: `audit-secret-${Date.now()}@test.example`,
+        password: 'Secr3t-Passw0rd',
+        first_name: 'Sec',
+        last_name: 'Ret',
+        role_id: 3,
+      },
+    });
+    expect(user.status).toBe(200);
+    env.db.transaction((tx) =>
+      audit(
+        tx,
+        { userId: people.admin.user_id, ip: '127.0.0.1' },
+        {
+          action: 'update',
+          table: 'users',
+          id: people.agent.user_id,
+          old: { password_hash: '$argon2id$v=19$old', token: 'abc' },
+          new: { password: 'Plain-Passw0rd', nested: { passwordHash: '$argon2id$x' }, first_name: 'Still here' },
+        },
+      ),
+    );
+    const all = await api(env, 'GET', '/api/audit/logs?limit=100', { token: people.admin.token });
+    expect(all.body.logs.length).toBeGreaterThan(3);
+    const values = all.body.logs
+      .map((l: { old_values: string | null; new_values: string | null }) => `${l.old_values}\n${l.new_values}`)
+      .join('\n');
+    expect(values).toContain('Still here');
+    expect(values).not.toMatch(/"[a-z_]*(password|hash)[a-z_]*"\s*:/i);
+    expect(values).not.toMatch(/\$argon2/);
+    expect(values).not.toContain('Secr3t-Passw0rd');
+    expect(values).not.toContain('N3w-Passw0rd-x');
+    expect(values).not.toContain('Plain-Passw0rd');
+  });
+});
+
+describe('GET /api/audit/logs filters and pagination', () => {
+  let base: number;
+  beforeAll(() => {
+    base = env.db.$client.prepare('SELECT count(*) FROM audit_logs').pluck().get() as number;
+    const day = addDays(today(), -40);
+    for (let i = 0; i < 30; i++)
+      entryOn(day, { action: 'renew', target_table: 'widgets', target_id: i + 1, user_id: people.agent.user_id });
+    entryOn(addDays(today(), -100), {
+      action: 'bulk_delete',
+      target_table: 'gadgets',
+      user_id: people.school.user_id,
+      ip_address: '10.1.1.1',
+    });
+    entryOn(addDays(today(), -100), { action: 'delete', target_table: 'gadgets', user_id: null });
+  });
+
+  it('the table filter returns only that table, newest first, with the pagination block', async () => {
+    const res = await api(env, 'GET', '/api/audit/logs?target_table=widgets&limit=25', { token: people.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.pagination).toEqual({ page: 1, limit: 25, total: 30, pages: 2 });
+    expect(res.body.logs).toHaveLength(25);
+    expect(res.body.logs.every((l: { target_table: string }) => l.target_table === 'widgets')).toBe(true);
+    expect(res.body.logs.map((l: { target_id: number }) => l.target_id).slice(0, 3)).toEqual([30, 29, 28]);
+    const page2 = await api(env, 'GET', '/api/audit/logs?target_table=widgets&limit=25&page=2', { token: people.admin.token });
+    expect(page2.body.pagination).toEqual({ page: 2, limit: 25, total: 30, pages: 2 });
+    expect(page2.body.logs.map((l: { target_id: number }) => l.target_id)).toEqual([5, 4, 3, 2, 1]);
+    const past = await api(env, 'GET', '/api/audit/logs?target_table=widgets&limit=25&page=9', { token: people.admin.token });
+    expect(past.body.logs).toEqual([]);
+    expect(past.body.pagination.total).toBe(30);
+  });
+
+  it('the action filter matches a case-insensitive substring; combined with the table it narrows further', async () => {
+    const del = await api(env, 'GET', '/api/audit/logs?action=DELETE', { token: people.admin.token });
+    expect(del.body.logs.map((l: { action: string }) => l.action).sort()).toEqual(['bulk_delete', 'delete']);
+    const both = await api(env, 'GET', '/api/audit/logs?action=bulk&target_table=gadgets', { token: people.admin.token });
+    expect(both.body.logs).toHaveLength(1);
+    expect(both.body.logs[0]).toMatchObject({ action: 'bulk_delete', ip_address: '10.1.1.1', user_id: people.school.user_id });
+    const none = await api(env, 'GET', '/api/audit/logs?action=no-such-action', { token: people.admin.token });
+    expect(none.body).toEqual({ logs: [], pagination: { page: 1, limit: 50, total: 0, pages: 0 } });
+  });
+
+  it('filters by user and by an inclusive date range; an unknown user id shows no name', async () => {
+    const byUser = await api(env, 'GET', `/api/audit/logs?user_id=${people.school.user_id}`, { token: people.admin.token });
+    expect(byUser.body.logs.map((l: { action: string }) => l.action)).toEqual(['bulk_delete']);
+    const d = addDays(today(), -40);
+    const range = await api(env, 'GET', `/api/audit/logs?start_date=${d}&end_date=${d}`, { token: people.admin.token });
+    expect(range.body.pagination.total).toBe(30);
+    const older = await api(env, 'GET', `/api/audit/logs?end_date=${addDays(today(), -50)}`, { token: people.admin.token });
+    expect(older.body.pagination.total).toBe(2);
+    const anonymous = older.body.logs.find((l: { action: string }) => l.action === 'delete');
+    expect(anonymous).toMatchObject({ user_id: null, first_name: null, last_name: null, email: null });
+  });
+
+  it('defaults to page 1 and limit 50; the unfiltered total counts every row, including new ones', async () => {
+    const res = await api(env, 'GET', '/api/audit/logs', { token: people.admin.token });
+    expect(res.body.pagination.page).toBe(1);
+    expect(res.body.pagination.limit).toBe(50);
+    const total = res.body.pagination.total as number;
+    expect(total).toBeGreaterThanOrEqual(base + 32);
+    expect(total).toBe(env.db.$client.prepare('SELECT count(*) FROM audit_logs').pluck().get());
+    env.db.insert(auditLogs).values({ action: 'create', target_table: 'widgets' }).run();
+    const after = await callerFor(env, people.admin.user_id).audit.logs({});
+    expect(after.pagination.total).toBe(total + 1);
+    expect(after.logs[0]).toMatchObject({ action: 'create', target_table: 'widgets' });
+    // The cached all-time figures follow new rows, and are recounted if the table changed underneath
+    // (as a restore from backup would do).
+    const count = () => env.db.$client.prepare('SELECT count(*) FROM audit_logs').pluck().get() as number;
+    const widgets = async () => (await callerFor(env, people.admin.user_id).audit.logs({ target_table: 'widgets' })).pagination.total;
+    expect(await widgets()).toBe(31);
+    env.db.$client.prepare('DELETE FROM audit_logs WHERE log_id = (SELECT max(log_id) FROM audit_logs)').run();
+    expect((await callerFor(env, people.admin.user_id).audit.logs({})).pagination.total).toBe(count());
+    expect(await widgets()).toBe(30);
+    const summary = await callerFor(env, people.admin.user_id).audit.summary({});
+    expect(summary.total_logs).toBe(count());
+    expect(summary.top_tables.find((t) => t.target_table === 'widgets')?.count).toBe(30);
+  });
+
+  it('answers 400 for a limit other than 25, 50 or 100, a bad date, or a start after the end', async () => {
+    for (const q of [
+      'limit=30',
+      'limit=abc',
+      'start_date=2026-13-01',
+      'page=0',
+      `start_date=${today()}&end_date=${addDays(today(), -1)}`,
+    ]) {
+      const res = await api(env, 'GET', `/api/audit/logs?${q}`, { token: people.admin.token });
+      expect(res.status, q).toBe(400);
+      expect(res.body.error, q).toEqual(expect.any(String));
+    }
+  });
+});
+
+describe('GET /api/audit/summary', () => {
+  it('has its four fields, for all time and for a date range', async () => {
+    const all = await api(env, 'GET', '/api/audit/summary', { token: people.admin.token });
+    expect(all.status).toBe(200);
+    expect(Object.keys(all.body).sort()).toEqual(['top_actions', 'top_tables', 'total_logs', 'unique_users']);
+    expect(all.body.total_logs).toBe(env.db.$client.prepare('SELECT count(*) FROM audit_logs').pluck().get());
+    const d = addDays(today(), -40);
+    const range = await callerFor(env, people.admin.user_id).audit.summary({ start_date: d, end_date: d });
+    expect(range).toEqual({
+      total_logs: 30,
+      unique_users: 1,
+      top_actions: [{ action: 'renew', count: 30 }],
+      top_tables: [{ target_table: 'widgets', count: 30 }],
+    });
+    const older = await api(env, 'GET', `/api/audit/summary?start_date=${addDays(today(), -100)}&end_date=${addDays(today(), -100)}`, {
+      token: people.admin.token,
+    });
+    expect(older.body).toEqual({
+      total_logs: 2,
+      unique_users: 1,
+      top_actions: [
+        { action: 'bulk_delete', count: 1 },
+        { action: 'delete', count: 1 },
+      ],
+      top_tables: [{ target_table: 'gadgets', count: 2 }],
+    });
+  });
+});
+
+describe('who may read the audit log', () => {
+  const cases = [
+    { who: 'admin', status: 200 },
+    { who: 'broker', status: 403 },
+    { who: 'agent', status: 403 },
+    { who: 'school', status: 403 },
+    { who: null, status: 401 },
+  ] as const;
+
+  for (const c of cases) {
+    it(`${c.who ?? 'signed out'}: ${c.status} on REST and tRPC`, async () => {
+      const token = c.who ? people[c.who].token : undefined;
+      for (const path of ['/api/audit/logs', '/api/audit/summary']) {
+        const res = await api(env, 'GET', path, { token });
+        expect(res.status, path).toBe(c.status);
+        if (c.status !== 200) expect(res.body.error).toEqual(expect.any(String));
+      }
+      const caller = callerFor(env, c.who ? people[c.who].user_id : null);
+      if (c.status === 200) {
+        await expect(caller.audit.logs()).resolves.toHaveProperty('pagination');
+        await expect(caller.audit.summary()).resolves.toHaveProperty('total_logs');
+      } else {
+        const code = c.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
+        await expect(caller.audit.logs()).rejects.toMatchObject({ code });
+        await expect(caller.audit.summary()).rejects.toMatchObject({ code });
+      }
+    });
+  }
+});
+
+describe('append-only', () => {
+  it('publishes no procedure that writes the audit log, and the REST API has no route to change it', async () => {
+    const procs = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>).filter(([name]) =>
+      name.startsWith('audit.'),
+    );
+    expect(procs.map(([n]) => n).sort()).toEqual(['audit.logs', 'audit.summary']);
+    expect(procs.every(([, p]) => p._def.type === 'query')).toBe(true);
+    const before = env.db.$client.prepare('SELECT count(*) FROM audit_logs').pluck().get();
+    for (const method of ['DELETE', 'PUT', 'POST'] as const) {
+      const res = await api(env, method, '/api/audit/logs', { token: people.admin.token, body: {} });
+      expect(res.status, method).toBe(404);
+    }
+    expect((await api(env, 'DELETE', '/api/audit/logs/1', { token: people.admin.token })).status).toBe(404);
+    expect(env.db.$client.prepare('SELECT count(*) FROM audit_logs').pluck().get()).toBe(before);
+  });
+
+  it('lists the audit paths in the OpenAPI document', async () => {
+    const res = await api(env, 'GET', '/api/openapi.json');
+    expect(res.body.paths['/audit/logs']?.get).toBeDefined();
+    expect(res.body.paths['/audit/summary']?.get).toBeDefined();
+  });
+});

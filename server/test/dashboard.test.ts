@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, ACTIVITY_TYPES, toCents } from '@lm/shared';
+import { completions, courses, licenses, payments } from '../src/db/schema/index.ts';
+import { today } from '../src/core/dates.ts';
+import { writeSettings, invalidateSettings } from '../src/core/settings.ts';
+import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+
+let env: TestEnv;
+let people: Awaited<ReturnType<typeof seedRoles>>;
+let outsider: { user_id: number; token: string };
+const lic: Record<string, number> = {};
+
+function addLicense(userId: number, number: string, expiresInDays: number, extra: Partial<typeof licenses.$inferInsert> = {}) {
+  const expiration = addDays(today(), expiresInDays);
+  return env.db
+    .insert(licenses)
+    .values({
+      user_id: userId,
+      license_number: number,
+      state: 'CA',
+      issue_date: addDays(expiration, -730),
+      expiration_date: expiration,
+      ...extra,
+    })
+    .returning()
+    .get().license_id;
+}
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  people = await seedRoles(env);
+  const otherBrokerage = seedBrokerage(env, 'Elsewhere Realty');
+  const o = await seedUser(env, 'Agent', { first_name: 'Olga', last_name: 'Outside', brokerage_id: otherBrokerage });
+  outsider = { user_id: o.user_id, token: tokenFor(env, o.user_id) };
+
+  lic.in10 = addLicense(people.agent.user_id, 'AG-10', 10, { ce_hours_required: 45, ce_hours_completed: 12.5, state: 'TX' });
+  lic.in60 = addLicense(people.agent.user_id, 'AG-60', 60);
+  lic.old = addLicense(people.agent.user_id, 'AG-OLD', -400, { status: 'Expired' });
+  lic.brokerIn20 = addLicense(people.broker.user_id, 'BR-20', 20, { license_type: 'Broker' });
+  lic.outsideIn20 = addLicense(outsider.user_id, 'OUT-20', 20);
+  lic.inactiveIn5 = addLicense(outsider.user_id, 'OUT-INACTIVE', 5, { status: 'Inactive' });
+
+  const course = env.db
+    .insert(courses)
+    .values({
+      course_name: 'Fair Housing Basics',
+      description: 'd',
+      provider: 'Acme School',
+      ce_hours: 3,
+      school_id: people.school.user_id,
+    })
+    .returning()
+    .get().course_id;
+  const adminCourse = env.db
+    .insert(courses)
+    .values({ course_name: 'Agency Law', description: 'd', provider: 'State Board', ce_hours: 4 })
+    .returning()
+    .get().course_id;
+  const done = (userId: number, courseId: number, status: 'Pending' | 'Approved') =>
+    env.db.insert(completions).values({ user_id: userId, course_id: courseId, completion_date: today(), hours: 3, status }).run();
+  done(people.agent.user_id, course, 'Pending');
+  done(people.agent.user_id, adminCourse, 'Approved');
+  done(outsider.user_id, course, 'Approved');
+
+  const pay = (userId: number, dollars: number, status: 'Completed' | 'Pending' | 'Refunded') =>
+    env.db
+      .insert(payments)
+      .values({ user_id: userId, amount_cents: toCents(dollars), status, payment_date: today() })
+      .run();
+  pay(people.agent.user_id, 100.5, 'Completed');
+  pay(people.agent.user_id, 20.25, 'Completed');
+  pay(people.agent.user_id, 5, 'Pending');
+  pay(outsider.user_id, 999, 'Completed');
+});
+afterAll(async () => env.close());
+
+describe('GET /api/dashboard/stats', () => {
+  it("answers each role's fields from SPEC.md section 3, within the caller's scope", async () => {
+    const admin = await api(env, 'GET', '/api/dashboard/stats', { token: people.admin.token });
+    expect(admin.status).toBe(200);
+    // Warning window 30 days (default): AG-10, BR-20, OUT-20; not the Inactive one, not AG-60.
+    expect(admin.body).toEqual({
+      role: 'Admin',
+      total_users: 5,
+      total_licenses: 6,
+      expiring_licenses: 3,
+      expiring_window_days: 30,
+      total_courses: 2,
+      total_completions: 3,
+      pending_completions: 1,
+    });
+
+    const broker = await api(env, 'GET', '/api/dashboard/stats', { token: people.broker.token });
+    expect(broker.status).toBe(200);
+    // The brokerage's people: the broker and its agent (4 licenses), not the outsider.
+    expect(broker.body).toEqual({
+      role: 'Broker',
+      total_agents: 1,
+      agent_licenses: 4,
+      expiring_agent_licenses: 2,
+      expiring_window_days: 30,
+      agent_completions: 2,
+    });
+
+    const agent = await api(env, 'GET', '/api/dashboard/stats', { token: people.agent.token });
+    expect(agent.status).toBe(200);
+    expect(agent.body).toEqual({
+      role: 'Agent',
+      my_licenses: 3,
+      my_completions: 2,
+      my_payments: 120.75,
+      ce_progress: { completed: 12.5, required: 45, renewal_date: addDays(today(), 10) },
+    });
+
+    const school = await api(env, 'GET', '/api/dashboard/stats', { token: people.school.token });
+    expect(school.status).toBe(200);
+    expect(school.body).toEqual({ role: 'School', my_courses: 1, course_completions: 2, pending_completions: 1 });
+  });
+
+  it("uses settings.license_expiry_warning_days for the Admin's expiring figure", async () => {
+    writeSettings(env.db, { license_expiry_warning_days: 90 }, people.admin.user_id);
+    try {
+      const res = await api(env, 'GET', '/api/dashboard/stats', { token: people.admin.token });
+      expect(res.body).toMatchObject({ expiring_licenses: 4, expiring_window_days: 90 });
+    } finally {
+      writeSettings(env.db, { license_expiry_warning_days: 30 }, people.admin.user_id);
+      invalidateSettings();
+    }
+  });
+
+  it('answers the same on the tRPC path, and 401 when signed out', async () => {
+    const stats = await callerFor(env, people.agent.user_id).dashboard.stats();
+    expect(stats).toMatchObject({ role: 'Agent', my_payments: 120.75, ce_progress: { completed: 12.5, required: 45 } });
+    const noLicense = await seedUser(env, 'Agent');
+    expect(await callerFor(env, noLicense.user_id).dashboard.stats()).toEqual({
+      role: 'Agent',
+      my_licenses: 0,
+      my_completions: 0,
+      my_payments: 0,
+      ce_progress: { completed: 0, required: 0, renewal_date: null },
+    });
+    expect((await api(env, 'GET', '/api/dashboard/stats')).status).toBe(401);
+    await expect(callerFor(env, null).dashboard.stats()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('GET /api/dashboard/expiring-licenses', () => {
+  const numbers = (body: Array<{ license_number: string }>) => body.map((l) => l.license_number);
+
+  it('days=30 includes a license expiring in 10 days and not one in 60; days=90 includes both', async () => {
+    const d30 = await api(env, 'GET', '/api/dashboard/expiring-licenses?days=30', { token: people.agent.token });
+    expect(d30.status).toBe(200);
+    expect(numbers(d30.body)).toEqual(['AG-10']);
+    expect(d30.body[0]).toEqual({
+      license_id: lic.in10,
+      user_id: people.agent.user_id,
+      first_name: 'Agent',
+      last_name: expect.any(String),
+      license_number: 'AG-10',
+      state: 'TX',
+      expiration_date: addDays(today(), 10),
+      days_left: 10,
+    });
+    const d90 = await api(env, 'GET', '/api/dashboard/expiring-licenses?days=90', { token: people.agent.token });
+    expect(numbers(d90.body)).toEqual(['AG-10', 'AG-60']);
+    for (const item of d90.body) {
+      expect(Object.keys(item)).toEqual(expect.arrayContaining(['first_name', 'last_name', 'license_number', 'state', 'expiration_date']));
+    }
+  });
+
+  it("is scoped: an Agent sees only its own, a Broker its brokerage's, the Admin all, a School none", async () => {
+    const agent = await api(env, 'GET', '/api/dashboard/expiring-licenses?days=30', { token: people.agent.token });
+    expect(numbers(agent.body)).not.toContain('OUT-20');
+    const other = await api(env, 'GET', '/api/dashboard/expiring-licenses?days=30', { token: outsider.token });
+    expect(numbers(other.body)).toEqual(['OUT-20']);
+    const broker = await api(env, 'GET', '/api/dashboard/expiring-licenses?days=30', { token: people.broker.token });
+    expect(numbers(broker.body)).toEqual(['AG-10', 'BR-20']);
+    const admin = await api(env, 'GET', '/api/dashboard/expiring-licenses?days=30', { token: people.admin.token });
+    expect(numbers(admin.body)).toEqual(['AG-10', 'BR-20', 'OUT-20']);
+    const school = await api(env, 'GET', '/api/dashboard/expiring-licenses?days=90', { token: people.school.token });
+    expect(school.body).toEqual([]);
+  });
+
+  it('defaults to 90 days and 5 items, takes a limit, and answers 400 for a bad window', async () => {
+    const admin = callerFor(env, people.admin.user_id);
+    expect(numbers(await admin.dashboard.expiringLicenses())).toEqual(['AG-10', 'BR-20', 'OUT-20', 'AG-60']);
+    expect(numbers(await admin.dashboard.expiringLicenses({ days: 90, limit: 2 }))).toEqual(['AG-10', 'BR-20']);
+    const ids = [];
+    for (let i = 0; i < 7; i++) ids.push(addLicense(outsider.user_id, `BULK-${i}`, 40 + i));
+    try {
+      const res = await api(env, 'GET', '/api/dashboard/expiring-licenses?days=90', { token: people.admin.token });
+      expect(res.body).toHaveLength(5);
+    } finally {
+      for (const id of ids) env.db.$client.prepare('DELETE FROM licenses WHERE license_id = ?').run(id);
+    }
+    for (const bad of ['days=0', 'days=abc', 'days=400', 'limit=0']) {
+      const res = await api(env, 'GET', `/api/dashboard/expiring-licenses?${bad}`, { token: people.admin.token });
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error).toEqual(expect.any(String));
+    }
+  });
+});
+
+describe('GET /api/dashboard/recent-activity', () => {
+  it('answers at most 10 typed items, newest first', async () => {
+    const res = await api(env, 'GET', '/api/dashboard/recent-activity', { token: people.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(10);
+    for (const item of res.body) {
+      expect(ACTIVITY_TYPES).toContain(item.type);
+      expect(typeof item.timestamp).toBe('string');
+      expect(item.data).toBeTypeOf('object');
+    }
+    const times = res.body.map((i: { timestamp: string }) => i.timestamp);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it('is scoped to the caller: an Agent sees its own licenses, completions and payments only', async () => {
+    const items = await callerFor(env, people.agent.user_id).dashboard.recentActivity();
+    expect(items.length).toBeLessThanOrEqual(10);
+    const types = new Set(items.map((i) => i.type));
+    expect(types).toEqual(new Set(['license_created', 'completion_created', 'payment_created']));
+    const text = JSON.stringify(items);
+    expect(text).not.toContain('OUT-20');
+    expect(text).not.toContain('Olga');
+    const payment = items.find((i) => i.type === 'payment_created');
+    expect(payment?.data).toMatchObject({ amount: expect.any(Number), first_name: 'Agent' });
+  });
+
+  it('gives a Broker agent_created, and a School course_created and the completions of its courses', async () => {
+    const broker = await callerFor(env, people.broker.user_id).dashboard.recentActivity();
+    expect(broker.some((i) => i.type === 'agent_created' && i.data.user_id === people.agent.user_id)).toBe(true);
+    expect(JSON.stringify(broker)).not.toContain('Olga');
+    const school = await api(env, 'GET', '/api/dashboard/recent-activity', { token: people.school.token });
+    const types = school.body.map((i: { type: string }) => i.type).sort();
+    expect(types).toEqual(['completion_created', 'completion_created', 'course_created']);
+    expect(school.body.find((i: { type: string }) => i.type === 'course_created').data).toMatchObject({
+      course_name: 'Fair Housing Basics',
+    });
+  });
+});
+
+describe('OpenAPI', () => {
+  it('lists the dashboard paths', async () => {
+    const res = await api(env, 'GET', '/api/openapi.json');
+    for (const p of ['/dashboard/stats', '/dashboard/recent-activity', '/dashboard/expiring-licenses']) {
+      expect(res.body.paths[p]?.get, p).toBeDefined();
+    }
+  });
+});
