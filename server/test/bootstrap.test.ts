@@ -37,7 +37,10 @@ describe('first start', () => {
     const db = openDatabase(config.databasePath);
     const lines: string[] = [];
     await ensureAdmin(db, config, (l) => lines.push(l));
-    const printed = lines.find((l) => l.includes('password:'))!.split('password:')[1]!.trim();
+    const printed = lines
+      .find((l) => l.includes('password:'))!
+      .split('password:')[1]!
+      .trim();
     expect(printed.length).toBeGreaterThanOrEqual(16);
     const admin = findUserByEmail(db, DEFAULT_ADMIN_EMAIL)!;
     expect(await verifyPassword(admin.password_hash, printed)).toBe(true);

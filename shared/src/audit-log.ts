@@ -7,8 +7,6 @@ import { dateString, paginationSchema } from './common.ts';
 
 export const AUDIT_PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_AUDIT_PAGE_SIZE = 50;
-/** At most this many page buttons (SPEC.md section 9). */
-export const AUDIT_MAX_PAGE_BUTTONS = 5;
 
 const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 const optionalDate = z.preprocess(emptyToUndefined, dateString.optional());
@@ -86,22 +84,6 @@ export function auditActionColor(action: string): 'green' | 'yellow' | 'red' | '
 export function auditUserLabel(log: Pick<AuditLog, 'first_name' | 'last_name' | 'email'>): string {
   const name = [log.first_name, log.last_name].filter(Boolean).join(' ').trim();
   return name || log.email || 'Unknown';
-}
-
-/** 'Showing X to Y of Z entries'. */
-export function showingText(page: number, limit: number, total: number): string {
-  const from = total === 0 ? 0 : (page - 1) * limit + 1;
-  const to = Math.min(page * limit, total);
-  return `Showing ${from} to ${to} of ${total} entries`;
-}
-
-/** At most 5 page numbers, centred on the current page where possible. */
-export function pageButtons(page: number, pages: number, max = AUDIT_MAX_PAGE_BUTTONS): number[] {
-  if (pages <= 0) return [];
-  const count = Math.min(max, pages);
-  let start = Math.max(1, page - Math.floor(count / 2));
-  start = Math.min(start, pages - count + 1);
-  return Array.from({ length: count }, (_, i) => start + i);
 }
 
 /** Old/new values as formatted JSON for the detail modal; text that is not JSON is shown as is. */

@@ -39,7 +39,6 @@ export const BROKERAGE_STRINGS = {
 /** SPEC.md section 9: page size 10, 20 or 50 (default 20), at most 5 page buttons. */
 export const BROKERAGE_PAGE_SIZES = [10, 20, 50] as const;
 export const BROKERAGE_DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_BUTTONS = 5;
 
 export const BROKERAGE_SORTS = ['name', 'created_at', 'agent_count'] as const;
 
@@ -95,12 +94,3 @@ export type BrokeragesListOutput = z.infer<typeof brokeragesListOutput>;
 export const brokerageIdInput = z.object({ id: idParam });
 export const brokerageUsersOutput = z.object({ users: z.array(userSchema) });
 export const brokerageOptionsOutput = z.array(z.object({ brokerage_id: z.number().int(), name: z.string() }));
-
-/** The page buttons to show: at most `max`, centred on the current page where possible. */
-export function pageWindow(page: number, pages: number, max = MAX_PAGE_BUTTONS): number[] {
-  if (pages <= 0) return [];
-  const count = Math.min(max, pages);
-  let start = Math.max(1, page - Math.floor(count / 2));
-  start = Math.min(start, pages - count + 1);
-  return Array.from({ length: count }, (_, i) => start + i);
-}

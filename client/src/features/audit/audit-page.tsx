@@ -8,9 +8,9 @@ import { AUDIT_PAGE_SIZES, AUDIT_STRINGS, auditActionColor, auditUserLabel, DEFA
 import { trpc } from '../../lib/trpc.ts';
 import { useUrlState } from '../../lib/use-url-state.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { LoadError } from './load-error.tsx';
+import { QueryError } from '../../components/query-error.tsx';
 import { AuditDetailModal } from './audit-detail-modal.tsx';
-import { PageButtons } from './page-buttons.tsx';
+import { PageButtons } from '../../components/page-buttons.tsx';
 import { formatDateTime } from './format.ts';
 
 const LIMITS = AUDIT_PAGE_SIZES.map(String);
@@ -103,7 +103,7 @@ export function AuditPage() {
         }
       />
       <Stack>
-        {summary.isError && <LoadError things="audit summary" error={summary.error} fallback={AUDIT_STRINGS.fetchSummaryFailed} />}
+        {summary.isError && <QueryError things="audit summary" error={summary.error} fallback={AUDIT_STRINGS.fetchSummaryFailed} />}
         <SimpleGrid cols={{ base: 2, md: 4 }}>
           <SummaryCard label={AUDIT_STRINGS.totalLogs} value={summary.data?.total_logs} loading={summary.isLoading} />
           <SummaryCard label={AUDIT_STRINGS.activeUsers} value={summary.data?.unique_users} loading={summary.isLoading} />
@@ -168,7 +168,7 @@ export function AuditPage() {
           </Group>
         </Card>
 
-        {logs.isError && <LoadError things={AUDIT_STRINGS.things} error={logs.error} fallback={AUDIT_STRINGS.fetchLogsFailed} />}
+        {logs.isError && <QueryError things={AUDIT_STRINGS.things} error={logs.error} fallback={AUDIT_STRINGS.fetchLogsFailed} />}
 
         <DataTable<AuditLog>
           withTableBorder

@@ -14,7 +14,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { useUrlState } from '../../lib/use-url-state.ts';
 import { BrokerageFormModal } from './brokerage-form-modal.tsx';
 import { BrokerageUsersModal } from './brokerage-users-modal.tsx';
-import { PageButtons } from './page-buttons.tsx';
+import { PageButtons } from '../../components/page-buttons.tsx';
 
 const DEFAULTS = { page: '1', limit: String(BROKERAGE_DEFAULT_PAGE_SIZE), search: '' };
 

@@ -2,7 +2,7 @@ import { Box, Grid, Group, Stack } from '@mantine/core';
 import { DonutChart } from '@mantine/charts';
 import { reportRoleColor, REPORT_STRINGS } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { LoadError } from './load-error.tsx';
+import { QueryError } from '../../components/query-error.tsx';
 import { EmptyChart, Figure, Figures, FiguresSkeleton, Section, ShareTable } from './parts.tsx';
 import { statusColor } from './colors.ts';
 import type { ReportQuery } from './export-report.ts';
@@ -11,7 +11,7 @@ const money = (dollars: number) => dollars.toLocaleString('en-US', { style: 'cur
 
 export function OverviewTab({ filters }: { filters: ReportQuery }) {
   const stats = trpc.admin.stats.get.useQuery({ start_date: filters.start_date, end_date: filters.end_date });
-  if (stats.isError) return <LoadError things="system statistics" error={stats.error} fallback={REPORT_STRINGS.fetchStatsFailed} />;
+  if (stats.isError) return <QueryError things="system statistics" error={stats.error} fallback={REPORT_STRINGS.fetchStatsFailed} />;
   if (!stats.data) return <FiguresSkeleton />;
   const { users, licenses, courses, payments } = stats.data;
   const roles = users.by_role.map((r) => ({ name: r.role_name, count: r.count, color: reportRoleColor(r.role_name) }));

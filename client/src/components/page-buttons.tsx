@@ -1,5 +1,5 @@
 import { Button, Group, Text } from '@mantine/core';
-import { pageButtons, showingText } from '@lm/shared';
+import { pageWindow, showingText } from '@lm/shared';
 
 interface Props {
   page: number;
@@ -20,7 +20,7 @@ export function PageButtons({ page, pages, total, limit, onChange }: Props) {
         <Button size="xs" variant="default" disabled={page <= 1} onClick={() => onChange(page - 1)}>
           Previous
         </Button>
-        {pageButtons(page, pages).map((p) => (
+        {pageWindow(page, pages).map((p) => (
           <Button
             key={p}
             size="xs"
