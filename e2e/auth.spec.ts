@@ -130,6 +130,7 @@ test('the dark theme toggle persists across reloads', async ({ page }) => {
 });
 
 test('every screen loads under the Content Security Policy without errors', async ({ page }) => {
+  test.slow(); // fourteen screens, each loaded from scratch
   const problems: string[] = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(msg.text());
