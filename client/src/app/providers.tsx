@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { MantineProvider, createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import { Badge, MantineProvider, createTheme, localStorageColorSchemeManager } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { ModalsProvider } from '@mantine/modals';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -13,6 +13,10 @@ const theme = createTheme({
   primaryColor: 'blue',
   defaultRadius: 'md',
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  components: {
+    // A badge in a narrow table column keeps its whole label instead of "COURSE F…".
+    Badge: Badge.extend({ styles: { root: { minWidth: 'max-content' } } }),
+  },
 });
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'lm.color-scheme' });
