@@ -51,7 +51,12 @@ test('Admin adds, edits and deletes a course with the modal, badges, validation 
   await modal.getByLabel(/^Description/).fill('Duties, disclosures and the code of ethics');
   await modal.getByLabel(/^Provider/).fill('E2E Academy');
   await modal.getByLabel(/^CE Hours/).fill('2.5');
-  await modal.getByLabel('Cost').fill('19.9');
+  // Type into the formatted input as a person does (fill() can race the $-prefix formatting on a busy machine).
+  const cost = modal.getByLabel('Cost');
+  await cost.click();
+  await cost.press('ControlOrMeta+A');
+  await cost.pressSequentially('19.9');
+  await expect(cost).toHaveValue(/^\$19\.90?$/);
   await modal.getByRole('button', { name: 'Create Course' }).click();
   await expect(page.getByText('Course created successfully!')).toBeVisible();
   await expect(modal).toBeHidden();
