@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Button, Card, Checkbox, FileButton, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { Button, Card, Checkbox, FileButton, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconArchive, IconCircleCheck, IconDatabase, IconDatabaseExport, IconLoader, IconPlus, IconUpload } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { BACKUP_STRINGS, formatBytes, type Backup } from '@lm/shared';
@@ -13,6 +13,7 @@ import { BackupRowActions } from './backup-row-actions.tsx';
 import { RestoreModal } from './restore-modal.tsx';
 import { downloadBackup, fileCallMessage, uploadBackup } from './backup-files.ts';
 import { formatTimestamp } from './format.ts';
+import { StatCard } from '../../components/stat-card.tsx';
 
 export function BackupRestorePage() {
   const [restoring, setRestoring] = useState<Backup | null>(null);
@@ -103,42 +104,6 @@ function CreateBar() {
             {BACKUP_STRINGS.createBackup}
           </Button>
         </Group>
-      </Group>
-    </Card>
-  );
-}
-
-function StatCard({
-  label,
-  value,
-  icon,
-  color,
-  loading,
-}: {
-  label: string;
-  value: ReactNode;
-  icon: ReactNode;
-  color: string;
-  loading: boolean;
-}) {
-  return (
-    <Card withBorder padding="lg" radius="md">
-      <Group justify="space-between" wrap="nowrap">
-        <Stack gap={4}>
-          <Text size="sm" c="dimmed" fw={500}>
-            {label}
-          </Text>
-          {loading ? (
-            <Skeleton h={28} w={90} />
-          ) : (
-            <Text fw={700} fz={24} data-testid={`stat-${label}`}>
-              {value}
-            </Text>
-          )}
-        </Stack>
-        <ThemeIcon variant="light" color={color} size={44} radius="md">
-          {icon}
-        </ThemeIcon>
       </Group>
     </Card>
   );

@@ -1,4 +1,4 @@
-import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon } from '@mantine/core';
+import { SimpleGrid, Skeleton } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconBook,
@@ -11,6 +11,7 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { STAT_LABELS, type DashboardStats } from '@lm/shared';
+import { StatCard } from '../../components/stat-card.tsx';
 
 type StatKey = keyof typeof STAT_LABELS;
 interface StatCardDef {
@@ -84,26 +85,15 @@ export function StatCards({ stats, loading }: { stats: DashboardStats | undefine
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: cards.length > 4 ? 6 : cards.length }}>
       {cards.map((c) => (
-        <Card key={c.key} withBorder padding="md" radius="md" data-testid={`stat-${c.key}`}>
-          <Group justify="space-between" align="flex-start" wrap="nowrap">
-            <div>
-              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                {STAT_LABELS[c.key]}
-              </Text>
-              <Text fw={700} fz={26} lh={1.3}>
-                {c.value}
-              </Text>
-              {c.hint && (
-                <Text size="xs" c="dimmed">
-                  {c.hint}
-                </Text>
-              )}
-            </div>
-            <ThemeIcon variant="light" color={c.color} size="lg" radius="md">
-              <c.icon size={20} />
-            </ThemeIcon>
-          </Group>
-        </Card>
+        <StatCard
+          key={c.key}
+          label={STAT_LABELS[c.key]}
+          value={c.value}
+          icon={<c.icon size={22} />}
+          color={c.color}
+          hint={c.hint}
+          testId={c.key}
+        />
       ))}
     </SimpleGrid>
   );

@@ -1,5 +1,5 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { ActionIcon, Button, Card, Group, Menu, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { ActionIcon, Button, Group, Menu, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconCash,
@@ -36,6 +36,7 @@ import { QueryError } from '../../components/query-error.tsx';
 import { RequireRole } from '../../components/require-role.tsx';
 import { PaymentMethodBadge, PaymentStatusBadge, PaymentTypeBadge } from './payment-badges.tsx';
 import { PaymentFormModal } from './payment-form-modal.tsx';
+import { StatCard } from '../../components/stat-card.tsx';
 
 type PaymentSort = (typeof PAYMENT_SORT_COLUMNS)[number];
 const PAGE_SIZES = ['10', '20', '50'];
@@ -70,42 +71,6 @@ export function PaymentsPage() {
         )}
       </RequireRole>
     </>
-  );
-}
-
-function StatCard({
-  label,
-  value,
-  icon,
-  color,
-  loading,
-}: {
-  label: string;
-  value: ReactNode;
-  icon: ReactNode;
-  color: string;
-  loading: boolean;
-}) {
-  return (
-    <Card withBorder padding="lg" radius="md">
-      <Group justify="space-between" wrap="nowrap">
-        <Stack gap={4}>
-          <Text size="sm" c="dimmed" fw={500}>
-            {label}
-          </Text>
-          {loading ? (
-            <Skeleton h={28} w={90} />
-          ) : (
-            <Text fw={700} fz={24} data-testid={`stat-${label}`}>
-              {value}
-            </Text>
-          )}
-        </Stack>
-        <ThemeIcon variant="light" color={color} size={44} radius="md">
-          {icon}
-        </ThemeIcon>
-      </Group>
-    </Card>
   );
 }
 
