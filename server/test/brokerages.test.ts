@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { pageWindow } from '@lm/shared';
 import { auditLogs, brokerages, users } from '../src/db/schema/index.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, type TestEnv } from './helpers.ts';
+import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, type TestEnv, trpcStatus } from './helpers.ts';
 
 let env: TestEnv;
 let roles: Awaited<ReturnType<typeof seedRoles>>;
@@ -15,15 +15,6 @@ afterAll(async () => env.close());
 type RoleKey = 'admin' | 'broker' | 'agent' | 'school';
 const ROLE_KEYS: RoleKey[] = ['admin', 'broker', 'agent', 'school'];
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
-const STATUS_OF_CODE: Record<string, number> = { FORBIDDEN: 403, NOT_FOUND: 404, BAD_REQUEST: 400, UNAUTHORIZED: 401, CONFLICT: 409 };
-async function trpcStatus(p: Promise<unknown>): Promise<number> {
-  try {
-    await p;
-    return 200;
-  } catch (err) {
-    return STATUS_OF_CODE[(err as { code: string }).code] ?? 500;
-  }
-}
 
 describe('role x action table', () => {
   const expected: Record<RoleKey, number> = { admin: 200, broker: 403, agent: 403, school: 403 };

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { addDays, type RoleName } from '@lm/shared';
 import { auditLogs, completions, licenses } from '../src/db/schema/index.ts';
-import { toErrorBody } from '../src/core/errors.ts';
 import { today } from '../src/core/dates.ts';
 import { adjustCeHours } from '../src/modules/licenses/licenses.ce.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv, trpcStatus } from './helpers.ts';
 
 let env: TestEnv;
 let roles: Awaited<ReturnType<typeof seedRoles>>;
@@ -43,15 +42,6 @@ async function seedCourse(schoolUserId: number | null, extra: Record<string, unk
     ce_hours: 4.5,
     ...extra,
   });
-}
-
-async function trpcStatus(p: Promise<unknown>): Promise<number> {
-  try {
-    await p;
-    return 200;
-  } catch (err) {
-    return toErrorBody(err).status;
-  }
 }
 
 const DAY = '2025-03-01';

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { RoleName } from '@lm/shared';
 import { auditLogs, completions, courses } from '../src/db/schema/index.ts';
-import { toErrorBody } from '../src/core/errors.ts';
-import { api, callerFor, createTestEnv, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+import { api, callerFor, createTestEnv, seedRoles, seedUser, tokenFor, type TestEnv, trpcStatus } from './helpers.ts';
 
 let env: TestEnv;
 let roles: Awaited<ReturnType<typeof seedRoles>>;
@@ -24,16 +23,6 @@ const body = (extra: Record<string, unknown> = {}) => ({
   ce_hours: 3,
   ...extra,
 });
-
-/** The HTTP status a tRPC call ends with (200 on success), through the same mapping REST uses. */
-async function trpcStatus(p: Promise<unknown>): Promise<number> {
-  try {
-    await p;
-    return 200;
-  } catch (err) {
-    return toErrorBody(err).status;
-  }
-}
 
 function adminCourse(extra: Record<string, unknown> = {}) {
   return callerFor(env, roles.admin.user_id).courses.create(body(extra));

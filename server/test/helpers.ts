@@ -16,6 +16,7 @@ import { createCallerFactory } from '../src/core/trpc.ts';
 import { appRouter } from '../src/router.ts';
 import { createSession } from '../src/modules/auth/sessions.ts';
 import type { FastifyInstance } from 'fastify';
+import { toErrorBody } from '../src/core/errors.ts';
 
 export const TEST_PASSWORD = 'Passw0rd!Test';
 
@@ -161,4 +162,14 @@ export async function seedRoles(env: TestEnv) {
     agent: { ...agent, token: tokenFor(env, agent.user_id) },
     school: { ...school, token: tokenFor(env, school.user_id) },
   };
+}
+
+/** The HTTP status a tRPC call ends with (200 on success), through the same mapping REST uses. */
+export async function trpcStatus(p: Promise<unknown>): Promise<number> {
+  try {
+    await p;
+    return 200;
+  } catch (err) {
+    return toErrorBody(err).status;
+  }
 }

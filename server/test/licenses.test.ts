@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { addDays, addYears, type RoleName } from '@lm/shared';
 import { auditLogs, licenses, payments } from '../src/db/schema/index.ts';
-import { toErrorBody } from '../src/core/errors.ts';
 import { today } from '../src/core/dates.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv, trpcStatus } from './helpers.ts';
 
 let env: TestEnv;
 let roles: Awaited<ReturnType<typeof seedRoles>>;
@@ -44,16 +43,6 @@ function body(userId: number, extra: Record<string, unknown> = {}) {
 /** A license created by the Admin through the tRPC path. */
 function seedLicense(userId: number, extra: Record<string, unknown> = {}) {
   return callerFor(env, roles.admin.user_id).licenses.create(body(userId, extra));
-}
-
-/** The HTTP status a tRPC call ends with (200 on success), through the same mapping REST uses. */
-async function trpcStatus(p: Promise<unknown>): Promise<number> {
-  try {
-    await p;
-    return 200;
-  } catch (err) {
-    return toErrorBody(err).status;
-  }
 }
 
 describe('OpenAPI', () => {

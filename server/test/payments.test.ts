@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { RoleName } from '@lm/shared';
 import { auditLogs, payments } from '../src/db/schema/index.ts';
-import { toErrorBody } from '../src/core/errors.ts';
 import { today } from '../src/core/dates.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv, trpcStatus } from './helpers.ts';
 
 let env: TestEnv;
 let roles: Awaited<ReturnType<typeof seedRoles>>;
@@ -38,15 +37,6 @@ function seedLicense(userId: number) {
     issue_date: '2025-01-01',
     expiration_date: '2027-01-01',
   });
-}
-
-async function trpcStatus(p: Promise<unknown>): Promise<number> {
-  try {
-    await p;
-    return 200;
-  } catch (err) {
-    return toErrorBody(err).status;
-  }
 }
 
 describe('OpenAPI', () => {

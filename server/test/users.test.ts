@@ -13,6 +13,7 @@ import {
   TEST_PASSWORD,
   tokenFor,
   type TestEnv,
+  trpcStatus,
 } from './helpers.ts';
 
 let env: TestEnv;
@@ -42,16 +43,6 @@ function newUserBody(fields: Record<string, unknown> = {}) {
     role_id: 3,
     ...fields,
   };
-}
-
-const STATUS_OF_CODE: Record<string, number> = { FORBIDDEN: 403, NOT_FOUND: 404, BAD_REQUEST: 400, UNAUTHORIZED: 401, CONFLICT: 409 };
-async function trpcStatus(p: Promise<unknown>): Promise<number> {
-  try {
-    await p;
-    return 200;
-  } catch (err) {
-    return STATUS_OF_CODE[(err as { code: string }).code] ?? 500;
-  }
 }
 
 describe('role x action table', () => {
