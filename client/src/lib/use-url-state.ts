@@ -1,4 +1,5 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { useSearchParams } from 'react-router';
 
 /**
@@ -43,4 +44,23 @@ export function useUrlState<T extends Record<string, string>>(defaultsArg: T) {
   );
 
   return [state, update] as const;
+}
+
+/**
+ * A search box over a value kept in the URL: typing shows at once, the URL (and so the query) follows
+ * `wait` ms later, and the box follows the URL when it changes from outside (back button, bookmark).
+ */
+export function useUrlSearch(urlValue: string, apply: (value: string) => void, wait = 300) {
+  const [text, setText] = useState(urlValue);
+  const applyLater = useDebouncedCallback((value: string) => apply(value.trim()), wait);
+  // Keep what is being typed (e.g. a trailing space) when the URL only caught up with it.
+  useEffect(() => setText((current) => (current.trim() === urlValue ? current : urlValue)), [urlValue]);
+  const onChange = useCallback(
+    (value: string) => {
+      setText(value);
+      applyLater(value);
+    },
+    [applyLater],
+  );
+  return [text, onChange] as const;
 }

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { ActionIcon, Alert, Anchor, Badge, Button, Card, Group, Select, Text, TextInput, Tooltip } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAlertCircle, IconEdit, IconPlus, IconSearch, IconTrash, IconUsers } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
@@ -11,7 +10,7 @@ import { confirm } from '../../components/confirm.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { notify } from '../../lib/notify.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { useUrlState } from '../../lib/use-url-state.ts';
+import { useUrlSearch, useUrlState } from '../../lib/use-url-state.ts';
 import { BrokerageFormModal } from './brokerage-form-modal.tsx';
 import { BrokerageUsersModal } from './brokerage-users-modal.tsx';
 import { PageButtons } from '../../components/page-buttons.tsx';
@@ -21,12 +20,10 @@ const DEFAULTS = { page: '1', limit: String(BROKERAGE_DEFAULT_PAGE_SIZE), search
 /** Brokerage Management (Admin only; app.tsx wraps it in <AdminOnly>, so no call is made for others). */
 export function BrokeragesPage() {
   const [state, setState] = useUrlState(DEFAULTS);
-  const [searchText, setSearchText] = useState(state.search);
-  const applySearch = useDebouncedCallback((value: string) => setState({ search: value.trim() }), 300);
+  const [searchText, onSearch] = useUrlSearch(state.search, (search) => setState({ search }));
   const [editing, setEditing] = useState<Brokerage | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [viewing, setViewing] = useState<Brokerage | null>(null);
-  useEffect(() => setSearchText(state.search), [state.search]);
 
   const page = Math.max(1, Math.trunc(Number(state.page)) || 1);
   const limit = (BROKERAGE_PAGE_SIZES as readonly number[]).includes(Number(state.limit))
@@ -83,10 +80,7 @@ export function BrokeragesPage() {
             placeholder={BROKERAGE_STRINGS.searchPlaceholder}
             leftSection={<IconSearch size={16} />}
             value={searchText}
-            onChange={(e) => {
-              setSearchText(e.currentTarget.value);
-              applySearch(e.currentTarget.value);
-            }}
+            onChange={(e) => onSearch(e.currentTarget.value)}
             w={{ base: '100%', sm: 320 }}
           />
           <Group gap="xs">

@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconDots, IconEdit, IconPlus, IconRefresh, IconSearch, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
@@ -19,7 +18,7 @@ import {
 import { trpc } from '../../lib/trpc.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { notify } from '../../lib/notify.ts';
-import { useUrlState } from '../../lib/use-url-state.ts';
+import { useUrlSearch, useUrlState } from '../../lib/use-url-state.ts';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
@@ -70,11 +69,7 @@ function LicensesTable() {
     search: '',
   });
   // The search box types freely; the URL (and the query) follow a moment later.
-  const [searchText, setSearchText] = useState(state.search);
-  const [debounced] = useDebouncedValue(searchText.trim(), 300);
-  useEffect(() => {
-    if (debounced !== state.search) setState({ search: debounced });
-  }, [debounced, state.search, setState]);
+  const [searchText, onSearch] = useUrlSearch(state.search, (search) => setState({ search }));
 
   const page = Math.max(1, Number(state.page) || 1);
   const limit = PAGE_SIZES.includes(state.limit) ? Number(state.limit) : 20;
@@ -143,7 +138,7 @@ function LicensesTable() {
             placeholder="Holder name or license number"
             leftSection={<IconSearch size={16} />}
             value={searchText}
-            onChange={(e) => setSearchText(e.currentTarget.value)}
+            onChange={(e) => onSearch(e.currentTarget.value)}
             w={250}
           />
           <Select

@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ActionIcon, Button, Group, Menu, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconCash,
   IconCircleCheck,
@@ -29,7 +28,7 @@ import {
 import { trpc } from '../../lib/trpc.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { notify } from '../../lib/notify.ts';
-import { useUrlState } from '../../lib/use-url-state.ts';
+import { useUrlSearch, useUrlState } from '../../lib/use-url-state.ts';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
@@ -108,11 +107,8 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
     method: '',
     search: '',
   });
-  const [searchText, setSearchText] = useState(state.search);
-  const [debounced] = useDebouncedValue(searchText.trim(), 300);
-  useEffect(() => {
-    if (debounced !== state.search) setState({ search: debounced });
-  }, [debounced, state.search, setState]);
+  // The search box types freely; the URL (and the query) follow a moment later.
+  const [searchText, onSearch] = useUrlSearch(state.search, (search) => setState({ search }));
 
   const page = Math.max(1, Number(state.page) || 1);
   const limit = PAGE_SIZES.includes(state.limit) ? Number(state.limit) : 20;
@@ -147,7 +143,7 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
 
   const rows = query.data?.payments ?? [];
   const sortStatus: DataTableSortStatus<Payment> = {
-    columnAccessor: state.sort === 'user' ? 'user' : state.sort,
+    columnAccessor: state.sort,
     direction: state.order === 'asc' ? 'asc' : 'desc',
   };
 
@@ -159,7 +155,7 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
           placeholder="Name or description"
           leftSection={<IconSearch size={16} />}
           value={searchText}
-          onChange={(e) => setSearchText(e.currentTarget.value)}
+          onChange={(e) => onSearch(e.currentTarget.value)}
           w={240}
         />
         <Select

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ActionIcon, Button, Card, Group, Select, Text, TextInput, Tooltip } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { IconEdit, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
@@ -12,7 +11,7 @@ import { confirm } from '../../components/confirm.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { notify } from '../../lib/notify.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { useUrlState } from '../../lib/use-url-state.ts';
+import { useUrlSearch, useUrlState } from '../../lib/use-url-state.ts';
 import { RoleBadge, StatusBadge } from './role-badge.tsx';
 import { BulkActions } from './bulk-actions.tsx';
 import { UserFormModal, type BrokerageOption } from './user-form-modal.tsx';
@@ -37,14 +36,10 @@ export function UsersPage() {
   const { user: me } = useAuth();
   const isAdmin = me?.role_id === ROLE.Admin;
   const [state, setState] = useUrlState(DEFAULTS);
-  const [searchText, setSearchText] = useState(state.search);
-  const applySearch = useDebouncedCallback((value: string) => setState({ search: value.trim() }), 300);
+  const [searchText, onSearch] = useUrlSearch(state.search, (search) => setState({ search }));
   const [selected, setSelected] = useState<User[]>([]);
   const [editing, setEditing] = useState<User | null>(null);
   const [formOpen, setFormOpen] = useState(false);
-
-  // The search box follows the URL when it changes from outside (back button, bookmark).
-  useEffect(() => setSearchText(state.search), [state.search]);
 
   const page = positiveInt(state.page, 1);
   const limit = PAGE_SIZES.includes(Number(state.limit)) ? Number(state.limit) : 20;
@@ -129,10 +124,7 @@ export function UsersPage() {
             placeholder="Search by name, email or phone..."
             leftSection={<IconSearch size={16} />}
             value={searchText}
-            onChange={(e) => {
-              setSearchText(e.currentTarget.value);
-              applySearch(e.currentTarget.value);
-            }}
+            onChange={(e) => onSearch(e.currentTarget.value)}
             w={{ base: '100%', sm: 280 }}
           />
           <Select
