@@ -6,6 +6,7 @@ import { EMAIL_RE, PROFILE_STRINGS, USER_MESSAGES, type User } from '@lm/shared'
 import { trpc } from '../../lib/trpc.ts';
 import { notify } from '../../lib/notify.ts';
 import { errorMessage, fieldErrors, httpStatus } from '../../lib/errors.ts';
+import { ContactFields } from '../../components/contact-fields.tsx';
 
 interface FormValues {
   first_name: string;
@@ -76,21 +77,7 @@ export function ProfileForm({ user }: { user: User }) {
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <TextInput label="Email" type="email" withAsterisk {...form.getInputProps('email')} />
         </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput label="Phone" type="tel" {...form.getInputProps('phone_number')} />
-        </Grid.Col>
-        <Grid.Col span={12}>
-          <TextInput label="Address" {...form.getInputProps('address')} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 5 }}>
-          <TextInput label="City" {...form.getInputProps('city')} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 6, sm: 3 }}>
-          <TextInput label="State" {...form.getInputProps('state')} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 6, sm: 4 }}>
-          <TextInput label="Zip Code" {...form.getInputProps('zip_code')} />
-        </Grid.Col>
+        <ContactFields inputProps={(field) => form.getInputProps(field)} />
       </Grid>
       <Group justify="flex-end" mt="lg">
         <Button type="submit" loading={save.isPending}>

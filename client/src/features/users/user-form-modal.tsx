@@ -4,6 +4,7 @@ import { DEFAULT_NEW_USER_ROLE, EMAIL_RE, ROLE, ROLE_IDS, roleName, USER_MESSAGE
 import { trpc } from '../../lib/trpc.ts';
 import { notify } from '../../lib/notify.ts';
 import { fieldErrors } from '../../lib/errors.ts';
+import { ContactFields } from '../../components/contact-fields.tsx';
 
 export interface BrokerageOption {
   value: string;
@@ -162,21 +163,7 @@ function UserForm({
             {...form.getInputProps('brokerage_id')}
           />
         </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput label="Phone" type="tel" {...form.getInputProps('phone_number')} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput label="Address" {...form.getInputProps('address')} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 5 }}>
-          <TextInput label="City" {...form.getInputProps('city')} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 6, sm: 3 }}>
-          <TextInput label="State" {...form.getInputProps('state')} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 6, sm: 4 }}>
-          <TextInput label="Zip Code" {...form.getInputProps('zip_code')} />
-        </Grid.Col>
+        <ContactFields inputProps={(field) => form.getInputProps(field)} />
         <Grid.Col span={12}>
           <Switch label="Active" {...form.getInputProps('is_active', { type: 'checkbox' })} />
         </Grid.Col>
