@@ -9,6 +9,7 @@ export * from './brokerages.ts';
 export * from './licenses.ts';
 export * from './courses.ts';
 export * from './completions.ts';
+export * from './ce.ts';
 export * from './payments.ts';
 export * from './dashboard.ts';
 export * from './audit-log.ts';
