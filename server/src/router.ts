@@ -6,6 +6,7 @@ import { brokeragesRouter } from './modules/brokerages/brokerages.router.ts';
 import { licensesRouter } from './modules/licenses/licenses.router.ts';
 import { coursesRouter } from './modules/courses/courses.router.ts';
 import { completionsRouter } from './modules/completions/completions.router.ts';
+import { ceRulesRouter } from './modules/ce-rules/ce-rules.router.ts';
 import { paymentsRouter } from './modules/payments/payments.router.ts';
 import { dashboardRouter } from './modules/dashboard/dashboard.router.ts';
 import { auditRouter } from './modules/audit/audit.router.ts';
@@ -19,6 +20,7 @@ export const appRouter = router({
   licenses: licensesRouter,
   courses: coursesRouter,
   completions: completionsRouter,
+  ceRules: ceRulesRouter,
   payments: paymentsRouter,
   dashboard: dashboardRouter,
   audit: auditRouter,

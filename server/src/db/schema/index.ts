@@ -2,6 +2,7 @@ export * from './brokerages.ts';
 export * from './users.ts';
 export * from './licenses.ts';
 export * from './courses.ts';
+export * from './ce.ts';
 export * from './payments.ts';
 export * from './audit.ts';
 export * from './notifications.ts';
