@@ -293,11 +293,8 @@ export function updateLicense(ctx: AuthedContext, input: UpdateLicenseInput): Li
       assertUniqueNumber(tx, next.state, next.license_number, license_id);
     }
     assertDateOrder(next.issue_date, next.expiration_date);
-    const cycleMove = moveCycleStarts(tx, old, next);
-    tx.update(licenses)
-      .set({ ...patch, ...cycleMove })
-      .where(eq(licenses.license_id, license_id))
-      .run();
+    const changes = { ...patch, ...moveCycleStarts(tx, old, next) };
+    if (Object.keys(changes).length > 0) tx.update(licenses).set(changes).where(eq(licenses.license_id, license_id)).run();
     // Dates may move completions in or out of the cycle: the cache follows (409 if a cycle went below 0).
     refreshCeCache(tx, license_id);
     applyFormHours(ctx, tx, license_id, ce_hours_completed);
