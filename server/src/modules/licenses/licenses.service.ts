@@ -1,10 +1,11 @@
+import type { z } from 'zod';
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
   CE_MESSAGES,
   FORM_ADJUSTMENT_REASON,
   roundHours,
-  type CeAdjustInput,
+  type ceAdjustInput,
   type CycleFigures,
   type RenewalPreview,
   type Transcript,
@@ -315,7 +316,7 @@ export function deleteLicense(ctx: AuthedContext, licenseId: number): { success:
 }
 
 /** POST /licenses/{id}/adjustments: a signed change of the current cycle's hours, with a reason (409 below 0). */
-export function adjustLicense(ctx: AuthedContext, input: CeAdjustInput & { id: number; hours: number; reason: string }): License {
+export function adjustLicense(ctx: AuthedContext, input: z.output<typeof ceAdjustInput>): License {
   return ctx.db.transaction((tx) => {
     getVisibleLicense(ctx, input.id, tx);
     const figures = refreshCeCache(tx, input.id)!;
