@@ -12,6 +12,7 @@ const UsersPage = lazy(() => import('../features/users/users-page.tsx').then((m)
 const BrokeragesPage = lazy(() => import('../features/brokerages/brokerages-page.tsx').then((m) => ({ default: m.BrokeragesPage })));
 const LicensesPage = lazy(() => import('../features/licenses/licenses-page.tsx').then((m) => ({ default: m.LicensesPage })));
 const CoursesPage = lazy(() => import('../features/courses/courses-page.tsx').then((m) => ({ default: m.CoursesPage })));
+const CeRulesPage = lazy(() => import('../features/ce-rules/ce-rules-page.tsx').then((m) => ({ default: m.CeRulesPage })));
 const PaymentsPage = lazy(() => import('../features/payments/payments-page.tsx').then((m) => ({ default: m.PaymentsPage })));
 const DocumentsPage = lazy(() => import('../features/documents/documents-page.tsx').then((m) => ({ default: m.DocumentsPage })));
 const NotificationsPage = lazy(() =>
@@ -71,6 +72,7 @@ export function AppRoutes() {
         />
         <Route path="/licenses" element={<LicensesPage />} />
         <Route path="/courses" element={<CoursesPage />} />
+        <Route path="/ce-rules" element={<CeRulesPage />} />
         <Route path="/payments" element={<PaymentsPage />} />
         <Route path="/documents" element={<DocumentsPage />} />
         <Route path="/notifications" element={<NotificationsPage />} />
