@@ -89,7 +89,19 @@ export const CE_STRINGS = {
   adjusted: 'CE hours adjusted successfully!',
   renewConfirm: 'Renew License',
   renewAnyway: 'Renew anyway',
+  renewOutstanding: 'Renew with CE outstanding',
+  createRule: 'Create Rule',
+  updateRule: 'Update Rule',
+  adjustFailed: 'Failed to adjust CE hours',
+  downloadFailed: 'Failed to download the transcript',
+  saveRuleFailed: 'Failed to save CE rule',
+  deleteRuleFailed: 'Failed to delete CE rule',
 } as const;
+
+/** transcript_{license_number}_{date}.csv, with characters a file name cannot hold replaced. */
+export function transcriptFileName(licenseNumber: string, date: string): string {
+  return `transcript_${licenseNumber.replace(/[^A-Za-z0-9._-]/g, '_')}_${date}.csv`;
+}
 
 // ---------------------------------------------------------------------------------------------
 // State CE rules

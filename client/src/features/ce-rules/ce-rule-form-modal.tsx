@@ -33,7 +33,7 @@ interface Values {
   notes: string;
 }
 
-const SAVE_FAILED = 'Failed to save CE rule';
+const SAVE_FAILED = CE_STRINGS.saveRuleFailed;
 
 function valuesOf(rule: CeRule | null): Values {
   if (!rule) return { state: null, license_type: 'Sales', hours_required: '', cycle_years: DEFAULT_CYCLE_YEARS, topics: [], notes: '' };
@@ -203,7 +203,7 @@ export function CeRuleFormModal({ opened, rule, onClose }: { opened: boolean; ru
               Cancel
             </Button>
             <Button type="submit" loading={busy}>
-              {rule ? 'Update Rule' : 'Create Rule'}
+              {rule ? CE_STRINGS.updateRule : CE_STRINGS.createRule}
             </Button>
           </Group>
         </Stack>

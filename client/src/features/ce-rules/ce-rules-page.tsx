@@ -12,7 +12,7 @@ import { QueryError } from '../../components/query-error.tsx';
 import { useCeRules, useDeleteCeRule } from './api.ts';
 import { CeRuleFormModal } from './ce-rule-form-modal.tsx';
 
-const DELETE_FAILED = 'Failed to delete CE rule';
+const DELETE_FAILED = CE_STRINGS.deleteRuleFailed;
 const hours = (h: number) => String(Math.round(h * 100) / 100);
 const years = (n: number) => `${n} ${n === 1 ? 'year' : 'years'}`;
 /** On a phone the table keeps State (with a summary line), the topics and the actions. */

@@ -12,7 +12,7 @@ interface Values {
 }
 
 const EMPTY: Values = { hours: '', reason: '' };
-const ADJUST_FAILED = 'Failed to adjust CE hours';
+const ADJUST_FAILED = CE_STRINGS.adjustFailed;
 
 /** Adds a signed number of CE hours, with a reason, to the license's current cycle (Admin and Broker). */
 export function AdjustmentForm({ licenseId }: { licenseId: number }) {

@@ -3,7 +3,7 @@
  * adjustments, and the transcript CSV. A change to a license's CE touches the licenses list, the
  * dashboard (CE progress, expiring licenses) and the completions screen, so all three are refreshed.
  */
-import { localDateString } from '@lm/shared';
+import { localDateString, transcriptFileName } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { downloadFile } from '../../lib/download.ts';
 
@@ -39,7 +39,7 @@ export function useAdjustLicense() {
 }
 
 /** The server's name (transcript_{number}_{today}.csv), used only when its Content-Disposition is missing. */
-const fallbackFileName = (licenseNumber: string) => `transcript_${licenseNumber.replace(/[^A-Za-z0-9._-]/g, '_')}_${localDateString()}.csv`;
+const fallbackFileName = (licenseNumber: string) => transcriptFileName(licenseNumber, localDateString());
 
 /** Saves GET /api/licenses/{id}/transcript/export as the server names it. Throws FileCallError. */
 export function downloadTranscriptCsv(licenseId: number, licenseNumber: string, failure: string): Promise<string> {

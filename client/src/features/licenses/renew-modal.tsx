@@ -75,7 +75,7 @@ function RenewBody({ license, onClose }: { license: License; onClose: () => void
         <Checkbox
           checked={anyway}
           onChange={(e) => setAnyway(e.currentTarget.checked)}
-          label="Renew with CE outstanding"
+          label={CE_STRINGS.renewOutstanding}
           description="The renewal is recorded as made with CE outstanding, and the missing hours stay on the closed cycle."
         />
       )}

@@ -13,7 +13,7 @@ import { CycleFiguresView, CycleLedger } from './ce-parts.tsx';
 import { formatDateTime, hoursOf } from './format.ts';
 import { LicenseStatusBadge } from './license-badges.tsx';
 
-const DOWNLOAD_FAILED = 'Failed to download the transcript';
+const DOWNLOAD_FAILED = CE_STRINGS.downloadFailed;
 
 /**
  * The CE transcript of one license: the current cycle (figures, topics, completions, adjustments), the

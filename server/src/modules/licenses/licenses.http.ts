@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify/sync';
-import { idParam, neutraliseCsvCell, type Transcript } from '@lm/shared';
+import { idParam, neutraliseCsvCell, transcriptFileName, type Transcript } from '@lm/shared';
 import type { FileRoutes, RouteDeps } from '../../http/routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { today } from '../../core/dates.ts';
@@ -78,11 +78,6 @@ export function transcriptRows(t: Transcript): Row[] {
     }
   }
   return rows;
-}
-
-/** transcript_{license_number}_{today}.csv, with characters a file name cannot hold replaced. */
-export function transcriptFileName(licenseNumber: string, date: string): string {
-  return `transcript_${licenseNumber.replace(/[^A-Za-z0-9._-]/g, '_')}_${date}.csv`;
 }
 
 async function exportTranscript(deps: RouteDeps, req: FastifyRequest, reply: FastifyReply) {
