@@ -5,21 +5,28 @@ import { AppError } from './errors.ts';
 const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * Hashing is CPU- and memory-heavy, so at most MAX_ACTIVE run at once and at most MAX_QUEUED wait;
- * past that the caller gets 429 at once instead of starving the rest of the API.
+ * Hashing is CPU- and memory-heavy, so at most MAX_ACTIVE run at once (on libuv's thread pool, which
+ * has 4 threads: file I/O keeps the other two). Waiting is by priority (docs/security.md "Fair
+ * hashing"): 'high' (a known source, or one with no recent failed attempts, and every hash of a new
+ * password) always goes before 'low' (sources already failing). Each queue is bounded; past that the
+ * caller gets 429 at once instead of starving the rest of the API. A flood of bad sign-ins therefore
+ * fills the small low queue and is refused, while a legitimate sign-in waits for one hash at most.
  */
+export type HashPriority = 'high' | 'low';
 const MAX_ACTIVE = 2;
-const MAX_QUEUED = 32;
+const MAX_QUEUED: Record<HashPriority, number> = { high: 64, low: 4 };
 let active = 0;
-const queue: Array<() => void> = [];
+const queues: Record<HashPriority, Array<() => void>> = { high: [], low: [] };
 
-async function withHashSlot<T>(fn: () => Promise<T>): Promise<T> {
+/** Password verifications started since the process began (tests count them; nothing else reads it). */
+export const passwordStats = { verifications: 0 };
+
+export const HASH_BUSY_MESSAGE = 'The server is busy checking passwords. Please try again in a moment.';
+
+async function withHashSlot<T>(priority: HashPriority, fn: () => Promise<T>): Promise<T> {
   if (active >= MAX_ACTIVE) {
-    if (queue.length >= MAX_QUEUED) {
-      throw new AppError('TOO_MANY_REQUESTS', 'The server is busy checking passwords. Please try again in a moment.', {
-        retryAfter: 1,
-      });
-    }
+    const queue = queues[priority];
+    if (queue.length >= MAX_QUEUED[priority]) throw new AppError('TOO_MANY_REQUESTS', HASH_BUSY_MESSAGE, { retryAfter: 1 });
     await new Promise<void>((resolve) => queue.push(resolve));
   } else {
     active++;
@@ -27,18 +34,19 @@ async function withHashSlot<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } finally {
-    const next = queue.shift();
+    const next = queues.high.shift() ?? queues.low.shift();
     if (next) next();
     else active--;
   }
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return withHashSlot(() => argon2.hash(password, ARGON2_OPTIONS));
+  return withHashSlot('high', () => argon2.hash(password, ARGON2_OPTIONS));
 }
 
-export function verifyPassword(hash: string, password: string): Promise<boolean> {
-  return withHashSlot(async () => {
+export function verifyPassword(hash: string, password: string, priority: HashPriority = 'high'): Promise<boolean> {
+  return withHashSlot(priority, async () => {
+    passwordStats.verifications++;
     try {
       return await argon2.verify(hash, password);
     } catch {
