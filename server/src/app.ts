@@ -70,7 +70,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // is a proxy); README says to use it only when the proxy is the only way in.
     trustProxy:
       typeof config.trustProxy === 'number'
-        ? ((hops: number) => (_addr: string, i: number) => i < hops)(config.trustProxy)
+        ? (
+            (hops: number) => (_addr: string, i: number) =>
+              i < hops
+          )(config.trustProxy)
         : config.trustProxy,
     routerOptions: { maxParamLength: 5000 },
   });

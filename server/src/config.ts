@@ -49,7 +49,8 @@ export function parseTrustProxy(value: string | undefined): false | number | str
     const family = net.isIP(address ?? '');
     const maxBits = family === 6 ? 128 : 32;
     const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
-    if (!family || !okBits || rest.length > 0) throw new AppError('BAD_REQUEST', `TRUST_PROXY: "${item}" is not an address or CIDR. ${TRUST_PROXY_HELP}.`);
+    if (!family || !okBits || rest.length > 0)
+      throw new AppError('BAD_REQUEST', `TRUST_PROXY: "${item}" is not an address or CIDR. ${TRUST_PROXY_HELP}.`);
   }
   return list;
 }

@@ -9,7 +9,13 @@ import { and, eq } from 'drizzle-orm';
 import { auditLogs, backups, brokerages, completions, courses, licenses, payments, sessions, users } from '../src/db/schema/index.ts';
 import { getSettings, writeSettings } from '../src/core/settings.ts';
 import { restoreWorkFile } from '../src/modules/backups/backups.service.ts';
+import { MIGRATIONS_FOLDER } from '../src/db/client.ts';
 import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+
+/** The migrations this version has (drizzle/meta/_journal.json). */
+const journal = (
+  JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> }
+).entries;
 
 let env: TestEnv;
 let roles: Awaited<ReturnType<typeof seedRoles>>;
@@ -241,7 +247,7 @@ describe('creating, listing, downloading and deleting (acceptance 3)', () => {
       app: 'License Manager',
       backup_id: res.body.id,
       include_files: true,
-      schema_version: { tag: '0000_init', migrations: 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      schema_version: { tag: journal.at(-1)!.tag, migrations: journal.length, hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       database: { file: 'database.sqlite', size: db.length, sha256: crypto.createHash('sha256').update(db).digest('hex') },
     });
     expect(manifest.row_counts.users).toBe(count('users'));

@@ -21,11 +21,9 @@ export const SOURCE_WINDOW_MS = 60_000;
 /** One answer for every refused attempt: the same for known and unknown e-mails (docs/security.md). */
 export function tooManyAttempts(retryAfterSeconds: number): AppError {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return new AppError(
-    'TOO_MANY_REQUESTS',
-    `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    { retryAfter: Math.max(1, retryAfterSeconds) },
-  );
+  return new AppError('TOO_MANY_REQUESTS', `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+    retryAfter: Math.max(1, retryAfterSeconds),
+  });
 }
 
 /**

@@ -103,6 +103,9 @@ export function rememberSource(db: DbOrTx, userId: number, kind: 'device' | 'add
   const now = new Date().toISOString();
   db.insert(knownSources)
     .values({ user_id: userId, kind, value, created_at: now, last_used_at: now })
-    .onConflictDoUpdate({ target: [knownSources.user_id, knownSources.kind, knownSources.value], set: { last_used_at: sql`excluded.last_used_at` } })
+    .onConflictDoUpdate({
+      target: [knownSources.user_id, knownSources.kind, knownSources.value],
+      set: { last_used_at: sql`excluded.last_used_at` },
+    })
     .run();
 }
