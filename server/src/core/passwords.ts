@@ -1,3 +1,4 @@
+import os from 'node:os';
 import argon2 from 'argon2';
 import { AppError } from './errors.ts';
 
@@ -5,18 +6,20 @@ import { AppError } from './errors.ts';
 const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * Hashing is CPU- and memory-heavy, so at most MAX_ACTIVE run at once (on libuv's thread pool, which
- * has 4 threads: file I/O keeps the other two). Waiting is by priority (docs/security.md "Fair
- * hashing"): 'high' (a known source, or one with no recent failed attempts, and every hash of a new
- * password) always goes before 'low' (sources already failing). Each queue is bounded; past that the
- * caller gets 429 at once instead of starving the rest of the API. A flood of bad sign-ins therefore
- * fills the small low queue and is refused, while a legitimate sign-in waits for one hash at most.
+ * Hashing is CPU- and memory-heavy, so at most MAX_ACTIVE run at once (on libuv's thread pool of 4;
+ * one core per hash, one left for the event loop: 1 on a 2-core machine). Waiting is by priority (docs/security.md "Fair hashing"):
+ * 'high' (a source that signed in to the account before, and every hash of a new password), then
+ * 'normal' (an unknown source with no recent attempts), then 'low' (sources already failing). Each
+ * queue is bounded; past that the caller gets 429 at once instead of starving the rest of the API.
+ * A flood, even from rotating addresses, fills the normal and low queues and is refused there, while a
+ * sign-in from a known source waits for the hashes already running at most.
  */
-export type HashPriority = 'high' | 'low';
-const MAX_ACTIVE = 2;
-const MAX_QUEUED: Record<HashPriority, number> = { high: 64, low: 4 };
+export type HashPriority = 'high' | 'normal' | 'low';
+/** One core stays free for the event loop (requests, /auth/me) while passwords are checked. */
+const MAX_ACTIVE = Math.max(1, Math.min(4, os.availableParallelism() - 1));
+const MAX_QUEUED: Record<HashPriority, number> = { high: 64, normal: 16, low: 8 };
 let active = 0;
-const queues: Record<HashPriority, Array<() => void>> = { high: [], low: [] };
+const queues: Record<HashPriority, Array<() => void>> = { high: [], normal: [], low: [] };
 
 /** Password verifications started since the process began (tests count them; nothing else reads it). */
 export const passwordStats = { verifications: 0 };
@@ -34,7 +37,7 @@ async function withHashSlot<T>(priority: HashPriority, fn: () => Promise<T>): Pr
   try {
     return await fn();
   } finally {
-    const next = queues.high.shift() ?? queues.low.shift();
+    const next = queues.high.shift() ?? queues.normal.shift() ?? queues.low.shift();
     if (next) next();
     else active--;
   }
