@@ -71,7 +71,7 @@ export async function login(ctx: Context, input: LoginInput): Promise<LoginOutpu
   }
 
   const sourceHit = hits.find((h) => h.key.startsWith('source:'));
-  const priority: HashPriority = source.known || (sourceHit?.count ?? 1) <= 1 ? 'high' : 'low';
+  const priority: HashPriority = source.known ? 'high' : (sourceHit?.count ?? 1) <= 1 ? 'normal' : 'low';
   let ok: boolean;
   try {
     ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password, priority);
