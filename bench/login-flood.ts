@@ -135,7 +135,8 @@ async function main() {
     const attacker = async (a: number) => {
       while (Date.now() < deadline) {
         const from = `127.0.${2 + Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
-        const email = a % 2 === 0 ? users[Math.floor(Math.random() * users.length)]!.email : `nobody${Math.floor(Math.random() * 1e6)}@flood.test`;
+        const email =
+          a % 2 === 0 ? users[Math.floor(Math.random() * users.length)]!.email : `nobody${Math.floor(Math.random() * 1e6)}@flood.test`;
         const r = await request(port, 'POST', '/auth/login', { body: { email, password: 'Wrong-Passw0rd' }, from });
         flood[r.status] = (flood[r.status] ?? 0) + 1;
         floodN++;
@@ -164,14 +165,12 @@ async function main() {
       }
     };
 
-    await Promise.all([
-      ...Array.from({ length: CONCURRENCY }, (_, a) => attacker(a)),
-      ...users.map((u) => user(u)),
-      poller(),
-    ]);
+    await Promise.all([...Array.from({ length: CONCURRENCY }, (_, a) => attacker(a)), ...users.map((u) => user(u)), poller()]);
 
     const ratio = legit.total ? legit.ok / legit.total : 0;
-    console.log(`login flood: ${SECONDS} s, ${CONCURRENCY} concurrent bad sign-ins from rotating 127.0.x.y addresses, ${os.availableParallelism()} cores`);
+    console.log(
+      `login flood: ${SECONDS} s, ${CONCURRENCY} concurrent bad sign-ins from rotating 127.0.x.y addresses, ${os.availableParallelism()} cores`,
+    );
     console.log(`  bad sign-ins: ${floodN} (${(floodN / SECONDS).toFixed(0)}/s), answers ${JSON.stringify(flood)}`);
     console.log(
       `  legitimate sign-ins: ${legit.ok}/${legit.total} succeeded (${(ratio * 100).toFixed(1)}%), p50 ${percentile(legit.ms, 50).toFixed(0)} ms, p99 ${percentile(legit.ms, 99).toFixed(0)} ms${Object.keys(legit.failures).length ? `, failures ${JSON.stringify(legit.failures)}` : ''}`,
