@@ -4,7 +4,13 @@ import { buildApp } from './app.ts';
 import { ensureAdmin } from './core/bootstrap.ts';
 import { startBackgroundJobs } from './jobs.ts';
 
-const config = loadConfig();
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  console.error(`License Manager cannot start: ${(err as Error).message}`);
+  process.exit(1);
+}
 const { app, db, services } = await buildApp({ config });
 
 await ensureAdmin(db, config, (line) => console.log(line));

@@ -169,7 +169,10 @@ describe('GET /api/audit/logs filters and pagination', () => {
     const count = () => env.db.$client.prepare('SELECT count(*) FROM audit_logs').pluck().get() as number;
     const widgets = async () => (await callerFor(env, people.admin.user_id).audit.logs({ target_table: 'widgets' })).pagination.total;
     expect(await widgets()).toBe(31);
-    env.db.$client.prepare('DELETE FROM audit_logs WHERE log_id = (SELECT max(log_id) FROM audit_logs)').run();
+    // The table is append-only (a trigger refuses DELETE); lift it for this one simulated change.
+    env.db.$client.exec(`DROP TRIGGER audit_logs_no_delete;
+      DELETE FROM audit_logs WHERE log_id = (SELECT max(log_id) FROM audit_logs);
+      CREATE TRIGGER audit_logs_no_delete BEFORE DELETE ON audit_logs BEGIN SELECT RAISE(ABORT, 'audit_logs is append-only'); END;`);
     expect((await callerFor(env, people.admin.user_id).audit.logs({})).pagination.total).toBe(count());
     expect(await widgets()).toBe(30);
     const summary = await callerFor(env, people.admin.user_id).audit.summary({});

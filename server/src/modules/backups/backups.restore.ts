@@ -145,6 +145,8 @@ export function restoreGroups(
           sqlite
             .prepare('UPDATE main.sessions SET revoked_at = ? WHERE revoked_at IS NULL AND session_id <> ?')
             .run(new Date().toISOString(), keep ? ctx.session.session_id : -1);
+          // Known sign-in sources were learnt for the accounts as they were: restored ids may be other people.
+          sqlite.prepare('DELETE FROM main.known_sources').run();
         }
 
         const referencesCleared = settleDanglingReferences(sqlite);
