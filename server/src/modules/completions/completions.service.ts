@@ -17,6 +17,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../core/errors.ts'
 import { found, isAdmin, isAgent, isSchool, visibleUsersCondition } from '../../core/scope.ts';
 import { adjustCeHours } from '../licenses/licenses.ce.ts';
 import type { AuthUser } from '../auth/sessions.ts';
+import { notifyCourseCompleted } from '../notifications/events.ts';
 
 type Ctx = Context & { user: AuthUser };
 
@@ -161,7 +162,7 @@ export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionRevi
   // Only reviewers reach here (roleProcedure), and a School only sees its own courses' completions.
   if (!isAdmin(ctx.user) && !(isSchool(ctx.user) && old.course_school_id === ctx.user.user_id)) throw notFound('Completion');
 
-  return ctx.db.transaction((tx) => {
+  const result = ctx.db.transaction((tx) => {
     const wasApproved = old.status === 'Approved';
     const isApproved = input.status === 'Approved';
     let ce: { before: number; after: number } | null = null;
@@ -203,6 +204,9 @@ export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionRevi
     }
     return updated;
   });
+  // course_completed: after the commit, in the background; never fails the review (notifications/events.ts).
+  if (result.status === 'Approved' && old.status !== 'Approved') notifyCourseCompleted(ctx, result.completion_id);
+  return result;
 }
 
 /**
