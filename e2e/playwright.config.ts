@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +17,8 @@ async function freePort(): Promise<number> {
 // Chosen once in the main process; workers inherit it through the environment.
 process.env.E2E_PORT ??= String(await freePort());
 // The server's DATA_DIR, so specs can read the e-mails it writes to the outbox (e2e/fixtures/outbox.ts).
-process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'lm-e2e-data-'));
+// Named after the port (created by the server), so evaluating this file again creates nothing.
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `lm-e2e-data-${process.env.E2E_PORT}`);
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({

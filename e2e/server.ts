@@ -16,6 +16,8 @@ const clientDist = path.join(dir, 'client');
 
 await build({ configFile: path.resolve(import.meta.dirname, '../client/vite.config.ts'), logLevel: 'warn', build: { outDir: clientDist } });
 
+// A fresh data directory every run (E2E_DATA_DIR is named after the port and may be left from an earlier run).
+if (process.env.E2E_DATA_DIR) fs.rmSync(process.env.E2E_DATA_DIR, { recursive: true, force: true });
 const config = loadConfig({
   ...process.env,
   DATA_DIR: process.env.E2E_DATA_DIR ?? path.join(dir, 'data'),

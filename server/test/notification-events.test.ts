@@ -59,7 +59,13 @@ describe('REST: course_completed', () => {
 describe('REST: payment_due in the daily pass', () => {
   it('a Pending payment whose date has come: once to its payer, and in the Broker’s digest', async () => {
     const create = (body: object) => api(env, 'POST', '/api/payments', { token: roles.admin.token, body });
-    const due = await create({ user_id: roles.agent.user_id, amount: 125.5, payment_type: 'Renewal Fee', status: 'Pending', payment_date: TODAY });
+    const due = await create({
+      user_id: roles.agent.user_id,
+      amount: 125.5,
+      payment_type: 'Renewal Fee',
+      status: 'Pending',
+      payment_date: TODAY,
+    });
     expect(due.status).toBe(200);
     // Not yet due, already paid, or long overdue (imported history): nothing.
     await create({ user_id: roles.agent.user_id, amount: 10, status: 'Pending', payment_date: addDays(TODAY, 10) });

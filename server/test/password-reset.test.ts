@@ -72,7 +72,11 @@ describe('REST: forgot-password and reset-password', () => {
   it('the link works once: new password, old sessions 401, lockout cleared, audited; then 400', async () => {
     const user = await seedUser(env, 'Broker');
     const oldToken = await login(env, user.email);
-    env.db.update(users).set({ failed_login_attempts: 3, locked_until: new Date(Date.now() + 3_600_000).toISOString() }).where(eq(users.user_id, user.user_id)).run();
+    env.db
+      .update(users)
+      .set({ failed_login_attempts: 3, locked_until: new Date(Date.now() + 3_600_000).toISOString() })
+      .where(eq(users.user_id, user.user_id))
+      .run();
     await forgot(user.email);
     const { token } = (await latestLink(user.email))!.link!;
 
@@ -115,7 +119,11 @@ describe('REST: forgot-password and reset-password', () => {
     expect(superseded.status).toBe(400);
     expect(superseded.body.error).toBe(message);
 
-    env.db.update(passwordResetTokens).set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(passwordResetTokens.user_id, user.user_id)).run();
+    env.db
+      .update(passwordResetTokens)
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(passwordResetTokens.user_id, user.user_id))
+      .run();
     const expired = await api(env, 'POST', '/api/auth/reset-password', { body: { token: second, newPassword: NEW_PASSWORD } });
     expect(expired.status).toBe(400);
     expect(expired.body.error).toBe(message);
@@ -254,7 +262,9 @@ describe('REST: public settings', () => {
       const user = await seedUser(env, 'Agent');
       await forgot(user.email);
       const { mail } = (await latestLink(user.email))!;
-      expect(mail.body).toMatch(/\n-- \nReal Estate License Manager\nTrack real estate licenses.*\nNeed help\? support@example\.com · \+1 555 0199/);
+      expect(mail.body).toMatch(
+        /\n-- \nReal Estate License Manager\nTrack real estate licenses.*\nNeed help\? support@example\.com · \+1 555 0199/,
+      );
     } finally {
       writeSettings(env.db, { support_phone: '' }, null);
     }

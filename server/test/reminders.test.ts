@@ -270,7 +270,10 @@ describe('settings: channels', () => {
     expect(await runReminders(env.db, env.config, at(addDays(TODAY, 1)))).toMatchObject({ failed: 0 });
     expect(deliveries().filter((d) => d.channel === 'sms')).toHaveLength(1);
     const history = await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token });
-    expect(history.body.recent.find((d: { channel: string }) => d.channel === 'sms')).toMatchObject({ status: 'failed', transport: 'none' });
+    expect(history.body.recent.find((d: { channel: string }) => d.channel === 'sms')).toMatchObject({
+      status: 'failed',
+      transport: 'none',
+    });
   });
 
   it('a failed SMTP delivery is recorded and released, so the next pass tries again', async () => {

@@ -227,7 +227,9 @@ export const deliveryStatusOutput = z.object({
 export type DeliveryStatusInfo = z.infer<typeof deliveryStatusOutput>;
 
 /** The label a delivery shows: an outbox file is never "delivered". */
-export function deliveryLabel(d: Pick<Delivery, 'status' | 'transport'>): 'Delivered' | 'In outbox' | 'Not delivered' | 'Failed' | 'Pending' {
+export function deliveryLabel(
+  d: Pick<Delivery, 'status' | 'transport'>,
+): 'Delivered' | 'In outbox' | 'Not delivered' | 'Failed' | 'Pending' {
   if (d.status === 'pending') return 'Pending';
   if (d.status === 'failed') return d.transport === 'none' ? 'Not delivered' : 'Failed';
   return d.transport === 'outbox' ? 'In outbox' : 'Delivered';

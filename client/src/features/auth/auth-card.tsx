@@ -16,7 +16,17 @@ export function SupportLine() {
 }
 
 /** The card of the signed-out screens: the app's name (System Settings), a title and subtitle, the form. */
-export function AuthCard({ title, subtitle, tabTitle, children }: { title: string; subtitle: string; tabTitle: string; children: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  tabTitle,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  tabTitle: string;
+  children: ReactNode;
+}) {
   const { app_name, app_description } = usePublicSettings();
   useDocumentTitle(tabTitle);
   return (

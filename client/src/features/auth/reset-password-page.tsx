@@ -66,7 +66,12 @@ export function ResetPasswordPage() {
               data-autofocus
               {...form.getInputProps('newPassword')}
             />
-            <PasswordInput label="Confirm New Password" withAsterisk autoComplete="new-password" {...form.getInputProps('confirmPassword')} />
+            <PasswordInput
+              label="Confirm New Password"
+              withAsterisk
+              autoComplete="new-password"
+              {...form.getInputProps('confirmPassword')}
+            />
             <Button type="submit" fullWidth loading={reset.isPending}>
               {PASSWORD_RESET_STRINGS.resetSubmit}
             </Button>

@@ -19,9 +19,8 @@ export function DeliveryAlert() {
   if (!info.data || info.data.email === 'smtp') return null;
   return (
     <Alert color="yellow" icon={<IconMailOff size={18} />} title={NOTIFICATION_STRINGS.noMailServer} mb="md" data-testid="no-mail-server">
-      E-mails are not delivered: each one is written as an .eml file to the outbox, <Code>{info.data.outbox_dir}</Code>. Set SMTP_URL
-      to send them through your mail server. {NOTIFICATION_STRINGS.noSmsGateway}: SMS and push notifications are recorded as not
-      delivered.
+      E-mails are not delivered: each one is written as an .eml file to the outbox, <Code>{info.data.outbox_dir}</Code>. Set SMTP_URL to
+      send them through your mail server. {NOTIFICATION_STRINGS.noSmsGateway}: SMS and push notifications are recorded as not delivered.
     </Alert>
   );
 }

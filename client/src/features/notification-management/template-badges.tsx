@@ -1,6 +1,13 @@
 import { Badge } from '@mantine/core';
 import { Tooltip } from '@mantine/core';
-import { deliveryLabel, NOTIFICATION_TYPE_LABELS, TRIGGER_EVENT_LABELS, type Delivery, type NotificationType, type TriggerEvent } from '@lm/shared';
+import {
+  deliveryLabel,
+  NOTIFICATION_TYPE_LABELS,
+  TRIGGER_EVENT_LABELS,
+  type Delivery,
+  type NotificationType,
+  type TriggerEvent,
+} from '@lm/shared';
 
 const TYPE_COLORS: Record<NotificationType, string> = { email: 'blue', sms: 'teal', push: 'violet' };
 

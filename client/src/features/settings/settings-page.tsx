@@ -9,7 +9,14 @@ import { fieldErrors, httpStatus } from '../../lib/errors.ts';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
-import { FREQUENCY_OPTIONS, LOG_LEVEL_OPTIONS, NUMBER_FIELDS, SETTING_LABELS, SMS_UNAVAILABLE, type SWITCH_FIELDS } from './settings-fields.ts';
+import {
+  FREQUENCY_OPTIONS,
+  LOG_LEVEL_OPTIONS,
+  NUMBER_FIELDS,
+  SETTING_LABELS,
+  SMS_UNAVAILABLE,
+  type SWITCH_FIELDS,
+} from './settings-fields.ts';
 
 type TabValue = (typeof SETTINGS_TABS)[number]['value'];
 
@@ -218,9 +225,7 @@ function SettingsForm({ initial }: { initial: Settings }) {
           </Tabs.Panel>
 
           <Tabs.Panel value="uploads">
-            <Stack maw={560}>
-              {number('max_file_size_mb')}
-            </Stack>
+            <Stack maw={560}>{number('max_file_size_mb')}</Stack>
           </Tabs.Panel>
 
           <Tabs.Panel value="system">

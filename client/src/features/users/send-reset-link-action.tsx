@@ -27,7 +27,13 @@ export function SendResetLinkAction({ user }: { user: User }) {
   };
   return (
     <Tooltip label={PASSWORD_RESET_STRINGS.sendLink}>
-      <ActionIcon variant="subtle" color="teal" aria-label={`${PASSWORD_RESET_STRINGS.sendLink} to ${name}`} loading={send.isPending} onClick={() => void onClick()}>
+      <ActionIcon
+        variant="subtle"
+        color="teal"
+        aria-label={`${PASSWORD_RESET_STRINGS.sendLink} to ${name}`}
+        loading={send.isPending}
+        onClick={() => void onClick()}
+      >
         <IconKey size={18} />
       </ActionIcon>
     </Tooltip>

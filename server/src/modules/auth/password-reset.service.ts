@@ -72,7 +72,13 @@ export function issueLinkToken(tx: DbOrTx, userId: number, purpose: LinkPurpose,
   const now = new Date();
   tx.update(passwordResetTokens)
     .set({ expires_at: now.toISOString() })
-    .where(and(eq(passwordResetTokens.user_id, userId), isNull(passwordResetTokens.used_at), gt(passwordResetTokens.expires_at, now.toISOString())))
+    .where(
+      and(
+        eq(passwordResetTokens.user_id, userId),
+        isNull(passwordResetTokens.used_at),
+        gt(passwordResetTokens.expires_at, now.toISOString()),
+      ),
+    )
     .run();
   tx.insert(passwordResetTokens)
     .values({
@@ -98,7 +104,13 @@ export async function issueAndSendLink(
     audit(tx, args.actor, { action: args.auditAction, table: 'users', id: args.userId, new: { purpose: args.purpose, ...args.auditNew } });
     return t;
   });
-  return sendPasswordLink(db, config, { userId: args.userId, purpose: args.purpose, token, validForMs: args.validForMs, actor: args.actor });
+  return sendPasswordLink(db, config, {
+    userId: args.userId,
+    purpose: args.purpose,
+    token,
+    validForMs: args.validForMs,
+    actor: args.actor,
+  });
 }
 
 function recentRequests(db: Db, userId: number, now: number): number {
@@ -143,7 +155,8 @@ export async function forgotPassword(ctx: Context, input: ForgotPasswordInput): 
         audit(tx, actor, { action: 'password_reset_requested', table: 'users', id: user.user_id, new: { email: user.email } });
         return t;
       });
-      send = () => sendPasswordLink(ctx.db, ctx.config, { userId: user.user_id, purpose: 'reset', token, validForMs: LINK_VALIDITY_MS.forgot, actor });
+      send = () =>
+        sendPasswordLink(ctx.db, ctx.config, { userId: user.user_id, purpose: 'reset', token, validForMs: LINK_VALIDITY_MS.forgot, actor });
     } else {
       audit(ctx.db, actor, {
         action: 'password_reset_requested',
@@ -196,7 +209,12 @@ export async function resetPassword(ctx: Context, input: ResetPasswordInput): Pr
       .where(eq(users.user_id, row.user_id))
       .run();
     const revoked = revokeUserSessions(tx, row.user_id);
-    audit(tx, actor, { action: 'password_reset', table: 'users', id: row.user_id, new: { purpose: row.purpose, sessions_revoked: revoked } });
+    audit(tx, actor, {
+      action: 'password_reset',
+      table: 'users',
+      id: row.user_id,
+      new: { purpose: row.purpose, sessions_revoked: revoked },
+    });
   });
   return { success: true };
 }

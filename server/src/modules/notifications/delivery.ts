@@ -12,7 +12,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { NOTIFICATION_STRINGS, type Delivery, type DeliveryStatusInfo, type DeliveryTransport, type NotificationType, type Settings } from '@lm/shared';
+import {
+  NOTIFICATION_STRINGS,
+  type Delivery,
+  type DeliveryStatusInfo,
+  type DeliveryTransport,
+  type NotificationType,
+  type Settings,
+} from '@lm/shared';
 import { notificationDeliveries } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';

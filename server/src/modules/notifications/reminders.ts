@@ -11,6 +11,9 @@
  * Brokers: a digest of their agents' expiring and expired licenses at settings.notification_frequency:
  * daily, weekly (the week starting Monday) or monthly, key `broker_digest:{broker_id}:{period}`; with
  * immediate, one notice per license instead, key `broker_notice:{broker_id}:{trigger}:{license_id}:{expiration_date}`.
+ *
+ * Payments (reminders.payments.ts): Pending payments whose date has come, once to the payer; the digests (or
+ * immediate notices, key `broker_notice:{broker_id}:payment_due:{payment_id}`) list them for the payer's Broker.
  */
 import { and, asc, eq, gte, inArray, isNull, lte, lt, or } from 'drizzle-orm';
 import { addDays, daysBetween, renderTemplate, ROLE, type NotificationType, type Settings, type TriggerEvent } from '@lm/shared';
