@@ -11,6 +11,11 @@ import { getSettings, writeSettings } from '../src/core/settings.ts';
 import { restoreWorkFile } from '../src/modules/backups/backups.service.ts';
 import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
 
+/** The migrations in drizzle/, newest last. */
+const MIGRATIONS: Array<{ tag: string }> = JSON.parse(
+  fs.readFileSync(path.join(import.meta.dirname, '../../drizzle/meta/_journal.json'), 'utf8'),
+).entries;
+
 let env: TestEnv;
 let roles: Awaited<ReturnType<typeof seedRoles>>;
 
@@ -241,7 +246,7 @@ describe('creating, listing, downloading and deleting (acceptance 3)', () => {
       app: 'License Manager',
       backup_id: res.body.id,
       include_files: true,
-      schema_version: { tag: '0000_init', migrations: 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      schema_version: { tag: MIGRATIONS.at(-1)!.tag, migrations: MIGRATIONS.length, hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       database: { file: 'database.sqlite', size: db.length, sha256: crypto.createHash('sha256').update(db).digest('hex') },
     });
     expect(manifest.row_counts.users).toBe(count('users'));
