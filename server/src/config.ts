@@ -11,6 +11,8 @@ export interface Config {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
+  /** The app's address as people reach it (links in e-mails), without a trailing slash. */
+  publicUrl: string;
   /** Origins allowed by CORS; empty means CORS is off (same-origin only). */
   corsOrigins: string[];
   /** Where the built client lives; served at / with history fallback. */
@@ -57,14 +59,19 @@ export function parseTrustProxy(value: string | undefined): false | number | str
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const port = Number(env.PORT ?? 3000);
+  const host = env.HOST ?? '127.0.0.1';
+  // 0.0.0.0 and :: are "every interface", not an address a browser can open.
+  const linkHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return {
-    port: Number(env.PORT ?? 3000),
-    host: env.HOST ?? '127.0.0.1',
+    port,
+    host,
     dataDir,
     databasePath: path.resolve(env.DATABASE_PATH ?? path.join(dataDir, 'license-manager.db')),
     adminEmail: env.ADMIN_EMAIL || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     smtpUrl: env.SMTP_URL || undefined,
+    publicUrl: (env.PUBLIC_URL || `http://${linkHost}:${port}`).replace(/\/+$/, ''),
     corsOrigins: (env.CORS_ORIGIN ?? '')
       .split(',')
       .map((s) => s.trim())

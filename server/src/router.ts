@@ -12,6 +12,7 @@ import { dashboardRouter } from './modules/dashboard/dashboard.router.ts';
 import { auditRouter } from './modules/audit/audit.router.ts';
 import { reportsRouter } from './modules/reports/reports.router.ts';
 import { adminRouter } from './modules/admin/admin.router.ts';
+import { publicSettingsRouter } from './modules/settings/public-settings.router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -26,6 +27,7 @@ export const appRouter = router({
   audit: auditRouter,
   reports: reportsRouter,
   admin: adminRouter,
+  settings: publicSettingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { ensureAdmin } from './core/bootstrap.ts';
 import { startBackgroundJobs } from './jobs.ts';
+import { backgroundSettled } from './core/background.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -25,6 +26,8 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     stopJobs();
+    // E-mails of requests already answered (welcome, password links) get a few seconds to finish.
+    await Promise.race([backgroundSettled(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
     await app.close(); // stops accepting, drains requests, then closes the database (onClose)
     process.exit(0);
   } catch (err) {

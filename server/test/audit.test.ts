@@ -6,6 +6,7 @@ import { today } from '../src/core/dates.ts';
 import { appRouter } from '../src/router.ts';
 import { dayStartIso } from '../src/modules/reports/period.ts';
 import { api, callerFor, createTestEnv, login, seedRoles, seedUser, TEST_PASSWORD, type TestEnv } from './helpers.ts';
+import { backgroundSettled } from '../src/core/background.ts';
 
 let env: TestEnv;
 let people: Awaited<ReturnType<typeof seedRoles>>;
@@ -261,6 +262,8 @@ describe('append-only', () => {
     );
     expect(procs.map(([n]) => n).sort()).toEqual(['audit.logs', 'audit.summary']);
     expect(procs.every(([, p]) => p._def.type === 'query')).toBe(true);
+    // E-mails of earlier requests (welcome e-mails) audit their delivery after the answer: let them finish first.
+    await backgroundSettled();
     const before = env.db.$client.prepare('SELECT count(*) FROM audit_logs').pluck().get();
     for (const method of ['DELETE', 'PUT', 'POST'] as const) {
       const res = await api(env, method, '/api/audit/logs', { token: people.admin.token, body: {} });

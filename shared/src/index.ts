@@ -17,3 +17,4 @@ export * from './audit-log.ts';
 export * from './reports.ts';
 export * from './notifications.ts';
 export * from './backups.ts';
+export * from './password-reset.ts';

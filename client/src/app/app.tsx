@@ -5,6 +5,8 @@ import { useAuth } from '../lib/auth.tsx';
 import { AppLayout } from '../components/app-layout.tsx';
 import { AdminOnly } from '../components/require-role.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
+import { ForgotPasswordPage } from '../features/auth/forgot-password-page.tsx';
+import { ResetPasswordPage } from '../features/auth/reset-password-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
 
 // Screens load on demand, so signing in downloads only the shell, the login and the dashboard.
@@ -38,7 +40,7 @@ function LoadingView() {
   );
 }
 
-/** Signed-out visitors reach only /login (SPEC.md section 2). */
+/** Signed-out visitors reach only /login, /forgot-password and /reset-password. */
 function RequireSignIn({ children }: { children: ReactNode }) {
   const { user } = useAuth();
   const location = useLocation();
@@ -52,6 +54,8 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/login" element={<LoginPage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route
         element={
           <RequireSignIn>

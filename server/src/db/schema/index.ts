@@ -8,3 +8,4 @@ export * from './audit.ts';
 export * from './notifications.ts';
 export * from './backups.ts';
 export * from './settings.ts';
+export * from './password-reset.ts';

@@ -8,7 +8,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword, type HashPriority } fr
 import { getSettings } from '../../core/settings.ts';
 import { MAINTENANCE_MESSAGE } from '../../core/trpc.ts';
 import { findUserByEmail, getPublicUser } from '../users/users.queries.ts';
-import { loginCounters, type CounterLimit } from './throttle.ts';
+import { accountLockKey, loginCounters, type CounterLimit } from './throttle.ts';
 import { hashDevice, rememberSource, resolveSource } from './sources.ts';
 import { createSession, revokeSession, revokeUserSessions, type AuthSession, type AuthUser } from './sessions.ts';
 
@@ -48,7 +48,7 @@ export async function login(ctx: Context, input: LoginInput): Promise<LoginOutpu
   const limits: CounterLimit[] = [{ key: `account:${email}|${source.key}`, max: settings.max_login_attempts, windowMs: accountWindow }];
   if (!source.known) {
     limits.push(
-      { key: `account:${email}`, max: settings.max_login_attempts, windowMs: accountWindow },
+      { key: accountLockKey(email), max: settings.max_login_attempts, windowMs: accountWindow },
       { key: `source:${ip}`, max: SOURCE_MAX_ATTEMPTS, windowMs: SOURCE_WINDOW_MS },
     );
   }

@@ -89,6 +89,9 @@ export class LoginCounters {
   }
 }
 
+/** The key of an account's lock against unknown sources (max_login_attempts / lockout_duration_minutes). */
+export const accountLockKey = (email: string) => `account:${email}`;
+
 const byDb = new WeakMap<Db, LoginCounters>();
 
 /** The counters of a database, opened on first use. */

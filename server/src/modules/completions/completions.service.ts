@@ -19,6 +19,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../core/errors.ts'
 import { found, isAdmin, isAgent, isSchool, visibleUsersCondition } from '../../core/scope.ts';
 import { cycleContaining, ledgerOf, refreshCeCache } from '../licenses/ce-ledger.ts';
 import type { AuthUser } from '../auth/sessions.ts';
+import { notifyCourseCompleted } from '../notifications/events.ts';
 
 type Ctx = Context & { user: AuthUser };
 
@@ -172,7 +173,7 @@ export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionRevi
   // Only reviewers reach here (roleProcedure), and a School only sees its own courses' completions.
   if (!isAdmin(ctx.user) && !(isSchool(ctx.user) && old.course_school_id === ctx.user.user_id)) throw notFound('Completion');
 
-  return ctx.db.transaction((tx) => {
+  const result = ctx.db.transaction((tx) => {
     const ceChange = old.license_id !== null && (old.status === 'Approved') !== (input.status === 'Approved');
     const before = ceChange ? ceBefore(tx, old) : null;
     const reviewed = input.status !== 'Pending';
@@ -212,6 +213,9 @@ export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionRevi
     }
     return updated;
   });
+  // course_completed: after the commit, in the background; never fails the review (notifications/events.ts).
+  if (result.status === 'Approved' && old.status !== 'Approved') notifyCourseCompleted(ctx, result.completion_id);
+  return result;
 }
 
 /**
