@@ -101,6 +101,22 @@ describe('REST: forgot-password and reset-password', () => {
     expect(again.body.error).toBe('This password link is invalid, expired or already used. Ask for a new one.');
   });
 
+  it("a reset lifts the strangers' lock: the owner signs in from a new source with the new password", async () => {
+    const user = await seedUser(env, 'Agent');
+    const stranger = nextIp();
+    for (let i = 0; i < 5; i++) {
+      await api(env, 'POST', '/api/auth/login', { body: { email: user.email, password: 'Wrong-passw0rd' }, ip: stranger });
+    }
+    const locked = await api(env, 'POST', '/api/auth/login', { body: { email: user.email, password: user.password }, ip: nextIp() });
+    expect(locked.status).toBe(429);
+
+    await forgot(user.email);
+    const { token } = (await latestLink(user.email))!.link!;
+    expect((await api(env, 'POST', '/api/auth/reset-password', { body: { token, newPassword: NEW_PASSWORD } })).status).toBe(200);
+    const after = await api(env, 'POST', '/api/auth/login', { body: { email: user.email, password: NEW_PASSWORD }, ip: nextIp() });
+    expect(after.status).toBe(200);
+  });
+
   it('a forged, expired or superseded token answers 400 with the same clear message', async () => {
     const message = 'This password link is invalid, expired or already used. Ask for a new one.';
     const forged = await api(env, 'POST', '/api/auth/reset-password', { body: { token: 'x'.repeat(43), newPassword: NEW_PASSWORD } });
