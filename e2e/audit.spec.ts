@@ -35,7 +35,7 @@ async function actorWithHistory(request: APIRequestContext) {
   expect(lic.status(), await lic.text()).toBe(200);
   const licenseId = ((await lic.json()) as { license_id: number }).license_id;
   for (let i = 1; i <= 26; i++) {
-    const res = await request.put(`/api/licenses/${licenseId}`, { headers: mine, data: { ce_hours_completed: i } });
+    const res = await request.put(`/api/licenses/${licenseId}`, { headers: mine, data: { ce_hours_required: i } });
     expect(res.status()).toBe(200);
   }
   return { userId: actor.user_id, lastName: actor.last_name, number };

@@ -9,6 +9,7 @@ const ALL_ENTRIES = [
   'Brokerages',
   'Licenses',
   'Courses',
+  'CE Rules',
   'Payments',
   'Documents',
   'Notifications',
@@ -53,7 +54,7 @@ test('the button reads Signing In... while the sign-in is under way', async ({ p
   await expect(page.getByText('Login successful!')).toBeVisible();
 });
 
-test('Admin signs in, sees all 13 entries, keeps the session on reload, and logs out', async ({ page }) => {
+test('Admin signs in, sees all 14 entries, keeps the session on reload, and logs out', async ({ page }) => {
   await signIn(page, 'admin');
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText('Login successful!')).toBeVisible();
