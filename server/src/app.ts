@@ -23,6 +23,7 @@ import { registerRestAdapter } from './http/rest.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { fileRoutes } from './http/routes.ts';
 import { deviceCookieHeader } from './modules/auth/sources.ts';
+import { loginGate } from './modules/auth/login-gate.ts';
 import { closeLoginCounters } from './modules/auth/throttle.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -129,6 +130,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     const cookie = deviceCookieHeader(req);
     if (cookie) void reply.header('set-cookie', cookie);
   });
+
+  // docs/security.md "Fair hashing": strangers' sign-ins beyond a few in flight are refused before parsing.
+  app.addHook('onRequest', loginGate(db));
 
   if (config.corsOrigins.length > 0) {
     const cors = (await import('@fastify/cors')).default;

@@ -25,18 +25,22 @@ export interface DeviceCookie {
 
 const pending = new WeakMap<object, string>();
 
-function readCookie(header: string | undefined, name: string): string | null {
+/** What a well-formed device cookie looks like (anything else is ignored). */
+export const DEVICE_COOKIE_PATTERN = /^[A-Za-z0-9_-]{32,64}$/;
+
+/** The device cookie's value in a Cookie header, if any. */
+export function readDeviceCookie(header: string | undefined): string | null {
   if (!header) return null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === DEVICE_COOKIE) return part.slice(eq + 1).trim();
   }
   return null;
 }
 
 export function deviceCookieOf(req: FastifyRequest): DeviceCookie {
-  const sent = readCookie(req.headers.cookie, DEVICE_COOKIE);
-  const token = sent && /^[A-Za-z0-9_-]{32,64}$/.test(sent) ? sent : null;
+  const sent = readDeviceCookie(req.headers.cookie);
+  const token = sent && DEVICE_COOKIE_PATTERN.test(sent) ? sent : null;
   return {
     token,
     issue() {
