@@ -7,7 +7,10 @@ const tags = ['auth'];
 
 export const authRouter = router({
   login: publicProcedure
-    .meta({ openapi: { method: 'POST', path: '/auth/login', tags, summary: 'Sign in; returns a bearer token and the user' } })
+    .meta({
+      openapi: { method: 'POST', path: '/auth/login', tags, summary: 'Sign in; returns a bearer token and the user' },
+      errors: ['UNAUTHORIZED', 'TOO_MANY_REQUESTS', 'SERVICE_UNAVAILABLE'],
+    })
     .input(loginInput)
     .output(loginOutput)
     .mutation(({ ctx, input }) => auth.login(ctx, input)),

@@ -36,6 +36,7 @@ export const completionsRouter = router({
         summary: 'Record a course completion (starts Pending); hours default to the course CE hours',
         protect: true,
       },
+      errors: ['NOT_FOUND', 'CONFLICT'],
     })
     .input(completionCreateInput)
     .output(completionSchema)

@@ -70,13 +70,17 @@ export const licensesRouter = router({
   create: writeProcedure
     .meta({
       openapi: { method: 'POST', path: '/licenses', tags, summary: 'Create a license (defaults Sales, Active, CE 0)', protect: true },
+      errors: ['NOT_FOUND', 'CONFLICT'],
     })
     .input(createLicenseInput)
     .output(licenseSchema)
     .mutation(({ ctx, input }) => licenses.createLicense(ctx, input)),
 
   update: writeProcedure
-    .meta({ openapi: { method: 'PUT', path: '/licenses/{id}', tags, summary: 'Update a license (any subset of fields)', protect: true } })
+    .meta({
+      openapi: { method: 'PUT', path: '/licenses/{id}', tags, summary: 'Update a license (any subset of fields)', protect: true },
+      errors: ['CONFLICT'],
+    })
     .input(updateLicenseInput)
     .output(licenseSchema)
     .mutation(({ ctx, input }) => licenses.updateLicense(ctx, input)),
