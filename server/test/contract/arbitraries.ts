@@ -113,8 +113,12 @@ export function validArb(s: JsonSchema, name = ''): fc.Arbitrary<unknown> {
     case 'object':
     default: {
       const props = (s.properties ?? {}) as Record<string, JsonSchema>;
+      const required = (s.required ?? []) as string[];
       const model = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, validArb(v, k)]));
-      return fc.record(model, { requiredKeys: (s.required ?? []) as string[] });
+      const full = fc.record(model, { requiredKeys: required });
+      // The edge every partial update must handle: only the required fields (often none: {}).
+      const minimal = fc.record(Object.fromEntries(required.filter((k) => k in model).map((k) => [k, model[k]!])));
+      return fc.oneof({ weight: 5, arbitrary: full }, { weight: 1, arbitrary: minimal });
     }
   }
 }

@@ -34,7 +34,7 @@ interface Param {
 interface Operation {
   method: string;
   path: string;
-  op: { parameters?: Param[]; requestBody?: any; responses: Record<string, any> };
+  op: { parameters?: Param[]; requestBody?: any; responses: Record<string, any>; security?: unknown[] };
 }
 interface Request {
   who: Who;

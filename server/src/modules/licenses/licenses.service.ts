@@ -220,7 +220,9 @@ export function updateLicense(ctx: AuthedContext, input: UpdateLicenseInput): Li
       assertUniqueNumber(tx, next.state, next.license_number, license_id);
     }
     assertDateOrder(next.issue_date, next.expiration_date);
-    const row = tx.update(licenses).set(patch).where(eq(licenses.license_id, license_id)).returning().get();
+    // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
+    const row =
+      Object.keys(patch).length > 0 ? tx.update(licenses).set(patch).where(eq(licenses.license_id, license_id)).returning().get() : old;
     audit(tx, ctx.actor, { action: 'update', table: 'licenses', id: license_id, old, new: row });
     return byId(tx, license_id)!;
   });
