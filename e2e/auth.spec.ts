@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './fixtures/auth.ts';
+import { apiToken, signIn } from './fixtures/auth.ts';
 import { E2E_PASSWORD, E2E_USERS } from './fixtures/users.ts';
 
 const ACCESS_DENIED = 'Access denied. Admin privileges required.';
@@ -157,4 +157,42 @@ test('every screen loads under the Content Security Policy without errors', asyn
     await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
   }
   expect(problems).toEqual([]);
+});
+
+test('a browser that signed in before still signs in while a stranger is locked out of the account', async ({ page, browser, request }) => {
+  const admin = await apiToken(request, 'admin');
+  const email = `lockout-${Date.now()}@e2e.test`;
+  const created = await request.post('/api/users', {
+    headers: { authorization: `Bearer ${admin}` },
+    data: { email, password: E2E_PASSWORD, first_name: 'Lena', last_name: 'Lockout', role_id: 3 },
+  });
+  expect(created.status()).toBe(200);
+
+  const signInAs = async (p: typeof page, password: string) => {
+    await p.goto('/login');
+    await p.getByLabel('Email').fill(email);
+    await p.getByLabel(/^Password/).fill(password);
+    await p.getByRole('button', { name: 'Sign In' }).click();
+  };
+  // This browser signs in once: it is a known device from now on.
+  await signInAs(page, E2E_PASSWORD);
+  await expect(page.getByText('Welcome back, Lena!')).toBeVisible();
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  // A stranger (another browser) guesses five times; the sixth attempt is refused, even the right password.
+  const strangerContext = await browser.newContext();
+  const stranger = await strangerContext.newPage();
+  for (let i = 0; i < 5; i++) {
+    await signInAs(stranger, `Wrong-guess-${i}A`);
+    await expect(stranger.getByTestId('login-error')).toHaveText('Invalid email or password');
+  }
+  await signInAs(stranger, E2E_PASSWORD);
+  await expect(stranger.getByTestId('login-error')).toHaveText('Too many failed sign-in attempts. Try again in 30 minutes.');
+  await strangerContext.close();
+
+  // The known browser is not locked out.
+  await signInAs(page, E2E_PASSWORD);
+  await expect(page.getByText('Welcome back, Lena!')).toBeVisible();
 });

@@ -80,9 +80,12 @@ test('Admin adds, renews, edits and deletes a license, with the spec texts', asy
   await expect(r.getByTestId('expiry-badge')).toHaveAttribute('data-color', 'yellow');
   await expect(r.getByTestId('ce-progress')).toHaveText('0 / 0 hrs');
 
-  // Renew: Active, two years after the current expiration.
+  // Renew asks first (e2e/ce.spec.ts covers the CE paths): Active, two years after the current expiration.
   await r.getByRole('button', { name: `Actions for license ${number}` }).click();
   await page.getByRole('menuitem', { name: 'Renew' }).click();
+  const renew = page.getByRole('dialog', { name: `Renew License ${number}` });
+  await expect(renew.getByTestId('renew-new-expiration')).toHaveText(addYears(expiration, 2));
+  await renew.getByRole('button', { name: 'Renew', exact: true }).click();
   await expect(page.getByText('License renewed successfully!')).toBeVisible();
   await expect(r).toContainText(addYears(expiration, 2));
   await expect(r.getByTestId('expiry-badge')).toHaveAttribute('data-color', 'green');

@@ -19,7 +19,13 @@ test('Admin creates a template with validation and live preview, edits, sends a 
   await expect(page.getByRole('heading', { name: 'Notification Management' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Notification Statistics' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Recent Notifications' })).toBeVisible();
-  for (const label of ['Total Sent', 'Successful', 'Failed', 'Pending']) await expect(page.getByText(label, { exact: true })).toBeVisible();
+  for (const label of ['Total Sent', 'Delivered', 'In Outbox', 'Failed', 'Pending']) {
+    await expect(page.getByText(label, { exact: true })).toBeVisible();
+  }
+  // No SMTP_URL on the e2e server: the screen says so, and where the outbox is.
+  const alert = page.getByTestId('no-mail-server');
+  await expect(alert).toContainText('No mail server is configured');
+  await expect(alert).toContainText(/outbox/);
   for (const header of ['Name', 'Type', 'Trigger Event', 'Status', 'Actions']) {
     await expect(page.getByRole('columnheader', { name: header })).toBeVisible();
   }
@@ -74,7 +80,7 @@ test('Admin creates a template with validation and live preview, edits, sends a 
   await expect(prompt).toBeVisible();
   await prompt.getByRole('button', { name: 'Cancel' }).click();
   await expect(prompt).toBeHidden();
-  await expect(page.getByText('Test notification sent successfully!')).toHaveCount(0);
+  await expect(page.getByText(/Test e-mail (written|sent)/)).toHaveCount(0);
 
   // A bad address is refused in the prompt; a good one sends.
   await row(page, name).getByRole('button', { name: 'Send Test' }).click();
@@ -85,13 +91,15 @@ test('Admin creates a template with validation and live preview, edits, sends a 
   await prompt.getByLabel(/^Email address/).fill(recipient);
   await expect(prompt.getByText('Please enter a valid email address')).toBeHidden();
   await prompt.getByRole('button', { name: 'Send Test' }).click();
-  await expect(page.getByText('Test notification sent successfully!')).toBeVisible();
+  // The toast says where it went: the outbox, not a mailbox.
+  await expect(page.getByText(/^Test e-mail written to the outbox \(.+outbox\) – no mail server is configured$/)).toBeVisible();
   await expect(prompt).toBeHidden();
   const recent = page.getByRole('region', { name: 'Recent Notifications' });
   const sent = recent.getByTestId('recent-notification').filter({ hasText: recipient });
   await expect(sent).toBeVisible();
   await expect(sent.getByText(name, { exact: false })).toBeVisible();
-  await expect(sent.getByText('sent', { exact: true })).toBeVisible();
+  await expect(sent.getByText('In outbox', { exact: true })).toBeVisible();
+  await expect(sent.getByText('Delivered', { exact: true })).toHaveCount(0);
   expect(await recent.getByTestId('recent-notification').count()).toBeLessThanOrEqual(5);
 
   // Delete: cancel keeps it, confirm removes it.

@@ -1,4 +1,6 @@
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 async function freePort(): Promise<number> {
@@ -14,6 +16,9 @@ async function freePort(): Promise<number> {
 
 // Chosen once in the main process; workers inherit it through the environment.
 process.env.E2E_PORT ??= String(await freePort());
+// The server's DATA_DIR, so specs can read the e-mails it writes to the outbox (e2e/fixtures/outbox.ts).
+// Named after the port (created by the server), so evaluating this file again creates nothing.
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `lm-e2e-data-${process.env.E2E_PORT}`);
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({
@@ -51,6 +56,6 @@ export default defineConfig({
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { E2E_PORT: process.env.E2E_PORT, TZ: process.env.TZ ?? 'UTC' },
+    env: { E2E_PORT: process.env.E2E_PORT, E2E_DATA_DIR: process.env.E2E_DATA_DIR, TZ: process.env.TZ ?? 'UTC' },
   },
 });

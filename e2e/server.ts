@@ -16,9 +16,12 @@ const clientDist = path.join(dir, 'client');
 
 await build({ configFile: path.resolve(import.meta.dirname, '../client/vite.config.ts'), logLevel: 'warn', build: { outDir: clientDist } });
 
+// A fresh data directory every run (E2E_DATA_DIR is named after the port and may be left from an earlier run).
+if (process.env.E2E_DATA_DIR) fs.rmSync(process.env.E2E_DATA_DIR, { recursive: true, force: true });
 const config = loadConfig({
   ...process.env,
-  DATA_DIR: path.join(dir, 'data'),
+  DATA_DIR: process.env.E2E_DATA_DIR ?? path.join(dir, 'data'),
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
   CLIENT_DIST: clientDist,
   SCHEDULER: 'off',
   NODE_ENV: 'production',
@@ -31,6 +34,7 @@ console.log(`e2e server on http://127.0.0.1:${port} (data in ${dir})`);
 const stop = async () => {
   await app.close();
   fs.rmSync(dir, { recursive: true, force: true });
+  if (process.env.E2E_DATA_DIR) fs.rmSync(process.env.E2E_DATA_DIR, { recursive: true, force: true });
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop());

@@ -18,13 +18,20 @@ test('the settings screen shows every tab and field, and validates with the SPEC
     License: [/^Default CE Hours/, /^License Expiry Warning/, /^Auto Renewal/],
     Notifications: [/^Email Notifications/, /^SMS Notifications/, /^Notification Frequency/],
     Security: [/^Minimum Password Length/, /^Session Timeout/, /^Max Login Attempts/, /^Lockout Duration/],
-    'File Uploads': [/^Max File Size/, /^Allowed File Types/],
+    'File Uploads': [/^Max File Size/],
     System: [/^Maintenance Mode/, /^Debug Mode/, /^Log Level/],
   };
   for (const [tab, labels] of Object.entries(fields)) {
     await page.getByRole('tab', { name: tab }).click();
     for (const l of labels) await expect(page.getByLabel(l).first()).toBeVisible();
   }
+
+  // Settings that cannot take effect are not offered: no SMS gateway, no document uploads yet.
+  await page.getByRole('tab', { name: 'Notifications' }).click();
+  await expect(page.getByRole('switch', { name: /^SMS Notifications/ })).toBeDisabled();
+  await expect(page.getByText('No SMS gateway is configured', { exact: false })).toBeVisible();
+  await page.getByRole('tab', { name: 'File Uploads' }).click();
+  await expect(page.getByLabel(/^Allowed File Types/)).toHaveCount(0);
 
   // Security: below the range shows the message; editing clears it.
   await page.getByRole('tab', { name: 'Security' }).click();
@@ -99,4 +106,37 @@ test('other roles see the access-denied text', async ({ page }) => {
   await page.goto('/settings');
   await expect(page.getByText('Access denied. Admin privileges required.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Save Settings' })).toHaveCount(0);
+});
+
+test('App Name is the title of the top bar, the browser tab and the login card; the login shows the support line', async ({ page }) => {
+  test.setTimeout(60_000);
+  const name = `Acme Licensing ${Date.now() % 10000}`;
+  await signIn(page, 'admin');
+  await page.goto('/settings');
+  await expect(page).toHaveTitle('Settings · Real Estate License Manager');
+  await expect(page.getByTestId('app-title')).toHaveText('Real Estate License Manager');
+  await page.getByLabel(/^App Name/).fill(name);
+  await page.getByLabel(/^Support Phone/).fill('+1 555 0142');
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(page.getByText('Settings updated successfully!')).toBeVisible();
+  try {
+    await expect(page.getByTestId('app-title')).toHaveText(name);
+    await expect(page).toHaveTitle(`Settings · ${name}`);
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page).toHaveTitle(`Dashboard · ${name}`);
+
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await expect(page.getByTestId('app-name')).toHaveText(name);
+    await expect(page).toHaveTitle(`Sign in · ${name}`);
+    await expect(page.getByTestId('support-line')).toHaveText('Need help? support@example.com · +1 555 0142');
+  } finally {
+    // Restore, so the other specs see the defaults.
+    await signIn(page, 'admin');
+    await page.goto('/settings');
+    await page.getByLabel(/^App Name/).fill('Real Estate License Manager');
+    await page.getByLabel(/^Support Phone/).fill('');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByText('Settings updated successfully!')).toBeVisible();
+  }
 });

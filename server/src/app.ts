@@ -22,6 +22,8 @@ import { effectiveLogLevel, getSettings } from './core/settings.ts';
 import { registerRestAdapter } from './http/rest.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { fileRoutes } from './http/routes.ts';
+import { deviceCookieHeader } from './modules/auth/sources.ts';
+import { closeLoginCounters } from './modules/auth/throttle.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -64,7 +66,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? { level: effectiveLogLevel(getSettings(db)) },
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    // A hop count trusts the nearest N peers (Fastify 5 refuses bare numbers: they cannot check the peer
+    // is a proxy); README says to use it only when the proxy is the only way in.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_addr: string, i: number) =>
+              i < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     routerOptions: { maxParamLength: 5000 },
   });
   // Settings › System › log_level takes effect at once (modules/settings calls this after a change).
@@ -102,7 +112,22 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       },
     },
     crossOriginEmbedderPolicy: false,
-    hsts: config.production ? undefined : false,
+    // Sent below, only on answers that went out over HTTPS.
+    hsts: false,
+  });
+
+  // docs/security.md "Headers": HSTS only over HTTPS (directly, or through a trusted proxy's
+  // X-Forwarded-Proto: request.protocol honours TRUST_PROXY); no caching of any API answer (they may
+  // carry a signed-in user's data); the device cookie of a sign-in.
+  app.addHook('onSend', async (req, reply) => {
+    if (req.protocol === 'https') void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    // The route, not the URL: the REST adapter rewrites raw.url without its /api prefix.
+    const url = req.routeOptions?.url ?? req.raw.url ?? '';
+    if ((url.startsWith('/api') || url.startsWith('/trpc')) && !reply.hasHeader('cache-control')) {
+      void reply.header('cache-control', 'no-store');
+    }
+    const cookie = deviceCookieHeader(req);
+    if (cookie) void reply.header('set-cookie', cookie);
   });
 
   if (config.corsOrigins.length > 0) {
@@ -124,6 +149,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     trpcOptions: {
       router: appRouter,
       createContext: ({ req }) => createContext(req),
+      // A refused sign-in (429) tells when to retry, as on the REST path.
+      responseMeta: ({ errors }) => {
+        const retryAfter = Math.max(0, ...errors.map((e) => toErrorBody(e).retryAfter ?? 0));
+        return retryAfter > 0 ? { headers: { 'retry-after': String(retryAfter) } } : {};
+      },
       onError: ({ error, path: p }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path: p }, 'trpc procedure failed');
       },
@@ -140,7 +170,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       });
       api.get('/openapi.json', async () => openApiDocument());
       await api.register(swagger, { mode: 'static', specification: { document: openApiDocument() as never } });
-      await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { url: '/api/openapi.json' } as never });
+      await api.register(swaggerUi, {
+        routePrefix: '/docs',
+        staticCSP: true,
+        // Its default CSP upgrades plain requests, which breaks the page on an HTTP-only office server.
+        transformStaticCSP: (header: string) => header.replace(/\s*upgrade-insecure-requests;?/g, ''),
+        uiConfig: { url: '/api/openapi.json' } as never,
+      });
       for (const routes of fileRoutes) routes.register(api, { db, config, services });
       registerRestAdapter(api, { router: appRouter, prefix: '/api', createContext });
     },
@@ -167,6 +203,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   app.addHook('onClose', async () => {
+    closeLoginCounters(db);
     if (ownsDb) closeDatabase(db);
   });
 

@@ -1,4 +1,6 @@
+import net from 'node:net';
 import path from 'node:path';
+import { AppError } from './core/errors.ts';
 
 /** Every environment variable the server reads (README lists them for operators). */
 export interface Config {
@@ -9,6 +11,8 @@ export interface Config {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
+  /** The app's address as people reach it (links in e-mails), without a trailing slash. */
+  publicUrl: string;
   /** Origins allowed by CORS; empty means CORS is off (same-origin only). */
   corsOrigins: string[];
   /** Where the built client lives; served at / with history fallback. */
@@ -16,20 +20,58 @@ export interface Config {
   production: boolean;
   /** Start the reminder scheduler (off in tests, which call it directly). */
   scheduler: boolean;
-  /** Trust X-Forwarded-For from a reverse proxy. */
-  trustProxy: boolean;
+  /**
+   * Which reverse proxies to believe about the client address and protocol (X-Forwarded-For/-Proto):
+   * false (none), a number of hops, or the proxies' addresses/CIDRs. Never "any" (docs/security.md).
+   */
+  trustProxy: false | number | string[];
+}
+
+const TRUST_PROXY_HELP =
+  'TRUST_PROXY must be false, the number of proxies in front of the server (e.g. 1), or their addresses (e.g. 10.0.0.5,10.1.0.0/16 or loopback)';
+
+/** Parses TRUST_PROXY. `true` is refused: it would believe any client's X-Forwarded-For. */
+export function parseTrustProxy(value: string | undefined): false | number | string[] {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') {
+    throw new AppError(
+      'BAD_REQUEST',
+      `TRUST_PROXY=true is no longer accepted: it believed any client's X-Forwarded-For, so anyone could pick their address. ${TRUST_PROXY_HELP}.`,
+    );
+  }
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of list) {
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(item)) continue;
+    const [address, bits, ...rest] = item.split('/');
+    const family = net.isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!family || !okBits || rest.length > 0)
+      throw new AppError('BAD_REQUEST', `TRUST_PROXY: "${item}" is not an address or CIDR. ${TRUST_PROXY_HELP}.`);
+  }
+  return list;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const port = Number(env.PORT ?? 3000);
+  const host = env.HOST ?? '127.0.0.1';
+  // 0.0.0.0 and :: are "every interface", not an address a browser can open.
+  const linkHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return {
-    port: Number(env.PORT ?? 3000),
-    host: env.HOST ?? '127.0.0.1',
+    port,
+    host,
     dataDir,
     databasePath: path.resolve(env.DATABASE_PATH ?? path.join(dataDir, 'license-manager.db')),
     adminEmail: env.ADMIN_EMAIL || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     smtpUrl: env.SMTP_URL || undefined,
+    publicUrl: (env.PUBLIC_URL || `http://${linkHost}:${port}`).replace(/\/+$/, ''),
     corsOrigins: (env.CORS_ORIGIN ?? '')
       .split(',')
       .map((s) => s.trim())
@@ -37,6 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDist: path.resolve(env.CLIENT_DIST ?? path.join(import.meta.dirname, '../../client/dist')),
     production: env.NODE_ENV === 'production',
     scheduler: env.SCHEDULER !== 'off',
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

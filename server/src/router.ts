@@ -6,11 +6,13 @@ import { brokeragesRouter } from './modules/brokerages/brokerages.router.ts';
 import { licensesRouter } from './modules/licenses/licenses.router.ts';
 import { coursesRouter } from './modules/courses/courses.router.ts';
 import { completionsRouter } from './modules/completions/completions.router.ts';
+import { ceRulesRouter } from './modules/ce-rules/ce-rules.router.ts';
 import { paymentsRouter } from './modules/payments/payments.router.ts';
 import { dashboardRouter } from './modules/dashboard/dashboard.router.ts';
 import { auditRouter } from './modules/audit/audit.router.ts';
 import { reportsRouter } from './modules/reports/reports.router.ts';
 import { adminRouter } from './modules/admin/admin.router.ts';
+import { publicSettingsRouter } from './modules/settings/public-settings.router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -19,11 +21,13 @@ export const appRouter = router({
   licenses: licensesRouter,
   courses: coursesRouter,
   completions: completionsRouter,
+  ceRules: ceRulesRouter,
   payments: paymentsRouter,
   dashboard: dashboardRouter,
   audit: auditRouter,
   reports: reportsRouter,
   admin: adminRouter,
+  settings: publicSettingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

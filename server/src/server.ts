@@ -3,8 +3,15 @@ import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { ensureAdmin } from './core/bootstrap.ts';
 import { startBackgroundJobs } from './jobs.ts';
+import { backgroundSettled } from './core/background.ts';
 
-const config = loadConfig();
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  console.error(`License Manager cannot start: ${(err as Error).message}`);
+  process.exit(1);
+}
 const { app, db, services } = await buildApp({ config });
 
 await ensureAdmin(db, config, (line) => console.log(line));
@@ -19,6 +26,8 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     stopJobs();
+    // E-mails of requests already answered (welcome, password links) get a few seconds to finish.
+    await Promise.race([backgroundSettled(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
     await app.close(); // stops accepting, drains requests, then closes the database (onClose)
     process.exit(0);
   } catch (err) {

@@ -9,7 +9,14 @@ import { and, eq } from 'drizzle-orm';
 import { auditLogs, backups, brokerages, completions, courses, licenses, payments, sessions, users } from '../src/db/schema/index.ts';
 import { getSettings, writeSettings } from '../src/core/settings.ts';
 import { restoreWorkFile } from '../src/modules/backups/backups.service.ts';
+import { derivedCurrentSums } from '../src/modules/licenses/ce-ledger.ts';
 import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+
+/** The newest migration of drizzle/meta/_journal.json: what a backup's manifest names as its schema. */
+const JOURNAL = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../drizzle/meta/_journal.json'), 'utf8')) as {
+  entries: Array<{ tag: string }>;
+};
+const LATEST_MIGRATION = { tag: JOURNAL.entries.at(-1)!.tag, count: JOURNAL.entries.length };
 
 let env: TestEnv;
 let roles: Awaited<ReturnType<typeof seedRoles>>;
@@ -241,7 +248,7 @@ describe('creating, listing, downloading and deleting (acceptance 3)', () => {
       app: 'License Manager',
       backup_id: res.body.id,
       include_files: true,
-      schema_version: { tag: '0000_init', migrations: 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      schema_version: { tag: LATEST_MIGRATION.tag, migrations: LATEST_MIGRATION.count, hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       database: { file: 'database.sqlite', size: db.length, sha256: crypto.createHash('sha256').update(db).digest('hex') },
     });
     expect(manifest.row_counts.users).toBe(count('users'));
@@ -460,6 +467,35 @@ describe('restore (acceptance 3 and 6)', () => {
     roles.school.token = tokenFor(env, roles.school.user_id);
     expect(env.db.$client.pragma('foreign_key_check')).toEqual([]);
     expect(env.db.$client.pragma('foreign_keys', { simple: true })).toBe(1);
+  });
+
+  it('a licenses-only restore brings back the CE ledger tables and recomputes every CE cache from the live completions', async () => {
+    const { holder, license, course } = seedLicensing();
+    const admin = callerFor(env, roles.admin.user_id);
+    await admin.licenses.adjust({ id: license.license_id, hours: 5, reason: 'certificates on file' });
+    const b = await createBackup({ description: 'licenses and their ledger' });
+    // After the backup: another adjustment (licenses group) and an approved completion (courses group).
+    await admin.licenses.adjust({ id: license.license_id, hours: 1, reason: 'later' });
+    const done = await admin.completions.create({
+      course_id: course.course_id,
+      user_id: holder.user_id,
+      license_id: license.license_id,
+      completion_date: '2025-03-01',
+    });
+    await admin.completions.review({ id: done.completion_id, status: 'Approved' });
+    expect(env.db.select().from(licenses).where(eq(licenses.license_id, license.license_id)).get()!.ce_hours_completed).toBe(9);
+
+    const res = await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, {
+      token: roles.admin.token,
+      body: { include_licenses: true },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.row_counts).toMatchObject({ licenses: expect.any(Number), ce_adjustments: expect.any(Number), license_cycles: 0 });
+    // The snapshot's license row said 5; the ledger now holds its 5-hour adjustment and the live 3-hour approval.
+    expect(env.db.select().from(licenses).where(eq(licenses.license_id, license.license_id)).get()!.ce_hours_completed).toBe(8);
+    const sums = derivedCurrentSums(env.db);
+    for (const l of env.db.select().from(licenses).all())
+      expect(l.ce_hours_completed, `license ${l.license_id}`).toBe(sums.get(l.license_id));
   });
 
   it('a stale -wal file beside the extracted snapshot cannot leak into the restored data', async () => {

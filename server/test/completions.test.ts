@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { addDays, type RoleName } from '@lm/shared';
-import { auditLogs, completions, licenses } from '../src/db/schema/index.ts';
+import { auditLogs, ceAdjustments, completions, licenses } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
-import { adjustCeHours } from '../src/modules/licenses/licenses.ce.ts';
+import { refreshCeCache } from '../src/modules/licenses/ce-ledger.ts';
 import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv, trpcStatus } from './helpers.ts';
 
 let env: TestEnv;
@@ -12,9 +12,12 @@ const ROLES: RoleName[] = ['Admin', 'Broker', 'Agent', 'School'];
 const who = (r: RoleName) => roles[r.toLowerCase() as 'admin' | 'broker' | 'agent' | 'school'];
 
 let licenseSeq = 0;
-/** Inserts a license directly (the licenses domain is tested through its own API). */
+/**
+ * Inserts a license directly (the licenses domain is tested through its own API); starting hours are
+ * an adjustment of its cycle, so the ledger explains them.
+ */
 function seedLicense(userId: number, ceCompleted = 0): number {
-  return env.db
+  const id = env.db
     .insert(licenses)
     .values({
       user_id: userId,
@@ -23,10 +26,17 @@ function seedLicense(userId: number, ceCompleted = 0): number {
       issue_date: '2024-01-01',
       expiration_date: '2027-01-01',
       ce_hours_required: 24,
-      ce_hours_completed: ceCompleted,
     })
     .returning()
     .get().license_id;
+  if (ceCompleted !== 0) {
+    env.db
+      .insert(ceAdjustments)
+      .values({ license_id: id, cycle_start_date: '2024-01-01', hours: ceCompleted, reason: 'starting hours' })
+      .run();
+  }
+  refreshCeCache(env.db, id);
+  return id;
 }
 const ceOf = (licenseId: number) =>
   env.db.select({ h: licenses.ce_hours_completed }).from(licenses).where(eq(licenses.license_id, licenseId)).get()!.h;
@@ -112,7 +122,7 @@ describe('acceptance 4: an Agent completion, approved by the School', () => {
 });
 
 describe('review moves the hours exactly once', () => {
-  it('approve credits, re-approve does not double, reject and reopen take them back, never below 0', async () => {
+  it('approve credits, re-approve does not double, reject and reopen take them back; below 0 is a 409, never a clamp', async () => {
     const course = await seedCourse(roles.school.user_id, { ce_hours: 3 });
     const licenseId = seedLicense(roles.agent.user_id, 10);
     const school = callerFor(env, roles.school.user_id);
@@ -139,11 +149,19 @@ describe('review moves the hours exactly once', () => {
     expect(reopened).toMatchObject({ status: 'Pending', reviewed_by: null, reviewed_at: null, note: 'Wrong certificate' });
     expect(ceOf(licenseId)).toBe(10);
 
-    // Someone lowered the hours by hand meanwhile: taking back never goes below 0.
+    // Someone adjusted the hours down meanwhile: taking the completion back would leave the cycle below
+    // 0, so the review answers 409 with what is in the cycle and changes nothing.
     await admin.completions.review({ id: c.completion_id, status: 'Approved' });
-    env.db.update(licenses).set({ ce_hours_completed: 1 }).where(eq(licenses.license_id, licenseId)).run();
-    await admin.completions.review({ id: c.completion_id, status: 'Rejected' });
-    expect(ceOf(licenseId)).toBe(0);
+    await admin.licenses.adjust({ id: licenseId, hours: -11.5, reason: 'Certificates withdrawn' });
+    expect(ceOf(licenseId)).toBe(1);
+    const refused = await api(env, 'POST', `/api/completions/${c.completion_id}/review`, {
+      token: roles.admin.token,
+      body: { status: 'Rejected' },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('This cycle has 1 CE hour; taking 2.5 away would leave it below 0.');
+    expect(ceOf(licenseId)).toBe(1);
+    expect(env.db.select().from(completions).where(eq(completions.completion_id, c.completion_id)).get()!.status).toBe('Approved');
 
     const trail = env.db
       .select()
@@ -160,7 +178,6 @@ describe('review moves the hours exactly once', () => {
       'update_approve',
       'update_reopen',
       'update_approve',
-      'update_reject',
     ]);
     const licenseTrail = env.db
       .select()
@@ -181,12 +198,25 @@ describe('review moves the hours exactly once', () => {
     expect(ceOf(licenseId)).toBe(4);
   });
 
-  it('adjustCeHours adds, subtracts and stops at 0', () => {
+  it('the ledger sums tenths without drift and knows no missing license', async () => {
     const licenseId = seedLicense(roles.agent.user_id, 1.5);
-    expect(adjustCeHours(env.db, licenseId, 0.1)).toEqual({ before: 1.5, after: 1.6 });
-    expect(adjustCeHours(env.db, licenseId, 0.2)).toEqual({ before: 1.6, after: 1.8 });
-    expect(adjustCeHours(env.db, licenseId, -5)).toEqual({ before: 1.8, after: 0 });
-    expect(adjustCeHours(env.db, 987_654, 1)).toBeNull();
+    const admin = callerFor(env, roles.admin.user_id);
+    expect((await admin.licenses.adjust({ id: licenseId, hours: 0.1, reason: 'a' })).ce_hours_completed).toBe(1.6);
+    expect((await admin.licenses.adjust({ id: licenseId, hours: 0.2, reason: 'b' })).ce_hours_completed).toBe(1.8);
+    expect(await trpcStatus(admin.licenses.adjust({ id: licenseId, hours: -5, reason: 'c' }))).toBe(409);
+    expect(ceOf(licenseId)).toBe(1.8);
+    expect(refreshCeCache(env.db, 987_654)).toBeNull();
+  });
+
+  it('a completion dated outside every cycle of its license is refused (400)', async () => {
+    const course = await seedCourse(null);
+    const licenseId = seedLicense(roles.agent.user_id);
+    const res = await api(env, 'POST', '/api/completions', {
+      token: roles.agent.token,
+      body: { course_id: course.course_id, license_id: licenseId, completion_date: '2023-12-31' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Completion date must fall within a CE cycle of the license (from 2024-01-01 to 2027-01-01)');
   });
 });
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { auditLogs, licenses } from '../src/db/schema/index.ts';
 import { writeSettings } from '../src/core/settings.ts';
 import { autoRenewDueLicenses } from '../src/modules/licenses/licenses.auto-renew.ts';
-import { api, createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
+import { api, callerFor, createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
 
 let env: TestEnv;
 let roles: Awaited<ReturnType<typeof seedRoles>>;
@@ -48,20 +48,24 @@ describe('settings that shape licenses', () => {
     env.db.transaction((tx) => writeSettings(tx, { default_ce_hours: 0 }, null));
   });
 
-  it('auto-renewal renews an expired license with its CE hours complete, and only that one', () => {
-    const complete = license({ ce_hours_required: 10, ce_hours_completed: 10 });
-    const short = license({ ce_hours_required: 10, ce_hours_completed: 4 });
+  it('auto-renewal renews an expired license with its CE hours complete, and only that one', async () => {
+    const complete = license({ ce_hours_required: 10 });
+    const short = license({ ce_hours_required: 10 });
     const future = license({ expiration_date: '2027-06-01', ce_hours_required: 0 });
-    expect(autoRenewDueLicenses(env.db, '2026-11-22')).toBe(1);
+    // The hours are the ledger's: an adjustment each (the form field records one too).
+    const admin = callerFor(env, roles.admin.user_id);
+    await admin.licenses.adjust({ id: complete.license_id, hours: 10, reason: 'certificates on file' });
+    await admin.licenses.adjust({ id: short.license_id, hours: 4, reason: 'certificates on file' });
+    expect(autoRenewDueLicenses(env.db, '2026-11-22')).toEqual({ renewed: 1, expired: 1 });
     const get = (id: number) => env.db.select().from(licenses).where(eq(licenses.license_id, id)).get()!;
     expect(get(complete.license_id)).toMatchObject({ expiration_date: '2028-11-20', status: 'Active' });
     expect(get(complete.license_id).renewed_at).toBeTruthy();
-    expect(get(short.license_id).expiration_date).toBe('2026-11-20');
+    expect(get(short.license_id)).toMatchObject({ expiration_date: '2026-11-20', status: 'Expired' });
     expect(get(future.license_id).expiration_date).toBe('2027-06-01');
     const entry = env.db.select().from(auditLogs).where(eq(auditLogs.target_id, complete.license_id)).all().at(-1)!;
     expect(entry.action).toBe('update');
     expect(entry.new_values).toContain('auto_renewal');
     // A second pass finds nothing left to do.
-    expect(autoRenewDueLicenses(env.db, '2026-11-22')).toBe(0);
+    expect(autoRenewDueLicenses(env.db, '2026-11-22')).toEqual({ renewed: 0, expired: 0 });
   });
 });

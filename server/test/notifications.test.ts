@@ -292,7 +292,9 @@ describe('REST: test send without SMTP_URL (outbox)', () => {
 
     const after = (await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token })).body;
     expect(after.total_sent).toBe(before.total_sent + 1);
-    expect(after.successful).toBe(before.successful + 1);
+    // An outbox file is not a delivery: counted in in_outbox, never in successful.
+    expect(after.in_outbox).toBe(before.in_outbox + 1);
+    expect(after.successful).toBe(before.successful);
     expect(after.failed).toBe(before.failed);
     expect(after.recent[0]).toMatchObject({ recipient: 'Office.Manager@Example.com', template_name: 'Outbox check', status: 'sent' });
 
@@ -323,7 +325,8 @@ describe('REST: test send without SMTP_URL (outbox)', () => {
     expect(h.recent.map((d) => d.recipient)).toEqual(['trpc2@example.com', 'trpc@example.com']);
     expect(h.recent[0]).toMatchObject({ template_name: 'tRPC test send', status: 'sent' });
     expect((await admin.history()).recent.length).toBe(Math.min(10, h.total_sent));
-    expect(h.total_sent).toBe(h.successful + h.failed + h.pending);
+    expect(h.total_sent).toBe(h.successful + h.in_outbox + h.failed + h.pending);
+    expect(h.in_outbox).toBeGreaterThanOrEqual(2);
     const rest = await api(env, 'GET', '/api/admin/notification-history?limit=0', { token: roles.admin.token });
     expect(rest.status).toBe(400);
   });

@@ -65,20 +65,30 @@ const outboxTo = (email: string, e: TestEnv = env) => outbox(e).filter((f) => ne
 const deliveries = (db = env.db) => db.select().from(notificationDeliveries).all();
 
 describe('default templates', () => {
-  it('a fresh database gets license_expiring and license_expired templates once, audited with no actor', () => {
-    expect(ensureDefaultTemplates(env.db)).toEqual(['License Expiring Reminder', 'License Expired Notice']);
+  it('a fresh database gets one template per trigger event once, audited with no actor', () => {
+    expect(ensureDefaultTemplates(env.db)).toEqual([
+      'License Expiring Reminder',
+      'License Expired Notice',
+      'Course Completion Confirmation',
+      'Payment Due Reminder',
+      'Welcome New User',
+      'Password Reset',
+    ]);
     expect(ensureDefaultTemplates(env.db)).toEqual([]);
     const rows = env.db.select().from(notificationTemplates).all();
     expect(rows.map((r) => [r.trigger_event, r.type, r.is_active])).toEqual([
       ['license_expiring', 'email', true],
       ['license_expired', 'email', true],
+      ['course_completed', 'email', true],
+      ['payment_due', 'email', true],
+      ['user_registered', 'email', true],
+      ['password_reset', 'email', true],
     ]);
     expect(JSON.parse(rows[0]!.variables)).toEqual(expect.arrayContaining(['user_name', 'license_number', 'expiration_date']));
+    // The welcome e-mail names the sign-in address and the password link, never a password.
+    expect(JSON.parse(rows[4]!.variables)).toEqual(expect.arrayContaining(['email', 'password_link']));
     const audits = env.db.select().from(auditLogs).where(eq(auditLogs.target_table, 'notification_templates')).all();
-    expect(audits.map((a) => [a.action, a.user_id])).toEqual([
-      ['create', null],
-      ['create', null],
-    ]);
+    expect(audits.map((a) => [a.action, a.user_id])).toEqual(Array.from({ length: 6 }, () => ['create', null]));
     // A deactivated template is the Admin's choice: it is not replaced.
     env.db.update(notificationTemplates).set({ is_active: false }).run();
     expect(ensureDefaultTemplates(env.db)).toEqual([]);
@@ -225,7 +235,7 @@ describe('settings: channels', () => {
     expect(outboxTo(roles.school.email)).toHaveLength(1);
   });
 
-  it('SMS goes to the outbox as sms-….txt only when SMS is on, and only to holders with a phone number', async () => {
+  it('SMS without a gateway: only when SMS is on, recorded once as not delivered with the reason; no file pretends', async () => {
     ensureDefaultTemplates(env.db);
     env.db
       .insert(notificationTemplates)
@@ -239,27 +249,30 @@ describe('settings: channels', () => {
       })
       .run();
     env.db.update(users).set({ phone_number: '+1 512 555 0100' }).where(eq(users.user_id, roles.school.user_id)).run();
-    const withPhone = seedLicense(roles.school.user_id, addDays(TODAY, 5));
+    seedLicense(roles.school.user_id, addDays(TODAY, 5));
     const noPhoneUser = await seedUser(env, 'Agent');
     seedLicense(noPhoneUser.user_id, addDays(TODAY, 5));
 
     expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 2, disabled: 1, no_address: 1 });
-    expect(outbox().filter((f) => f.includes('-sms-'))).toEqual([]);
+    expect(deliveries().filter((d) => d.channel === 'sms')).toEqual([]);
 
     writeSettings(env.db, { sms_notifications_enabled: true }, null);
-    expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 1, duplicates: 2, no_address: 1 });
-    const sms = outbox().filter((f) => f.includes('-sms-'));
-    expect(sms).toHaveLength(1);
-    expect(sms[0]).toMatch(/-sms-\d+\.txt$/);
-    const text = read(sms[0]!);
-    expect(text).toMatch(/^Channel: sms\r\nTo: \+1 512 555 0100\r\n/);
-    expect(text).toMatch(
-      new RegExp(`\\r\\n\\r\\nSchool User\\d+: license ${withPhone.license_number} expires ${withPhone.expiration_date}`),
-    );
+    expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, failed: 1, duplicates: 2, no_address: 1 });
+    expect(outbox().filter((f) => !f.endsWith('.eml'))).toEqual([]);
     expect(deliveries().find((d) => d.channel === 'sms')).toMatchObject({
-      status: 'sent',
-      transport: 'outbox',
+      status: 'failed',
+      transport: 'none',
+      error: 'No SMS gateway is configured',
       recipient: '+1 512 555 0100',
+      outbox_file: null,
+    });
+    // Tomorrow's pass could not do better: it is not tried again every day.
+    expect(await runReminders(env.db, env.config, at(addDays(TODAY, 1)))).toMatchObject({ failed: 0 });
+    expect(deliveries().filter((d) => d.channel === 'sms')).toHaveLength(1);
+    const history = await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token });
+    expect(history.body.recent.find((d: { channel: string }) => d.channel === 'sms')).toMatchObject({
+      status: 'failed',
+      transport: 'none',
     });
   });
 
@@ -363,7 +376,7 @@ describe('the scheduler', () => {
     });
     const stop = startReminderJob({ app: env.app, db: env.db, config: env.config, services: env.services });
     try {
-      expect(env.db.select().from(notificationTemplates).all()).toHaveLength(2);
+      expect(env.db.select().from(notificationTemplates).all()).toHaveLength(6);
       const first = seedLicense(roles.school.user_id, '2026-03-20');
 
       await vi.advanceTimersByTimeAsync(FIRST_RUN_DELAY_MS - 100);

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ROLE_NAMES } from './roles.ts';
+import { emailSchema } from './email.ts';
 
 export const loginInput = z.object({
-  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254),
+  email: emailSchema,
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
 });
 export type LoginInput = z.infer<typeof loginInput>;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { COURSE_TYPES } from './domain-constants.ts';
 import { idParam, queryBoolean, requiredText } from './common.ts';
+import { ceTopicSchema } from './ce.ts';
 
 export const COURSE_MESSAGES = {
   nameRequired: 'Course name is required',
@@ -65,6 +66,8 @@ const courseFields = {
   is_active: z.boolean({ error: 'is_active must be true or false' }),
   /** Only an Admin may set it (a School always owns what it creates); null = an Admin course. */
   school_id: z.number().int().positive().nullable(),
+  /** The CE topic the course counts toward (a state rule's required topic); null = general hours. */
+  topic: ceTopicSchema.nullable(),
 };
 
 export const courseCreateInput = z.object({
@@ -73,6 +76,7 @@ export const courseCreateInput = z.object({
   cost: courseFields.cost.default(0),
   is_active: courseFields.is_active.default(true),
   school_id: courseFields.school_id.optional(),
+  topic: courseFields.topic.optional(),
 });
 export type CourseCreateInput = z.input<typeof courseCreateInput>;
 
@@ -101,6 +105,7 @@ export const courseSchema = z.object({
   is_active: z.boolean(),
   /** The owning School user; null for a course an Admin created. */
   school_id: z.number().int().nullable(),
+  topic: ceTopicSchema.nullable(),
   completion_count: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),

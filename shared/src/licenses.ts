@@ -41,9 +41,9 @@ export function expiryBand(expirationDate: string, today: string): ExpiryBand {
   return { label, color: 'green', days };
 }
 
-/** The new expiration date of a renewal: two years after the current expiration date. */
-export function renewalDate(currentExpiration: string): string {
-  return addYears(currentExpiration, RENEWAL_YEARS);
+/** The new expiration date of a renewal: the cycle length (two years unless a state CE rule says otherwise) after the current expiration date. */
+export function renewalDate(currentExpiration: string, years: number = RENEWAL_YEARS): string {
+  return addYears(currentExpiration, years);
 }
 
 /** Statuses offered by the license form (SPEC.md section 4); 'Pending Renewal' is set by integrations and reports. */
@@ -121,8 +121,12 @@ export const licenseSchema = z.object({
   issue_date: z.string(),
   expiration_date: z.string(),
   status: z.enum(LICENSE_STATUSES),
+  /** The current CE cycle's required hours. */
   ce_hours_required: z.number(),
+  /** The current CE cycle's completed hours (the ledger's sum, docs/decisions.md "CE ledger and cycles"). */
   ce_hours_completed: z.number(),
+  /** The current CE cycle's start: the issue date, then each renewal's previous expiration date. */
+  cycle_start_date: z.string(),
   renewed_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -163,11 +167,15 @@ export type CreateLicenseInput = z.infer<typeof createLicenseInput>;
 export const updateLicenseInput = z.object(licenseFields).partial().extend({ id: idParam });
 export type UpdateLicenseInput = z.infer<typeof updateLicenseInput>;
 
-/** POST /licenses/{id}/renew. Without a body: expiration two years after the current one, status Active. */
+/**
+ * POST /licenses/{id}/renew. Without a body: expiration one cycle (the state rule's years, else two) after
+ * the current one, status Active. With the cycle's CE outstanding it answers 409 unless allow_incomplete.
+ */
 export const renewLicenseInput = z.object({
   id: idParam,
   expiration_date: dateString.optional(),
   status: z.enum(LICENSE_STATUSES).optional(),
+  allow_incomplete: z.boolean().optional(),
 });
 export type RenewLicenseInput = z.infer<typeof renewLicenseInput>;
 

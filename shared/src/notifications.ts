@@ -12,6 +12,9 @@ export const NOTIFICATION_STRINGS = {
   saved: 'Template saved successfully!',
   deleted: 'Template deleted successfully!',
   testSent: 'Test notification sent successfully!',
+  noMailServer: 'No mail server is configured',
+  noSmsGateway: 'No SMS gateway is configured',
+  noPushGateway: 'No push gateway is configured',
   saveFailed: 'Failed to save template',
   deleteFailed: 'Failed to delete template',
   testFailed: 'Failed to send test notification',
@@ -61,8 +64,17 @@ export const TEMPLATE_VARIABLES = {
   ce_hours: { description: 'CE hours of the course', sample: '3' },
   amount: { description: 'Payment amount in dollars', sample: '$150.00' },
   due_date: { description: 'Payment due date (YYYY-MM-DD)', sample: '2026-12-01' },
+  completion_date: { description: 'Date the course was completed (YYYY-MM-DD)', sample: '2026-11-02' },
+  payment_type: { description: 'Payment type', sample: 'Renewal Fee' },
+  password_link: {
+    description: 'Single-use link to choose a password (welcome and password reset e-mails)',
+    sample: 'http://127.0.0.1:3000/reset-password?token=sample',
+  },
+  link_valid_for: { description: 'How long the password link works', sample: '60 minutes' },
+  sign_in_url: { description: 'Address of the sign-in page', sample: 'http://127.0.0.1:3000/login' },
   app_name: { description: 'Application name (System Settings)', sample: 'Real Estate License Manager' },
   support_email: { description: 'Support email (System Settings)', sample: 'support@example.com' },
+  support_phone: { description: 'Support phone (System Settings)', sample: '+1 555 0100' },
 } as const;
 export type TemplateVariable = keyof typeof TEMPLATE_VARIABLES;
 export const TEMPLATE_VARIABLE_NAMES = Object.keys(TEMPLATE_VARIABLES) as TemplateVariable[];
@@ -157,6 +169,14 @@ export const testEmailSchema = z
 export const templateTestInput = z.object({ id: idParam, test_email: testEmailSchema });
 export type TemplateTestData = z.output<typeof templateTestInput>;
 
+/**
+ * How a delivery left (or did not): smtp = handed to the mail server; outbox = written as a file to
+ * $DATA_DIR/outbox because no mail server is configured (not delivered to anyone); none = no gateway
+ * exists for the channel (SMS, push), so it was not delivered.
+ */
+export const DELIVERY_TRANSPORTS = ['smtp', 'outbox', 'none'] as const;
+export type DeliveryTransport = (typeof DELIVERY_TRANSPORTS)[number];
+
 /** One delivery attempt (a row of the history). */
 export const deliverySchema = z.object({
   id: z.number().int(),
@@ -165,8 +185,8 @@ export const deliverySchema = z.object({
   template_name: z.string(),
   channel: z.enum(NOTIFICATION_TYPES),
   status: z.enum(DELIVERY_STATUSES),
-  /** 'smtp' or 'outbox'; null while pending. */
-  transport: z.string().nullable(),
+  /** smtp, outbox or none (see DELIVERY_TRANSPORTS); null while pending. */
+  transport: z.enum(DELIVERY_TRANSPORTS).nullable(),
   subject: z.string().nullable(),
   error: z.string().nullable(),
   created_at: z.string(),
@@ -174,17 +194,43 @@ export const deliverySchema = z.object({
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 
-export const templateTestOutput = z.object({ success: z.boolean(), delivery: deliverySchema });
+/** success: the message left (to the mail server or the outbox); message says where, for the toast. */
+export const templateTestOutput = z.object({ success: z.boolean(), message: z.string(), delivery: deliverySchema });
 
 export const historyInput = z
   .object({ limit: z.coerce.number().int().min(1, 'Limit must be at least 1').max(100, 'Limit must be at most 100').optional() })
   .optional();
 
+/**
+ * total_sent counts every attempt; successful only those handed to a mail server (delivered);
+ * in_outbox those written to the outbox (not delivered: no mail server); failed includes the
+ * ones that could not go (no SMS or push gateway).
+ */
 export const historyOutput = z.object({
   total_sent: z.number().int(),
   successful: z.number().int(),
+  in_outbox: z.number().int(),
   failed: z.number().int(),
   pending: z.number().int(),
   recent: z.array(deliverySchema),
 });
 export type NotificationHistory = z.infer<typeof historyOutput>;
+
+/** What this server can deliver through: the Notification Management and Settings screens say it plainly. */
+export const deliveryStatusOutput = z.object({
+  email: z.enum(['smtp', 'outbox']),
+  /** Where e-mails are written when no mail server is configured. */
+  outbox_dir: z.string(),
+  sms_gateway: z.boolean(),
+  push_gateway: z.boolean(),
+});
+export type DeliveryStatusInfo = z.infer<typeof deliveryStatusOutput>;
+
+/** The label a delivery shows: an outbox file is never "delivered". */
+export function deliveryLabel(
+  d: Pick<Delivery, 'status' | 'transport'>,
+): 'Delivered' | 'In outbox' | 'Not delivered' | 'Failed' | 'Pending' {
+  if (d.status === 'pending') return 'Pending';
+  if (d.status === 'failed') return d.transport === 'none' ? 'Not delivered' : 'Failed';
+  return d.transport === 'outbox' ? 'In outbox' : 'Delivered';
+}

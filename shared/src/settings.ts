@@ -115,6 +115,16 @@ export const SETTINGS_TABS = [
     label: 'Security',
     fields: ['password_min_length', 'session_timeout_minutes', 'max_login_attempts', 'lockout_duration_minutes'],
   },
-  { value: 'uploads', label: 'File Uploads', fields: ['max_file_size_mb', 'allowed_file_types'] },
+  // allowed_file_types is not offered: the only upload is the backup zip (docs/decisions.md "Settings").
+  { value: 'uploads', label: 'File Uploads', fields: ['max_file_size_mb'] },
   { value: 'system', label: 'System', fields: ['maintenance_mode', 'debug_mode', 'log_level'] },
 ] as const satisfies ReadonlyArray<{ value: string; label: string; fields: ReadonlyArray<keyof Settings> }>;
+
+/** What the signed-out login screen may know (GET /api/settings/public): nothing else is exposed. */
+export const publicSettingsSchema = z.object({
+  app_name: z.string(),
+  app_description: z.string(),
+  support_email: z.string(),
+  support_phone: z.string(),
+});
+export type PublicSettings = z.infer<typeof publicSettingsSchema>;

@@ -3,8 +3,9 @@
  * User Management and Profile screens (SPEC.md sections 2, 5 and 8, word for word).
  */
 import { z } from 'zod';
-import { EMAIL_RE, idParam, optionalText, paginationSchema, queryBoolean, requiredText } from './common.ts';
+import { idParam, optionalText, paginationSchema, queryBoolean, requiredText } from './common.ts';
 import { userSchema } from './auth.ts';
+import { emailSchema } from './email.ts';
 import { ROLE, ROLE_NAMES, type RoleName } from './roles.ts';
 
 export const USER_MESSAGES = {
@@ -69,12 +70,8 @@ export type BulkAction = (typeof BULK_ACTIONS)[number];
 export const USER_SORTS = ['name', 'email', 'role', 'brokerage', 'status', 'last_login', 'created_at'] as const;
 export type UserSort = (typeof USER_SORTS)[number];
 
-const email = z
-  .string({ error: USER_MESSAGES.emailRequired })
-  .trim()
-  .min(1, USER_MESSAGES.emailRequired)
-  .max(254)
-  .regex(EMAIL_RE, USER_MESSAGES.emailInvalid);
+/** Normalised and checked for look-alikes (email.ts). */
+const email = emailSchema;
 const firstName = requiredText(USER_MESSAGES.firstNameRequired, 100);
 const lastName = requiredText(USER_MESSAGES.lastNameRequired, 100);
 /** A canonical role id (DECISIONS.md): 1 Admin, 2 Broker, 3 Agent, 4 School. */

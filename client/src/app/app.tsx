@@ -5,6 +5,8 @@ import { useAuth } from '../lib/auth.tsx';
 import { AppLayout } from '../components/app-layout.tsx';
 import { AdminOnly } from '../components/require-role.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
+import { ForgotPasswordPage } from '../features/auth/forgot-password-page.tsx';
+import { ResetPasswordPage } from '../features/auth/reset-password-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
 
 // Screens load on demand, so signing in downloads only the shell, the login and the dashboard.
@@ -12,6 +14,7 @@ const UsersPage = lazy(() => import('../features/users/users-page.tsx').then((m)
 const BrokeragesPage = lazy(() => import('../features/brokerages/brokerages-page.tsx').then((m) => ({ default: m.BrokeragesPage })));
 const LicensesPage = lazy(() => import('../features/licenses/licenses-page.tsx').then((m) => ({ default: m.LicensesPage })));
 const CoursesPage = lazy(() => import('../features/courses/courses-page.tsx').then((m) => ({ default: m.CoursesPage })));
+const CeRulesPage = lazy(() => import('../features/ce-rules/ce-rules-page.tsx').then((m) => ({ default: m.CeRulesPage })));
 const PaymentsPage = lazy(() => import('../features/payments/payments-page.tsx').then((m) => ({ default: m.PaymentsPage })));
 const DocumentsPage = lazy(() => import('../features/documents/documents-page.tsx').then((m) => ({ default: m.DocumentsPage })));
 const NotificationsPage = lazy(() =>
@@ -37,7 +40,7 @@ function LoadingView() {
   );
 }
 
-/** Signed-out visitors reach only /login (SPEC.md section 2). */
+/** Signed-out visitors reach only /login, /forgot-password and /reset-password. */
 function RequireSignIn({ children }: { children: ReactNode }) {
   const { user } = useAuth();
   const location = useLocation();
@@ -51,6 +54,8 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/login" element={<LoginPage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route
         element={
           <RequireSignIn>
@@ -71,6 +76,7 @@ export function AppRoutes() {
         />
         <Route path="/licenses" element={<LicensesPage />} />
         <Route path="/courses" element={<CoursesPage />} />
+        <Route path="/ce-rules" element={<CeRulesPage />} />
         <Route path="/payments" element={<PaymentsPage />} />
         <Route path="/documents" element={<DocumentsPage />} />
         <Route path="/notifications" element={<NotificationsPage />} />

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { navFor } from './nav.ts';
 
 describe('sidebar entries per role (SPEC.md section 2)', () => {
-  it('shows all 13 to an Admin and the right subset to others', () => {
-    expect(navFor('Admin')).toHaveLength(13);
+  it('shows all 14 to an Admin (the 13 of the spec and CE Rules) and the right subset to others', () => {
+    expect(navFor('Admin')).toHaveLength(14);
+    expect(navFor('Admin').map((e) => e.label)).toContain('CE Rules');
     expect(navFor('Agent').map((e) => e.label)).toEqual(['Dashboard', 'Licenses', 'Courses', 'Payments', 'Documents', 'Notifications']);
     expect(navFor('Broker').map((e) => e.label)).toEqual([
       'Dashboard',

@@ -22,7 +22,16 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconBell, IconChevronDown, IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../lib/auth.tsx';
-import { navFor } from '../app/nav.ts';
+import { NAV, navFor } from '../app/nav.ts';
+import { usePublicSettings } from '../features/auth/api.ts';
+import { useDocumentTitle } from '../features/auth/use-document-title.ts';
+
+/** The page's name for the browser tab: its sidebar label (Profile has none in the sidebar). */
+function pageLabel(pathname: string): string | null {
+  if (pathname === '/' || pathname === '') return 'Dashboard';
+  if (pathname === '/profile') return 'Profile';
+  return NAV.find((e) => e.path === pathname)?.label ?? null;
+}
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
@@ -43,6 +52,8 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
   const navigate = useNavigate();
+  const { app_name } = usePublicSettings();
+  useDocumentTitle(pageLabel(location.pathname));
   if (!user) return null;
   const entries = navFor(role);
 
@@ -57,8 +68,8 @@ export function AppLayout() {
         <Group h="100%" px="md" justify="space-between">
           <Group gap="sm">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Text fw={700} size="lg">
-              License Manager
+            <Text fw={700} size="lg" truncate="end" data-testid="app-title">
+              {app_name}
             </Text>
           </Group>
           <Group gap="sm">

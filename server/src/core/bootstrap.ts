@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { count } from 'drizzle-orm';
-import { passwordProblems, ROLE } from '@lm/shared';
+import { normalizeEmail, passwordProblems, ROLE } from '@lm/shared';
 import { users } from '../db/schema/index.ts';
 import type { Db } from '../db/client.ts';
 import type { Config } from '../config.ts';
@@ -28,7 +28,7 @@ export async function ensureAdmin(
 ): Promise<{ email: string; generated: boolean } | null> {
   const existing = db.select({ n: count() }).from(users).get()?.n ?? 0;
   if (existing > 0) return null;
-  const email = (config.adminEmail ?? DEFAULT_ADMIN_EMAIL).trim();
+  const email = normalizeEmail(config.adminEmail ?? DEFAULT_ADMIN_EMAIL);
   const generated = !config.adminPassword;
   const password = config.adminPassword ?? generatePassword();
   const hash = await hashPassword(password);

@@ -3,17 +3,16 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Actor } from './audit.ts';
 import { resolveSession, type AuthSession, type AuthUser } from '../modules/auth/sessions.ts';
-import { LoginThrottle } from '../modules/auth/throttle.ts';
+import { deviceCookieOf, type DeviceCookie } from '../modules/auth/sources.ts';
 
 /** Long-lived, per-app collaborators shared by every request of one server instance. */
 export interface AppServices {
-  loginThrottle: LoginThrottle;
   /** Applies settings.log_level to the running server log; set by buildApp (app.ts). */
   setLogLevel?: (level: string) => void;
 }
 
 export function createAppServices(): AppServices {
-  return { loginThrottle: new LoginThrottle() };
+  return {};
 }
 
 /** Everything a procedure may use. Built per request, or by tests with createContextInner. */
@@ -23,6 +22,10 @@ export interface Context {
   services: AppServices;
   ip: string | null;
   userAgent: string | null;
+  /** The browser's device cookie (sign-in reads and sets it); null for createCaller. */
+  device: DeviceCookie | null;
+  /** How the request came: 'trpc' (the web app), 'rest' (API clients), null for createCaller. */
+  channel: 'trpc' | 'rest' | null;
   user: AuthUser | null;
   session: AuthSession | null;
   /** The actor of audit entries written during this request. */
@@ -36,6 +39,8 @@ export interface ContextInput {
   ip?: string | null;
   userAgent?: string | null;
   token?: string | null;
+  device?: DeviceCookie | null;
+  channel?: 'trpc' | 'rest' | null;
 }
 
 /** The HTTP-free half of context creation: tests call it directly and hand the result to createCaller. */
@@ -49,6 +54,8 @@ export function createContextInner(input: ContextInput): Context {
     services: input.services,
     ip,
     userAgent: input.userAgent ?? null,
+    device: input.device ?? null,
+    channel: input.channel ?? null,
     user,
     session: resolved?.session ?? null,
     actor: { userId: user?.user_id ?? null, ip },
@@ -71,5 +78,7 @@ export function createContextFromRequest(db: Db, config: Config, services: AppSe
     ip: req.ip ?? null,
     userAgent: req.headers['user-agent'] ?? null,
     token: bearerToken(req.headers.authorization),
+    device: deviceCookieOf(req),
+    channel: req.routeOptions?.url?.startsWith('/trpc') ? 'trpc' : 'rest',
   });
 }

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import argon2 from 'argon2';
 import { AppError } from './errors.ts';
 
@@ -5,21 +6,30 @@ import { AppError } from './errors.ts';
 const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * Hashing is CPU- and memory-heavy, so at most MAX_ACTIVE run at once and at most MAX_QUEUED wait;
- * past that the caller gets 429 at once instead of starving the rest of the API.
+ * Hashing is CPU- and memory-heavy, so at most MAX_ACTIVE run at once (on libuv's thread pool of 4;
+ * one core per hash, one left for the event loop: 1 on a 2-core machine). Waiting is by priority (docs/security.md "Fair hashing"):
+ * 'high' (a source that signed in to the account before, and every hash of a new password), then
+ * 'normal' (an unknown source with no recent attempts), then 'low' (sources already failing). Each
+ * queue is bounded; past that the caller gets 429 at once instead of starving the rest of the API.
+ * A flood, even from rotating addresses, fills the normal and low queues and is refused there, while a
+ * sign-in from a known source waits for the hashes already running at most.
  */
-const MAX_ACTIVE = 2;
-const MAX_QUEUED = 32;
+export type HashPriority = 'high' | 'normal' | 'low';
+/** One core stays free for the event loop (requests, /auth/me) while passwords are checked. */
+const MAX_ACTIVE = Math.max(1, Math.min(4, os.availableParallelism() - 1));
+const MAX_QUEUED: Record<HashPriority, number> = { high: 64, normal: 16, low: 8 };
 let active = 0;
-const queue: Array<() => void> = [];
+const queues: Record<HashPriority, Array<() => void>> = { high: [], normal: [], low: [] };
 
-async function withHashSlot<T>(fn: () => Promise<T>): Promise<T> {
+/** Password verifications started since the process began (tests count them; nothing else reads it). */
+export const passwordStats = { verifications: 0 };
+
+export const HASH_BUSY_MESSAGE = 'The server is busy checking passwords. Please try again in a moment.';
+
+async function withHashSlot<T>(priority: HashPriority, fn: () => Promise<T>): Promise<T> {
   if (active >= MAX_ACTIVE) {
-    if (queue.length >= MAX_QUEUED) {
-      throw new AppError('TOO_MANY_REQUESTS', 'The server is busy checking passwords. Please try again in a moment.', {
-        retryAfter: 1,
-      });
-    }
+    const queue = queues[priority];
+    if (queue.length >= MAX_QUEUED[priority]) throw new AppError('TOO_MANY_REQUESTS', HASH_BUSY_MESSAGE, { retryAfter: 1 });
     await new Promise<void>((resolve) => queue.push(resolve));
   } else {
     active++;
@@ -27,18 +37,19 @@ async function withHashSlot<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } finally {
-    const next = queue.shift();
+    const next = queues.high.shift() ?? queues.normal.shift() ?? queues.low.shift();
     if (next) next();
     else active--;
   }
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return withHashSlot(() => argon2.hash(password, ARGON2_OPTIONS));
+  return withHashSlot('high', () => argon2.hash(password, ARGON2_OPTIONS));
 }
 
-export function verifyPassword(hash: string, password: string): Promise<boolean> {
-  return withHashSlot(async () => {
+export function verifyPassword(hash: string, password: string, priority: HashPriority = 'high'): Promise<boolean> {
+  return withHashSlot(priority, async () => {
+    passwordStats.verifications++;
     try {
       return await argon2.verify(hash, password);
     } catch {

@@ -1,9 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
-import { localDateString, toCents, type CompletionStatus, type CourseType } from '@lm/shared';
+import { addDays, localDateString, toCents, type CeTopic, type CompletionStatus, type CourseType } from '@lm/shared';
 import { completions, courses, licenses, users } from '../db/schema/index.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
-import { adjustCeHours } from '../modules/licenses/licenses.ce.ts';
+import { seedCeLedger } from './seed-ce.ts';
 import type { DemoContext } from './seed.ts';
 
 interface DemoCourse {
@@ -13,6 +13,7 @@ interface DemoCourse {
   course_type: CourseType;
   cost: number;
   is_active?: boolean;
+  topic?: CeTopic;
 }
 
 /** Per school, in the order of ctx.schoolIds; the last school's list wraps for any further school. */
@@ -20,6 +21,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
   [
     {
       course_name: 'California Fair Housing Update',
+      topic: 'Fair Housing',
       description: 'Fair Housing Act, FEHA and the Unruh Act: protected classes, advertising and steering.',
       ce_hours: 3,
       course_type: 'Online',
@@ -27,6 +29,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Agency Relationships and Disclosures',
+      topic: 'Agency',
       description: 'Dual agency, the agency disclosure form and fiduciary duties to buyers and sellers.',
       ce_hours: 3,
       course_type: 'Webinar',
@@ -34,6 +37,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Risk Management for Listing Agents',
+      topic: 'Risk Management',
       description: 'Transfer disclosure statements, inspections and avoiding misrepresentation claims.',
       ce_hours: 4.5,
       course_type: 'In-Person',
@@ -41,6 +45,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Implicit Bias Training',
+      topic: 'Implicit Bias',
       description: 'Recognising and countering implicit bias in real estate transactions (AB 2139).',
       ce_hours: 2,
       course_type: 'Online',
@@ -50,6 +55,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
   [
     {
       course_name: 'Texas Legal Update I',
+      topic: 'Legal Update I',
       description: 'Recent changes to the Real Estate License Act and TREC rules.',
       ce_hours: 4,
       course_type: 'Online',
@@ -57,6 +63,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Contract Forms and Addenda',
+      topic: 'Contracts',
       description: 'Promulgated contract forms, addenda and common drafting mistakes.',
       ce_hours: 6,
       course_type: 'In-Person',
@@ -64,6 +71,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Property Management Essentials',
+      topic: 'Trust Fund Handling',
       description: 'Leases, trust accounts and landlord-tenant law for licensees managing rentals.',
       ce_hours: 3,
       course_type: 'Webinar',
@@ -82,6 +90,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
 
 const ADMIN_COURSE: DemoCourse = {
   course_name: 'Brokerage Office Policies and Compliance',
+  topic: 'Management and Supervision',
   description: 'In-house course: escrow handling, file retention and the office compliance checklist.',
   ce_hours: 1.5,
   course_type: 'Webinar',
@@ -95,8 +104,8 @@ const dateDaysAgo = (days: number) => localDateString(new Date(Date.now() - days
 
 /**
  * Demo data: courses from each School (one inactive) and one Admin course; completions for every agent
- * in every status, against the agent's licenses. Approved completions credit their hours through the same
- * adjustCeHours the review uses, so license CE hours stay consistent with the completions.
+ * in every status, against the agent's licenses and dated inside their current cycles. seedCeLedger then
+ * shapes the cycles (renewed, complete, adjusted) and computes every license's CE cache from the ledger.
  */
 export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
   const ip = '127.0.0.1';
@@ -118,6 +127,7 @@ export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
         cost_cents: toCents(c.cost),
         is_active: c.is_active ?? true,
         school_id: schoolId,
+        topic: c.topic ?? null,
         created_at: ctx.daysAgo(daysAgo),
       })
       .returning()
@@ -135,7 +145,12 @@ export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
   let k = 0;
   ctx.agentIds.forEach((agentId, a) => {
     const agentLicenses = db
-      .select({ license_id: licenses.license_id })
+      .select({
+        license_id: licenses.license_id,
+        cycle_start_date: licenses.cycle_start_date,
+        issue_date: licenses.issue_date,
+        expiration_date: licenses.expiration_date,
+      })
       .from(licenses)
       .where(eq(licenses.user_id, agentId))
       .orderBy(asc(licenses.license_id))
@@ -145,8 +160,17 @@ export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
       const course = created[(a * 3 + m * 2) % created.length]!;
       const status = STATUS_CYCLE[k % STATUS_CYCLE.length]!;
       k++;
-      const licenseId = agentLicenses.length ? agentLicenses[m % agentLicenses.length]!.license_id : null;
-      const daysAgo = 10 + ((a * 37 + m * 53) % 300);
+      const license = agentLicenses.length ? agentLicenses[m % agentLicenses.length]! : null;
+      const licenseId = license?.license_id ?? null;
+      let daysAgo = 10 + ((a * 37 + m * 53) % 300);
+      // Inside the license's current cycle, where the hours count (docs/decisions.md "CE ledger and cycles").
+      if (license) {
+        const from = license.cycle_start_date === license.issue_date ? license.cycle_start_date : addDays(license.cycle_start_date, 1);
+        const latest = license.expiration_date < dateDaysAgo(5) ? license.expiration_date : dateDaysAgo(5);
+        const span = Math.max(0, Math.round((Date.parse(latest) - Date.parse(from)) / 86_400_000));
+        const back = span === 0 ? 0 : (a * 37 + m * 53) % span;
+        daysAgo = Math.round((Date.parse(dateDaysAgo(0)) - Date.parse(addDays(latest, -back))) / 86_400_000);
+      }
       const reviewer = course.school_id ?? ctx.adminId;
       const reviewed = status !== 'Pending';
       const row = db
@@ -172,7 +196,6 @@ export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
         { action: 'create', table: 'completions', id: row.completion_id, new: { ...row, status: 'Pending' } },
       );
       if (reviewed) {
-        const ce = status === 'Approved' && licenseId !== null ? adjustCeHours(db, licenseId, row.hours) : null;
         audit(
           db,
           { userId: reviewer, ip },
@@ -181,10 +204,11 @@ export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
             table: 'completions',
             id: row.completion_id,
             old: { status: 'Pending' },
-            new: { status, note: row.note, ...(ce ? { license_id: licenseId, ce_hours_completed: ce } : {}) },
+            new: { status, note: row.note, license_id: licenseId },
           },
         );
       }
     }
   });
+  seedCeLedger(db, ctx);
 }

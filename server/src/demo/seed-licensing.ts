@@ -3,6 +3,7 @@ import {
   addDays,
   addYears,
   PAYMENT_METHODS,
+  RENEWAL_YEARS,
   toCents,
   type LicenseStatus,
   type LicenseType,
@@ -14,12 +15,13 @@ import type { DbOrTx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
 import { today } from '../core/dates.ts';
 import type { DemoContext } from './seed.ts';
+import { demoRuleFor, seedCeRules } from './seed-ce.ts';
 
 /** Each brokerage of seedPeople works in one state, in this order. */
 const STATES = ['CA', 'TX', 'FL', 'NY'] as const;
 type State = (typeof STATES)[number];
 
-/** CE hours a renewal needs, by state (illustrative). */
+/** CE hours a renewal needs where no state rule applies (Associate Broker licenses in the demo). */
 const CE_REQUIRED: Record<State, number> = { CA: 45, TX: 18, FL: 14, NY: 22.5 };
 
 /** Days from today to the expiration date, one per expiry band: expired, <=30, 31-90, >90. */
@@ -97,18 +99,21 @@ export function seedLicensing(db: DbOrTx, ctx: DemoContext): void {
     : [];
   const licensesByUser = new Map<number, number[]>();
   let n = 0;
+  seedCeRules(db, ctx);
 
   const addLicense = (userId: number, state: State, type: LicenseType, band: number, slot: number) => {
     n++;
     const spec = BANDS[band]!;
-    const expiration = addDays(now, spec.days[slot % spec.days.length]!);
-    const issue = addYears(expiration, -2);
-    const required = type === 'Broker' ? CE_REQUIRED[state] + 6 : CE_REQUIRED[state];
-    // Further along the closer the renewal, as agents do; expired ones fell short.
-    const share = [0.35, 0.55, 0.4, 0.2][band]! + (slot % 3) * 0.1;
-    const completed = Math.min(required, Math.round(required * share * 2) / 2);
-    // Licenses renewed within the last year show in "Renewed This Period".
-    const renewed = band === 3 && slot % 2 === 0 ? ctx.daysAgo(30 + slot * 40) : null;
+    const rule = demoRuleFor(state, type);
+    const years = rule?.cycle_years ?? RENEWAL_YEARS;
+    const required = rule?.hours_required ?? CE_REQUIRED[state];
+    // Licenses renewed within the last year show in "Renewed This Period" and have a closed cycle
+    // (seedCeLedger): their current cycle started on the previous expiration date.
+    const renewedDaysAgo = band === 3 && slot % 2 === 0 ? 30 + slot * 40 : null;
+    const renewed = renewedDaysAgo === null ? null : ctx.daysAgo(renewedDaysAgo);
+    const cycleStart = renewedDaysAgo === null ? null : addDays(now, -renewedDaysAgo - 20);
+    const expiration = cycleStart ? addYears(cycleStart, years) : addDays(now, spec.days[slot % spec.days.length]!);
+    const issue = addYears(cycleStart ?? expiration, -years);
     const row = db
       .insert(licenses)
       .values({
@@ -120,7 +125,9 @@ export function seedLicensing(db: DbOrTx, ctx: DemoContext): void {
         expiration_date: expiration,
         status: spec.statuses[slot % spec.statuses.length]!,
         ce_hours_required: required,
-        ce_hours_completed: completed,
+        // The ledger's cache: seedCeLedger computes it once completions and adjustments exist.
+        ce_hours_completed: 0,
+        cycle_start_date: cycleStart ?? issue,
         renewed_at: renewed,
         created_at: ctx.daysAgo(380 - n * 5),
       })

@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm';
-import { renderTemplate } from '@lm/shared';
+import { renderTemplate, SAMPLE_VALUES } from '@lm/shared';
 import type { DbOrTx } from '../db/client.ts';
 import { notificationDeliveries, notificationTemplates, users } from '../db/schema/index.ts';
 import { DEFAULT_TEMPLATES, insertAllDefaultTemplates } from '../modules/notifications/default-templates.ts';
@@ -48,6 +48,7 @@ export function seedOperations(db: DbOrTx, ctx: DemoContext): void {
     const person = people[i % people.length]!;
     const template = DEFAULT_TEMPLATES[t]!;
     const values = {
+      ...SAMPLE_VALUES,
       user_name: `${person.first_name} ${person.last_name}`,
       first_name: person.first_name,
       last_name: person.last_name,

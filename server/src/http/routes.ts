@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { reportsFileRoutes } from '../modules/reports/reports.http.ts';
 import { backupsFileRoutes } from '../modules/backups/backups.http.ts';
+import { licensesFileRoutes } from '../modules/licenses/licenses.http.ts';
 
 export interface RouteDeps {
   db: Db;
@@ -39,6 +40,6 @@ const healthRoutes: FileRoutes = {
   },
 };
 
-export const fileRoutes: FileRoutes[] = [healthRoutes, reportsFileRoutes, backupsFileRoutes];
+export const fileRoutes: FileRoutes[] = [healthRoutes, reportsFileRoutes, backupsFileRoutes, licensesFileRoutes];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));

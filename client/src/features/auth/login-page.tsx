@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { TRPCClientError } from '@trpc/client';
-import { Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { PASSWORD_RESET_STRINGS } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { notify } from '../../lib/notify.ts';
+import { AuthCard } from './auth-card.tsx';
 
 export const LOGIN_STRINGS = {
   title: 'Welcome Back',
@@ -42,53 +44,47 @@ export function LoginPage() {
   };
 
   return (
-    <Center mih="100vh" p="md" bg="var(--mantine-color-body)">
-      <Paper withBorder shadow="md" p="xl" radius="md" w="100%" maw={420}>
-        <form onSubmit={(e) => void onSubmit(e)} noValidate={false}>
-          <Stack>
-            <Stack gap={4} ta="center">
-              <Text fw={700} c="blue">
-                Real Estate License Manager
-              </Text>
-              <Title order={2}>{LOGIN_STRINGS.title}</Title>
-              <Text c="dimmed" size="sm">
-                {LOGIN_STRINGS.subtitle}
-              </Text>
-            </Stack>
-            {error && (
-              <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
-                {error}
-              </Alert>
-            )}
-            <TextInput
-              label="Email"
-              type="email"
-              name="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(e) => {
-                setEmail(e.currentTarget.value);
-                setError(null);
-              }}
-            />
-            <PasswordInput
-              label="Password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => {
-                setPassword(e.currentTarget.value);
-                setError(null);
-              }}
-            />
-            <Button type="submit" fullWidth loading={false} disabled={login.isPending}>
-              {login.isPending ? LOGIN_STRINGS.busy : LOGIN_STRINGS.submit}
-            </Button>
-          </Stack>
-        </form>
-      </Paper>
-    </Center>
+    <AuthCard title={LOGIN_STRINGS.title} subtitle={LOGIN_STRINGS.subtitle} tabTitle="Sign in">
+      <form onSubmit={(e) => void onSubmit(e)} noValidate={false}>
+        <Stack>
+          {error && (
+            <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
+              {error}
+            </Alert>
+          )}
+          <TextInput
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => {
+              setEmail(e.currentTarget.value);
+              setError(null);
+            }}
+          />
+          <PasswordInput
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => {
+              setPassword(e.currentTarget.value);
+              setError(null);
+            }}
+          />
+          <Group justify="flex-end" mt={-8}>
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              {PASSWORD_RESET_STRINGS.forgotLink}
+            </Anchor>
+          </Group>
+          <Button type="submit" fullWidth loading={false} disabled={login.isPending}>
+            {login.isPending ? LOGIN_STRINGS.busy : LOGIN_STRINGS.submit}
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Button, Group, Modal, NumberInput, Select, Stack, Switch, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { COURSE_MESSAGES, COURSE_STRINGS, COURSE_TYPES, type Course, type CourseType } from '@lm/shared';
+import { CE_TOPICS, COURSE_MESSAGES, COURSE_STRINGS, COURSE_TYPES, type CeTopic, type Course, type CourseType } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { notify } from '../../lib/notify.ts';
 import { fieldErrors } from '../../lib/errors.ts';
@@ -14,15 +14,25 @@ interface Values {
   course_type: CourseType;
   cost: number | string;
   is_active: boolean;
+  topic: CeTopic | null;
 }
 
 /** SPEC.md section 9: Online, cost 0, active, ce_hours 0. */
-const DEFAULTS: Values = { course_name: '', description: '', provider: '', ce_hours: 0, course_type: 'Online', cost: 0, is_active: true };
+const DEFAULTS: Values = {
+  course_name: '',
+  description: '',
+  provider: '',
+  ce_hours: 0,
+  course_type: 'Online',
+  cost: 0,
+  is_active: true,
+  topic: null,
+};
 
 function valuesOf(course: Course | null, defaultProvider: string): Values {
   if (!course) return { ...DEFAULTS, provider: defaultProvider };
-  const { course_name, description, provider, ce_hours, course_type, cost, is_active } = course;
-  return { course_name, description, provider, ce_hours, course_type, cost, is_active };
+  const { course_name, description, provider, ce_hours, course_type, cost, is_active, topic } = course;
+  return { course_name, description, provider, ce_hours, course_type, cost, is_active, topic };
 }
 
 /** Add or edit a course: 'Add New Course' / 'Edit Course', submit 'Create Course' / 'Update Course'. */
@@ -77,6 +87,7 @@ export function CourseFormModal({
       course_type: v.course_type,
       cost: v.cost === '' ? 0 : Number(v.cost),
       is_active: v.is_active,
+      topic: v.topic,
     };
     const onError = (err: unknown) => {
       form.setErrors(fieldErrors(err));
@@ -98,6 +109,15 @@ export function CourseFormModal({
             <NumberInput label="CE Hours" required min={0} step={0.5} decimalScale={2} {...form.getInputProps('ce_hours')} />
             <NumberInput label="Cost" min={0} step={0.01} decimalScale={2} fixedDecimalScale prefix="$" {...form.getInputProps('cost')} />
           </Group>
+          <Select
+            label="CE Topic"
+            description="The state-required topic this course counts toward; leave empty for general hours."
+            placeholder="General hours (no topic)"
+            data={[...CE_TOPICS]}
+            searchable
+            clearable
+            {...form.getInputProps('topic')}
+          />
           <Switch label="Active" {...form.getInputProps('is_active', { type: 'checkbox' })} />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose} disabled={busy}>

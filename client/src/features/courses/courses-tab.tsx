@@ -114,6 +114,16 @@ export function CoursesTab() {
           { accessor: 'provider', title: 'Provider' },
           { accessor: 'course_type', title: 'Type', render: (c) => <CourseTypeBadge type={c.course_type} /> },
           { accessor: 'ce_hours', title: 'CE Hours', textAlign: 'right' },
+          {
+            accessor: 'topic',
+            title: 'CE Topic',
+            render: (c) =>
+              c.topic ?? (
+                <Text size="sm" c="dimmed">
+                  General
+                </Text>
+              ),
+          },
           { accessor: 'cost', title: 'Cost', textAlign: 'right', render: (c) => formatCost(c.cost) },
           { accessor: 'is_active', title: 'Status', render: (c) => <ActiveBadge active={c.is_active} /> },
           { accessor: 'created_at', title: 'Created', render: (c) => formatDate(c.created_at) },

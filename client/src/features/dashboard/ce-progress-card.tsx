@@ -1,13 +1,23 @@
-import { Card, Group, Progress, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Card, Divider, Group, Progress, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconFileText } from '@tabler/icons-react';
 import { DASHBOARD_STRINGS, type CeProgress } from '@lm/shared';
+import { trpc } from '../../lib/trpc.ts';
+import { QueryError } from '../../components/query-error.tsx';
+import { TranscriptDrawer } from '../licenses/transcript-drawer.tsx';
+import { hoursOf } from '../licenses/format.ts';
 import { formatDate } from './format.ts';
 
 const hours = (h: number) => (Number.isInteger(h) ? String(h) : h.toFixed(1));
 
-/** The Agent's Continuing Education Progress: hours completed of required, and the renewal date. */
+/**
+ * The Agent's Continuing Education Progress: hours completed of required and the renewal date, then each
+ * of its licenses with a link to that license's CE transcript (the Licenses screen's drawer).
+ */
 export function CeProgressCard({ progress }: { progress: CeProgress }) {
   const { completed, required, renewal_date } = progress;
   const percent = required > 0 ? Math.min(100, (completed / required) * 100) : completed > 0 ? 100 : 0;
+  const [transcriptId, setTranscriptId] = useState<number | null>(null);
   return (
     <Card withBorder radius="md" padding="lg" data-testid="ce-progress">
       <Title order={4} mb="md">
@@ -25,6 +35,45 @@ export function CeProgressCard({ progress }: { progress: CeProgress }) {
       <Text size="sm" c="dimmed" mt="sm">
         Renewal date: {renewal_date ? formatDate(renewal_date) : 'N/A'}
       </Text>
+      <MyLicenses onOpen={setTranscriptId} />
+      <TranscriptDrawer licenseId={transcriptId} onClose={() => setTranscriptId(null)} />
     </Card>
+  );
+}
+
+/** The Agent's own licenses (the server scopes the list), each with its cycle's hours and its transcript. */
+function MyLicenses({ onOpen }: { onOpen: (licenseId: number) => void }) {
+  const query = trpc.licenses.list.useQuery({ sort: 'expiration_date', order: 'asc' });
+  if (query.isError) return <QueryError things="your licenses" error={query.error} />;
+  if (query.isLoading) return <Skeleton h={40} mt="md" />;
+  const licenses = query.data ?? [];
+  if (licenses.length === 0) return null;
+  return (
+    <>
+      <Divider my="md" />
+      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {licenses.map((l) => (
+          <Group key={l.license_id} component="li" justify="space-between" gap="xs" wrap="wrap" data-testid="ce-license">
+            <div style={{ minWidth: 0 }}>
+              <Text size="sm" fw={500}>
+                {l.license_number} · {l.state} {l.license_type}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {hoursOf(l.ce_hours_completed, l.ce_hours_required)} this cycle
+              </Text>
+            </div>
+            <Button
+              variant="subtle"
+              size="xs"
+              leftSection={<IconFileText size={14} />}
+              onClick={() => onOpen(l.license_id)}
+              aria-label={`View transcript of license ${l.license_number}`}
+            >
+              View transcript
+            </Button>
+          </Group>
+        ))}
+      </Stack>
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
 import { expiryBand, localDateString, type LicenseStatus } from '@lm/shared';
+import { formatHours } from './format.ts';
 
 /** Expiry badge (SPEC.md): past 'Expired' red; up to 30 days yellow; 31 to 90 blue; beyond 90 green. */
 export function ExpiryBadge({ expirationDate, today = localDateString() }: { expirationDate: string; today?: string }) {
@@ -25,11 +26,6 @@ export function LicenseStatusBadge({ status }: { status: LicenseStatus }) {
       {status}
     </Badge>
   );
-}
-
-/** Hours with at most 2 decimals, without trailing zeros (12, 4.5). */
-export function formatHours(hours: number): string {
-  return String(Math.round(hours * 100) / 100);
 }
 
 /** CE progress: completed of required hours, as a bar. */

@@ -15,6 +15,7 @@ import {
 import { trpc } from '../../lib/trpc.ts';
 import { notify } from '../../lib/notify.ts';
 import { fieldErrors } from '../../lib/errors.ts';
+import { useRefreshLicenseData } from './api.ts';
 
 interface Values {
   user_id: string | null;
@@ -60,7 +61,7 @@ const ceHours = (v: number | string) => (v === '' || (typeof v === 'number' && v
 
 /** Add or edit a license: submit 'Create License' / 'Update License'. */
 export function LicenseFormModal({ opened, license, onClose }: { opened: boolean; license: License | null; onClose: () => void }) {
-  const utils = trpc.useUtils();
+  const refresh = useRefreshLicenseData();
   const holders = trpc.licenses.holders.useQuery(undefined, { enabled: opened, staleTime: 60_000 });
   // CE hours required starts at settings.default_ce_hours.
   const defaults = trpc.licenses.defaults.useQuery(undefined, { enabled: opened, staleTime: 60_000 });
@@ -106,8 +107,7 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
 
   const done = (message: string) => {
     notify.success(message);
-    void utils.licenses.invalidate();
-    void utils.payments.invalidate();
+    refresh();
     onClose();
   };
   const create = trpc.licenses.create.useMutation({ onSuccess: () => done(LICENSE_STRINGS.created) });

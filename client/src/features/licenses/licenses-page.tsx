@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useState, type KeyboardEvent } from 'react';
+import { ActionIcon, Box, Button, Group, Menu, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconDots, IconEdit, IconPlus, IconRefresh, IconSearch, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
@@ -9,7 +9,6 @@ import {
   LICENSE_STATUSES,
   LICENSE_STRINGS,
   LICENSE_TYPES,
-  renewalDate,
   type License,
   type LicenseSortColumn,
   type LicenseStatus,
@@ -25,6 +24,9 @@ import { QueryError } from '../../components/query-error.tsx';
 import { RequireRole } from '../../components/require-role.tsx';
 import { CeProgress, ExpiryBadge, LicenseStatusBadge } from './license-badges.tsx';
 import { LicenseFormModal } from './license-form-modal.tsx';
+import { RenewModal } from './renew-modal.tsx';
+import { TranscriptDrawer } from './transcript-drawer.tsx';
+import { useRefreshLicenseData } from './api.ts';
 
 const PAGE_SIZES = ['10', '20', '50'];
 const EXPIRING_OPTIONS = [
@@ -55,7 +57,6 @@ export function LicensesPage() {
 
 function LicensesTable() {
   const { hasRole } = useAuth();
-  const utils = trpc.useUtils();
   const canManage = hasRole('Admin', 'Broker');
   const [state, setState] = useUrlState({
     page: '1',
@@ -88,26 +89,10 @@ function LicensesTable() {
     { placeholderData: keepPreviousData },
   );
   const [modal, setModal] = useState<{ opened: boolean; license: License | null }>({ opened: false, license: null });
-  const renew = trpc.licenses.renew.useMutation();
+  const [renewing, setRenewing] = useState<License | null>(null);
+  const [transcriptId, setTranscriptId] = useState<number | null>(null);
   const remove = trpc.licenses.delete.useMutation();
-
-  const refresh = () => {
-    void utils.licenses.invalidate();
-    void utils.payments.invalidate();
-  };
-
-  // SPEC.md section 4: status Active, expiration two years after the current one, sent as {expiration_date, status}.
-  const onRenew = (l: License) =>
-    renew.mutate(
-      { id: l.license_id, expiration_date: renewalDate(l.expiration_date), status: 'Active' },
-      {
-        onSuccess: () => {
-          notify.success(LICENSE_STRINGS.renewed);
-          refresh();
-        },
-        onError: (err) => notify.failure(err, LICENSE_STRINGS.renewFailed),
-      },
-    );
+  const refresh = useRefreshLicenseData();
 
   const onDelete = async (l: License) => {
     if (!(await confirm(LICENSE_STRINGS.confirmDelete, { confirmLabel: 'Delete' }))) return;
@@ -206,6 +191,17 @@ function LicensesTable() {
         onRecordsPerPageChange={(n) => setState({ limit: String(n) })}
         paginationText={({ from, to, totalRecords }) => `Showing ${from} to ${to} of ${totalRecords} licenses`}
         sortStatus={sortStatus}
+        // A row opens its CE transcript, by click or by Enter / Space once focused (its name stays its cells' text).
+        onRowClick={({ record }) => setTranscriptId(record.license_id)}
+        customRowAttributes={(l) => ({
+          tabIndex: 0,
+          onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => {
+            if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
+            e.preventDefault();
+            setTranscriptId(l.license_id);
+          },
+        })}
+        rowStyle={() => ({ cursor: 'pointer' })}
         onSortStatusChange={(s) => setState({ sort: sortKey(String(s.columnAccessor)), order: s.direction })}
         columns={[
           {
@@ -246,25 +242,28 @@ function LicensesTable() {
             title: 'Actions',
             textAlign: 'center',
             hidden: !canManage,
+            // The menu's clicks and keys stay in the cell: they must not open the row's transcript.
             render: (l) => (
-              <Menu position="bottom-end" withinPortal>
-                <Menu.Target>
-                  <ActionIcon variant="subtle" color="gray" aria-label={`Actions for license ${l.license_number}`}>
-                    <IconDots size={18} />
-                  </ActionIcon>
-                </Menu.Target>
-                <Menu.Dropdown>
-                  <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => onRenew(l)} disabled={renew.isPending}>
-                    Renew
-                  </Menu.Item>
-                  <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, license: l })}>
-                    Edit
-                  </Menu.Item>
-                  <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(l)}>
-                    Delete
-                  </Menu.Item>
-                </Menu.Dropdown>
-              </Menu>
+              <Box onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon variant="subtle" color="gray" aria-label={`Actions for license ${l.license_number}`}>
+                      <IconDots size={18} />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => setRenewing(l)}>
+                      Renew
+                    </Menu.Item>
+                    <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, license: l })}>
+                      Edit
+                    </Menu.Item>
+                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(l)}>
+                      Delete
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              </Box>
             ),
           },
         ]}
@@ -273,6 +272,8 @@ function LicensesTable() {
       {canManage && (
         <LicenseFormModal opened={modal.opened} license={modal.license} onClose={() => setModal((m) => ({ ...m, opened: false }))} />
       )}
+      {canManage && <RenewModal license={renewing} onClose={() => setRenewing(null)} />}
+      <TranscriptDrawer licenseId={transcriptId} onClose={() => setTranscriptId(null)} />
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Grid, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconEdit, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Alert, Button, Code, Grid, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { IconEdit, IconMailOff, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { NOTIFICATION_STRINGS, type NotificationTemplate } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
@@ -12,6 +12,18 @@ import { ActiveBadge, TypeBadge, triggerLabel } from './template-badges.tsx';
 import { TemplateFormModal } from './template-form-modal.tsx';
 import { TestSendModal } from './test-send-modal.tsx';
 import { NotificationSideCards } from './notification-side-cards.tsx';
+
+/** Says plainly when no mail server is configured (e-mails become files in the outbox) and that SMS has no gateway. */
+export function DeliveryAlert() {
+  const info = trpc.admin.notifications.delivery.useQuery(undefined, { staleTime: 60_000 });
+  if (!info.data || info.data.email === 'smtp') return null;
+  return (
+    <Alert color="yellow" icon={<IconMailOff size={18} />} title={NOTIFICATION_STRINGS.noMailServer} mb="md" data-testid="no-mail-server">
+      E-mails are not delivered: each one is written as an .eml file to the outbox, <Code>{info.data.outbox_dir}</Code>. Set SMTP_URL to
+      send them through your mail server. {NOTIFICATION_STRINGS.noSmsGateway}: SMS and push notifications are recorded as not delivered.
+    </Alert>
+  );
+}
 
 /** Notification Management (Admin only; app.tsx wraps it in AdminOnly). */
 export function NotificationManagementPage() {
@@ -46,6 +58,7 @@ export function NotificationManagementPage() {
           </Button>
         }
       />
+      <DeliveryAlert />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack>

@@ -37,9 +37,10 @@ export function NotificationSideCards() {
         </Title>
         <SimpleGrid cols={2} spacing="md">
           <Stat label="Total Sent" value={h?.total_sent} />
-          <Stat label="Successful" value={h?.successful} color="green" />
+          <Stat label="Delivered" value={h?.successful} color="green" />
+          <Stat label="In Outbox" value={h?.in_outbox} color="yellow" />
           <Stat label="Failed" value={h?.failed} color="red" />
-          <Stat label="Pending" value={h?.pending} color="yellow" />
+          <Stat label="Pending" value={h?.pending} color="gray" />
         </SimpleGrid>
       </Paper>
       <Paper withBorder p="md" radius="md" aria-label={NOTIFICATION_STRINGS.recent} component="section">
@@ -68,7 +69,7 @@ export function NotificationSideCards() {
                     {d.template_name} · {formatDateTime(d.created_at)}
                   </Text>
                 </Stack>
-                <DeliveryStatusBadge status={d.status} />
+                <DeliveryStatusBadge delivery={d} />
               </Group>
             ))}
           </Stack>

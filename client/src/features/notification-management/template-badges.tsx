@@ -1,5 +1,13 @@
 import { Badge } from '@mantine/core';
-import { NOTIFICATION_TYPE_LABELS, TRIGGER_EVENT_LABELS, type DeliveryStatus, type NotificationType, type TriggerEvent } from '@lm/shared';
+import { Tooltip } from '@mantine/core';
+import {
+  deliveryLabel,
+  NOTIFICATION_TYPE_LABELS,
+  TRIGGER_EVENT_LABELS,
+  type Delivery,
+  type NotificationType,
+  type TriggerEvent,
+} from '@lm/shared';
 
 const TYPE_COLORS: Record<NotificationType, string> = { email: 'blue', sms: 'teal', push: 'violet' };
 
@@ -21,12 +29,31 @@ export function ActiveBadge({ active }: { active: boolean }) {
 
 // miw: a badge never shrinks into an ellipsis inside a narrow table cell or row.
 
-/** SPEC.md: status sent shows green, anything else red. */
-export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
-  return (
-    <Badge miw="max-content" variant="light" color={status === 'sent' ? 'green' : 'red'}>
-      {status}
+const LABEL_COLORS: Record<ReturnType<typeof deliveryLabel>, string> = {
+  Delivered: 'green',
+  'In outbox': 'yellow',
+  'Not delivered': 'red',
+  Failed: 'red',
+  Pending: 'gray',
+};
+
+/**
+ * Where a delivery went: Delivered (green) only when a mail server took it; a file in the outbox is
+ * "In outbox", never delivered; the reason of a failure shows on hover.
+ */
+export function DeliveryStatusBadge({ delivery }: { delivery: Pick<Delivery, 'status' | 'transport' | 'error'> }) {
+  const label = deliveryLabel(delivery);
+  const badge = (
+    <Badge miw="max-content" variant="light" color={LABEL_COLORS[label]}>
+      {label}
     </Badge>
+  );
+  return delivery.error ? (
+    <Tooltip label={delivery.error} withArrow multiline maw={260}>
+      {badge}
+    </Tooltip>
+  ) : (
+    badge
   );
 }
 

@@ -32,8 +32,10 @@ export function TestSendModal({ template, onClose }: { template: NotificationTem
       {
         onSuccess: (result) => {
           void utils.admin.notifications.history.invalidate();
-          if (result.success) notify.success(NOTIFICATION_STRINGS.testSent);
-          else notify.error(`${NOTIFICATION_STRINGS.testFailed}: ${result.delivery.error ?? 'delivery failed'}`);
+          // The toast says where it went: an outbox file is not a delivered e-mail.
+          if (!result.success) notify.error(result.message);
+          else if (result.delivery.transport === 'outbox') notify.warning(result.message);
+          else notify.success(result.message);
           onClose();
         },
         onError: (err) => notify.failure(err, NOTIFICATION_STRINGS.testFailed),

@@ -1,4 +1,7 @@
-import { LOG_LEVELS, NOTIFICATION_FREQUENCIES, type Settings } from '@lm/shared';
+import { LOG_LEVELS, NOTIFICATION_FREQUENCIES, NOTIFICATION_STRINGS, type Settings } from '@lm/shared';
+
+/** Shown under the SMS switch, which is disabled while no SMS gateway exists. */
+export const SMS_UNAVAILABLE = `${NOTIFICATION_STRINGS.noSmsGateway}: text messages cannot be sent, so this switch is not available.`;
 
 /** Labels and hints of every setting (SPEC.md section 3), shown in the tab its SETTINGS_TABS entry names. */
 export const SETTING_LABELS: Record<keyof Settings, { label: string; description?: string }> = {
@@ -28,7 +31,7 @@ export const SETTING_LABELS: Record<keyof Settings, { label: string; description
     label: 'Lockout Duration (minutes)',
     description: 'How long a locked account must wait before signing in again',
   },
-  max_file_size_mb: { label: 'Max File Size (MB)', description: 'Largest file an upload may be (backup zips; documents when they arrive)' },
+  max_file_size_mb: { label: 'Max File Size (MB)', description: 'Largest backup zip that may be uploaded under Backup & Restore' },
   allowed_file_types: {
     label: 'Allowed File Types',
     description: 'Comma-separated extensions accepted for document uploads, e.g. pdf,docx,jpg',

@@ -9,7 +9,14 @@ import { fieldErrors, httpStatus } from '../../lib/errors.ts';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
-import { FREQUENCY_OPTIONS, LOG_LEVEL_OPTIONS, NUMBER_FIELDS, SETTING_LABELS, type SWITCH_FIELDS } from './settings-fields.ts';
+import {
+  FREQUENCY_OPTIONS,
+  LOG_LEVEL_OPTIONS,
+  NUMBER_FIELDS,
+  SETTING_LABELS,
+  SMS_UNAVAILABLE,
+  type SWITCH_FIELDS,
+} from './settings-fields.ts';
 
 type TabValue = (typeof SETTINGS_TABS)[number]['value'];
 
@@ -69,10 +76,16 @@ function SettingsForm({ initial }: { initial: Settings }) {
   const [tab, setTab] = useState<TabValue>('general');
   const form = useForm<FormValues>({ mode: 'controlled', initialValues: initial, validate });
 
+  // Whether an SMS gateway exists (none yet): the SMS switch is not offered without one.
+  const delivery = trpc.admin.notifications.delivery.useQuery(undefined, { staleTime: 60_000 });
+  const smsGateway = delivery.data?.sms_gateway ?? false;
+
   const saved = (settings: Settings) => {
     form.setValues(settings);
     form.resetDirty(settings);
     utils.admin.settings.get.setData(undefined, { settings });
+    // The app name, description and support contacts show at once in the title bar, the tab and the login screen.
+    void utils.settings.public.invalidate();
   };
 
   const showErrorsTab = (errors: Record<string, unknown>) => {
@@ -109,7 +122,7 @@ function SettingsForm({ initial }: { initial: Settings }) {
     });
   };
 
-  const text = (field: 'app_name' | 'support_email' | 'support_phone' | 'allowed_file_types', required = false) => (
+  const text = (field: 'app_name' | 'support_email' | 'support_phone', required = false) => (
     <TextInput {...SETTING_LABELS[field]} withAsterisk={required} key={form.key(field)} {...form.getInputProps(field)} />
   );
   const number = (field: (typeof NUMBER_FIELDS)[number], step = 1) => (
@@ -185,7 +198,13 @@ function SettingsForm({ initial }: { initial: Settings }) {
           <Tabs.Panel value="notifications">
             <Stack maw={560}>
               {toggle('email_notifications_enabled')}
-              {toggle('sms_notifications_enabled')}
+              <Switch
+                {...SETTING_LABELS.sms_notifications_enabled}
+                description={smsGateway ? SETTING_LABELS.sms_notifications_enabled.description : SMS_UNAVAILABLE}
+                disabled={!smsGateway}
+                key={form.key('sms_notifications_enabled')}
+                {...form.getInputProps('sms_notifications_enabled', { type: 'checkbox' })}
+              />
               <Select
                 {...SETTING_LABELS.notification_frequency}
                 data={FREQUENCY_OPTIONS}
@@ -206,10 +225,7 @@ function SettingsForm({ initial }: { initial: Settings }) {
           </Tabs.Panel>
 
           <Tabs.Panel value="uploads">
-            <Stack maw={560}>
-              {number('max_file_size_mb')}
-              {text('allowed_file_types')}
-            </Stack>
+            <Stack maw={560}>{number('max_file_size_mb')}</Stack>
           </Tabs.Panel>
 
           <Tabs.Panel value="system">

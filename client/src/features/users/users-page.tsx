@@ -15,6 +15,7 @@ import { useUrlSearch, useUrlState } from '../../lib/use-url-state.ts';
 import { RoleBadge, StatusBadge } from './role-badge.tsx';
 import { BulkActions } from './bulk-actions.tsx';
 import { UserFormModal, type BrokerageOption } from './user-form-modal.tsx';
+import { SendResetLinkAction } from './send-reset-link-action.tsx';
 
 const PAGE_SIZES = [10, 20, 50, 100];
 const DEFAULTS = { page: '1', limit: '20', search: '', role: '', brokerage_id: '', status: '', sort: 'name', order: 'asc' };
@@ -222,6 +223,7 @@ export function UsersPage() {
                       <IconEdit size={18} />
                     </ActionIcon>
                   </Tooltip>
+                  {u.user_id !== me?.user_id && u.is_active && <SendResetLinkAction user={u} />}
                   {u.user_id !== me?.user_id && (
                     <Tooltip label="Delete">
                       <ActionIcon

@@ -1,6 +1,6 @@
 import { check, index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { sql } from 'drizzle-orm';
-import { COMPLETION_STATUSES, COURSE_TYPES } from '@lm/shared';
+import { CE_TOPICS, COMPLETION_STATUSES, COURSE_TYPES } from '@lm/shared';
 import { users } from './users.ts';
 import { licenses } from './licenses.ts';
 import { createdAt, updatedAt } from './columns.ts';
@@ -18,6 +18,8 @@ export const courses = sqliteTable(
     is_active: integer('is_active', { mode: 'boolean' }).notNull().default(true),
     /** The School user who owns the course; null when an Admin created it. */
     school_id: integer('school_id').references(() => users.user_id, { onDelete: 'restrict' }),
+    /** The CE topic the course counts toward (a state rule's required topic); null = general hours. */
+    topic: text('topic', { enum: CE_TOPICS }),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

@@ -20,7 +20,17 @@ export const licenses = sqliteTable(
     expiration_date: text('expiration_date').notNull(),
     status: text('status', { enum: LICENSE_STATUSES }).notNull().default('Active'),
     ce_hours_required: real('ce_hours_required').notNull().default(0),
+    /**
+     * An exact cache of the current cycle's ledger sum (Approved linked completions in the cycle plus its
+     * adjustments), rewritten by refreshCeCache in every transaction that changes a source. Never set directly.
+     */
     ce_hours_completed: real('ce_hours_completed').notNull().default(0),
+    /**
+     * The current CE cycle's start: the issue date, then each renewal's previous expiration date
+     * (docs/decisions.md "CE ledger and cycles"). An insert that leaves it '' gets the issue date from
+     * the licenses_cycle_start_default trigger (migration 0001).
+     */
+    cycle_start_date: text('cycle_start_date').notNull().default(''),
     /** Set by renew: feeds "Renewed This Period". */
     renewed_at: text('renewed_at'),
     created_at: createdAt(),

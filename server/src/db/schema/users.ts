@@ -61,3 +61,38 @@ export const sessions = sqliteTable(
   },
   (t) => [uniqueIndex('sessions_token_hash_unique').on(t.token_hash), index('sessions_user_idx').on(t.user_id)],
 );
+
+/**
+ * Sign-in attempt counters (docs/security.md): one row per key, `account:<email>|<source>`,
+ * `account:<email>` (unknown sources only) and `source:<source>`. Attempts are counted before the
+ * password is checked by one INSERT ... ON CONFLICT DO UPDATE ... RETURNING, so concurrency and tRPC
+ * batches cannot exceed the limit. Keyed on the e-mail string, never the user id: unknown and known
+ * addresses behave alike.
+ */
+export const loginCounters = sqliteTable('login_counters', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  /** Epoch ms when the count lapses; while over the limit it is the end of the lock. */
+  reset_at: integer('reset_at').notNull(),
+});
+
+/**
+ * Sources that signed in to an account with the right password before: a browser's device cookie
+ * (only its SHA-256 is stored) or, for API clients, the client address. They keep signing in while
+ * strangers are locked out, each with a counter of its own.
+ */
+export const knownSources = sqliteTable(
+  'known_sources',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.user_id, { onDelete: 'cascade' }),
+    /** 'device' (value = sha256 of the cookie) or 'address' (value = the client IP). */
+    kind: text('kind', { enum: ['device', 'address'] }).notNull(),
+    value: text('value').notNull(),
+    created_at: createdAt(),
+    last_used_at: text('last_used_at').notNull(),
+  },
+  (t) => [uniqueIndex('known_sources_unique').on(t.user_id, t.kind, t.value)],
+);

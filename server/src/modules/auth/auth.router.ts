@@ -1,7 +1,16 @@
-import { changePasswordInput, loginInput, loginOutput, successSchema, userSchema } from '@lm/shared';
+import {
+  changePasswordInput,
+  forgotPasswordInput,
+  loginInput,
+  loginOutput,
+  resetPasswordInput,
+  successSchema,
+  userSchema,
+} from '@lm/shared';
 import { z } from 'zod';
 import { authedProcedure, publicProcedure, router } from '../../core/trpc.ts';
 import * as auth from './auth.service.ts';
+import * as reset from './password-reset.service.ts';
 
 const tags = ['auth'];
 
@@ -40,4 +49,30 @@ export const authRouter = router({
     .input(changePasswordInput)
     .output(successSchema)
     .mutation(({ ctx, input }) => auth.changePassword(ctx, input)),
+
+  forgotPassword: publicProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/auth/forgot-password',
+        tags,
+        summary: 'E-mail a single-use link (60 minutes) to choose a new password; always the same answer',
+      },
+    })
+    .input(forgotPasswordInput)
+    .output(successSchema)
+    .mutation(({ ctx, input }) => reset.forgotPassword(ctx, input)),
+
+  resetPassword: publicProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/auth/reset-password',
+        tags,
+        summary: 'Set a new password with the token of a password link; signs the user out everywhere',
+      },
+    })
+    .input(resetPasswordInput)
+    .output(successSchema)
+    .mutation(({ ctx, input }) => reset.resetPassword(ctx, input)),
 });

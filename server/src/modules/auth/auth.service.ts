@@ -4,100 +4,117 @@ import { users } from '../../db/schema/index.ts';
 import type { Context } from '../../core/context.ts';
 import { audit } from '../../core/audit.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../core/passwords.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword, type HashPriority } from '../../core/passwords.ts';
 import { getSettings } from '../../core/settings.ts';
 import { MAINTENANCE_MESSAGE } from '../../core/trpc.ts';
 import { findUserByEmail, getPublicUser } from '../users/users.queries.ts';
+import { accountLockKey, loginCounters, type CounterLimit } from './throttle.ts';
+import { hashDevice, rememberSource, resolveSource } from './sources.ts';
 import { createSession, revokeSession, revokeUserSessions, type AuthSession, type AuthUser } from './sessions.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 
-function lockedMessage(until: string, now: number): string {
-  const minutes = Math.max(1, Math.ceil((Date.parse(until) - now) / 60_000));
-  return `Account locked due to too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-}
+/** Attempts per address (all accounts, unknown sources only) inside SOURCE_WINDOW_MS. */
+export const SOURCE_MAX_ATTEMPTS = 10;
+export const SOURCE_WINDOW_MS = 60_000;
 
-function lockedError(until: string, now: number) {
-  return new AppError('TOO_MANY_REQUESTS', lockedMessage(until, now), {
-    retryAfter: Math.max(1, Math.ceil((Date.parse(until) - now) / 1000)),
+/** One answer for every refused attempt: the same for known and unknown e-mails (docs/security.md). */
+export function tooManyAttempts(retryAfterSeconds: number): AppError {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return new AppError('TOO_MANY_REQUESTS', `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+    retryAfter: Math.max(1, retryAfterSeconds),
   });
 }
 
 /**
- * Sign-in: per-IP throttle of failures, per-account lockout from settings, bounded password hashing,
- * and an audit entry for every success and failure.
+ * Sign-in (docs/security.md "Sign-in"). In order:
+ * 1. The source: a device cookie or address that signed in to this account before is known.
+ * 2. The attempt is counted, atomically and before any hashing, per (e-mail, source) and, for unknown
+ *    sources, per e-mail and per address. Over any limit: 429 without hashing, alike for every e-mail.
+ * 3. The password is verified (against a dummy hash for an unknown e-mail) in the hash queue, known
+ *    and not-yet-failing sources first.
+ * 4. Success clears the (e-mail, source) count, gives back the shared ones and remembers the source.
+ * Every success and failure is audited; a lock is audited once, when it starts.
  */
 export async function login(ctx: Context, input: LoginInput): Promise<LoginOutput> {
+  const email = input.email;
   const ip = ctx.ip ?? 'unknown';
-  const release = ctx.services.loginThrottle.begin(ip);
-  try {
-    const settings = getSettings(ctx.db);
-    const now = Date.now();
-    const user = findUserByEmail(ctx.db, input.email);
-    const failure = (reason: string, userId: number | null) =>
-      audit(ctx.db, { userId, ip: ctx.ip }, { action: 'login_failed', table: 'users', id: userId, new: { email: input.email, reason } });
-
-    if (user?.locked_until && Date.parse(user.locked_until) > now) {
-      failure('account locked', user.user_id);
-      throw lockedError(user.locked_until, now);
-    }
-
-    const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
-    if (!user || !ok) {
-      ctx.services.loginThrottle.recordFailure(ip);
-      if (!user) {
-        failure('unknown email', null);
-        throw unauthorized(INVALID_CREDENTIALS);
-      }
-      const attempts = user.failed_login_attempts + 1;
-      const lock = attempts >= settings.max_login_attempts;
-      const lockedUntil = lock ? new Date(now + settings.lockout_duration_minutes * 60_000).toISOString() : null;
-      ctx.db.transaction((tx) => {
-        tx.update(users)
-          .set({ failed_login_attempts: lock ? 0 : attempts, locked_until: lockedUntil })
-          .where(eq(users.user_id, user.user_id))
-          .run();
-        audit(
-          tx,
-          { userId: user.user_id, ip: ctx.ip },
-          {
-            action: 'login_failed',
-            table: 'users',
-            id: user.user_id,
-            new: { email: input.email, reason: lock ? 'wrong password; account locked' : 'wrong password', attempts },
-          },
-        );
-      });
-      if (lockedUntil) throw lockedError(lockedUntil, now);
-      throw unauthorized(INVALID_CREDENTIALS);
-    }
-
-    if (!user.is_active || user.deleted_at) {
-      failure('account inactive', user.user_id);
-      throw unauthorized('This account is inactive. Contact your administrator.');
-    }
-    if (user.role_id !== 1 && settings.maintenance_mode) {
-      throw new AppError('SERVICE_UNAVAILABLE', MAINTENANCE_MESSAGE);
-    }
-
-    const token = ctx.db.transaction((tx) => {
-      tx.update(users)
-        .set({
-          failed_login_attempts: 0,
-          locked_until: null,
-          last_login: new Date(now).toISOString(),
-          login_count: sql`${users.login_count} + 1`,
-        })
-        .where(eq(users.user_id, user.user_id))
-        .run();
-      const session = createSession(tx, user.user_id, { ip: ctx.ip, userAgent: ctx.userAgent });
-      audit(tx, { userId: user.user_id, ip: ctx.ip }, { action: 'login', table: 'users', id: user.user_id, new: { email: user.email } });
-      return session.token;
-    });
-    return { token, user: getPublicUser(ctx.db, user.user_id)! };
-  } finally {
-    release();
+  const settings = getSettings(ctx.db);
+  const counters = loginCounters(ctx.db);
+  const now = Date.now();
+  const user = findUserByEmail(ctx.db, email) ?? null;
+  const source = resolveSource(ctx.db, user?.user_id ?? null, ctx.device?.token ?? null, ip);
+  const accountWindow = settings.lockout_duration_minutes * 60_000;
+  const limits: CounterLimit[] = [{ key: `account:${email}|${source.key}`, max: settings.max_login_attempts, windowMs: accountWindow }];
+  if (!source.known) {
+    limits.push(
+      { key: accountLockKey(email), max: settings.max_login_attempts, windowMs: accountWindow },
+      { key: `source:${ip}`, max: SOURCE_MAX_ATTEMPTS, windowMs: SOURCE_WINDOW_MS },
+    );
   }
+  const hits = counters.hit(limits, now);
+  const failure = (reason: string, extra: Record<string, unknown> = {}) =>
+    audit(
+      ctx.db,
+      { userId: user?.user_id ?? null, ip: ctx.ip },
+      { action: 'login_failed', table: 'users', id: user?.user_id ?? null, new: { email, reason, ...extra } },
+    );
+
+  const over = hits.filter((h) => h.over);
+  if (over.length > 0) {
+    for (const h of over) {
+      if (h.count !== h.max + 1) continue;
+      const counter = h.key.startsWith('source:') ? 'address' : h.key.includes('|') ? 'account and source' : 'account, unknown sources';
+      failure('too many attempts; locked', { counter, until: new Date(h.resetAt).toISOString() });
+    }
+    throw tooManyAttempts(Math.ceil((Math.max(...over.map((h) => h.resetAt)) - now) / 1000));
+  }
+
+  const sourceHit = hits.find((h) => h.key.startsWith('source:'));
+  const priority: HashPriority = source.known ? 'high' : (sourceHit?.count ?? 1) <= 1 ? 'normal' : 'low';
+  let ok: boolean;
+  try {
+    ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password, priority);
+  } catch (err) {
+    // Refused by the busy hash queue: no password was checked, so the attempt does not count.
+    for (const h of hits) counters.refund(h.key);
+    throw err;
+  }
+  if (!user || !ok) {
+    failure(user ? 'wrong password' : 'unknown email', { attempts: hits[0]!.count, known_source: source.known });
+    throw unauthorized(INVALID_CREDENTIALS);
+  }
+
+  counters.reset(hits[0]!.key);
+  for (const h of hits.slice(1)) counters.refund(h.key);
+
+  if (!user.is_active || user.deleted_at) {
+    failure('account inactive');
+    throw unauthorized('This account is inactive. Contact your administrator.');
+  }
+  if (user.role_id !== 1 && settings.maintenance_mode) {
+    throw new AppError('SERVICE_UNAVAILABLE', MAINTENANCE_MESSAGE);
+  }
+
+  const device = ctx.device ? ctx.device.issue() : null;
+  const token = ctx.db.transaction((tx) => {
+    tx.update(users)
+      .set({
+        failed_login_attempts: 0,
+        locked_until: null,
+        last_login: new Date(now).toISOString(),
+        login_count: sql`${users.login_count} + 1`,
+      })
+      .where(eq(users.user_id, user.user_id))
+      .run();
+    const session = createSession(tx, user.user_id, { ip: ctx.ip, userAgent: ctx.userAgent });
+    // The web app is known by its device cookie; API clients (which may keep no cookies) by address.
+    if (device) rememberSource(tx, user.user_id, 'device', hashDevice(device));
+    if (ctx.channel !== 'trpc' && ctx.ip) rememberSource(tx, user.user_id, 'address', ctx.ip);
+    audit(tx, { userId: user.user_id, ip: ctx.ip }, { action: 'login', table: 'users', id: user.user_id, new: { email: user.email } });
+    return session.token;
+  });
+  return { token, user: getPublicUser(ctx.db, user.user_id)! };
 }
 
 export function logout(ctx: Context & { user: AuthUser; session: AuthSession }): { success: true } {

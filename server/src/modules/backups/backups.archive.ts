@@ -23,6 +23,13 @@ export const FILE_FOLDERS = ['documents', 'outbox'] as const;
 
 /** A snapshot larger than this is refused on extraction (a zip bomb must not fill the disk). */
 const MAX_DATABASE_BYTES = 16 * 1024 ** 3;
+/**
+ * An uploaded backup may inflate to at most this many times the upload limit (docs/security.md
+ * "Backup uploads"). A License Manager snapshot deflates 3-8 times (text, dates and ids compress well;
+ * argon2 hashes, tokens and free pages do not); 20 leaves room for a nearly empty database while a zip
+ * bomb (deflate reaches about 1000:1) is stopped after 20 x max_file_size_mb.
+ */
+export const UPLOAD_INFLATION_RATIO = 20;
 const MAX_MANIFEST_BYTES = 4 * 1024 ** 2;
 
 export const schemaVersionSchema = z.object({
@@ -55,6 +62,7 @@ export const manifestSchema = z.object({
 export type Manifest = z.infer<typeof manifestSchema>;
 
 export const NOT_A_BACKUP = 'This file is not a License Manager backup';
+const TOO_LARGE = 'The database in this backup is too large to restore';
 
 export async function sha256File(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
@@ -129,7 +137,10 @@ function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.Rea
   });
 }
 
-/** Caps a stream at `max` bytes: a zip whose entry grows beyond what it may hold is refused. */
+/**
+ * Caps a stream at `max` bytes: a zip whose entry grows beyond what it may hold is refused at the
+ * first chunk over the limit, before that chunk is written.
+ */
 function capped(max: number, message: string) {
   let seen = 0;
   return new Transform({
@@ -153,7 +164,12 @@ export interface ExtractedBackup {
  * Nothing else in the zip is written anywhere (entry names are never used as paths).
  * Throws 400 for anything that is not a complete License Manager backup.
  */
-export async function extractBackup(zipFile: string, databaseTarget: string): Promise<ExtractedBackup> {
+export async function extractBackup(
+  zipFile: string,
+  databaseTarget: string,
+  options: { maxDatabaseBytes?: number } = {},
+): Promise<ExtractedBackup> {
+  const maxDatabase = Math.min(options.maxDatabaseBytes ?? MAX_DATABASE_BYTES, MAX_DATABASE_BYTES);
   const zip = await openZip(zipFile);
   let manifestText: string | null = null;
   let extracted: { sha256: string; size: number } | null = null;
@@ -186,11 +202,18 @@ export async function extractBackup(zipFile: string, databaseTarget: string): Pr
       if (entry.fileName === MANIFEST_ENTRY) {
         if (entry.uncompressedSize > MAX_MANIFEST_BYTES) throw badRequest(NOT_A_BACKUP);
         const chunks: Buffer[] = [];
+        let seen = 0;
         const stream = await entryStream(zip, entry);
-        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        for await (const chunk of stream) {
+          seen += (chunk as Buffer).length;
+          if (seen > Math.min(entry.uncompressedSize, MAX_MANIFEST_BYTES)) throw badRequest(NOT_A_BACKUP);
+          chunks.push(chunk as Buffer);
+        }
         manifestText = Buffer.concat(chunks).toString('utf8');
       } else if (entry.fileName === DATABASE_ENTRY) {
-        if (entry.uncompressedSize > MAX_DATABASE_BYTES) throw badRequest('The database in this backup is too large to restore');
+        // Refused before inflating when its declared size is over the limit; and, whatever the header
+        // says, inflation stops at the first byte over min(declared size, limit).
+        if (entry.uncompressedSize > maxDatabase) throw badRequest(TOO_LARGE);
         const hash = crypto.createHash('sha256');
         const hasher = new Transform({
           transform(chunk: Buffer, _enc, cb) {
@@ -201,7 +224,7 @@ export async function extractBackup(zipFile: string, databaseTarget: string): Pr
         const stream = await entryStream(zip, entry);
         const out = fs.createWriteStream(databaseTarget, { flags: 'w' });
         try {
-          await pipeline(stream, capped(MAX_DATABASE_BYTES, 'The database in this backup is too large to restore'), hasher, out);
+          await pipeline(stream, capped(Math.min(entry.uncompressedSize, maxDatabase), TOO_LARGE), hasher, out);
         } catch (err) {
           throw err instanceof AppError ? err : badRequest(NOT_A_BACKUP);
         }

@@ -12,12 +12,14 @@ import type { Context } from '../../core/context.ts';
 import type { AuthSession, AuthUser } from '../auth/sessions.ts';
 import { audit } from '../../core/audit.ts';
 import { conflict } from '../../core/errors.ts';
+import { refreshAllCeCaches } from '../licenses/ce-ledger.ts';
 
 /** Tables of each group. audit_logs is never restored (append-only); backups describe files on disk. */
 export const GROUP_TABLES: Record<BackupGroup, string[]> = {
   users: ['users'],
   brokerages: ['brokerages'],
-  licenses: ['licenses'],
+  // The CE ledger's tables travel with the licenses (docs/decisions.md "CE ledger and cycles").
+  licenses: ['licenses', 'ce_adjustments', 'license_cycles', 'ce_rules'],
   courses: ['courses', 'completions'],
   payments: ['payments'],
   settings: ['settings'],
@@ -143,11 +145,15 @@ export function restoreGroups(
           sqlite
             .prepare('UPDATE main.sessions SET revoked_at = ? WHERE revoked_at IS NULL AND session_id <> ?')
             .run(new Date().toISOString(), keep ? ctx.session.session_id : -1);
+          // Known sign-in sources were learnt for the accounts as they were: restored ids may be other people.
+          sqlite.prepare('DELETE FROM main.known_sources').run();
         }
 
         const referencesCleared = settleDanglingReferences(sqlite);
         const violations = sqlite.pragma('main.foreign_key_check') as Array<{ table: string; parent: string }>;
         if (violations.length > 0) throw conflict(describeViolations(violations));
+        // The licenses' CE caches are recomputed from whatever sources now exist (409 if a cycle went below 0).
+        refreshAllCeCaches(tx);
 
         const result: RestoreResult = {
           success: true,

@@ -23,9 +23,17 @@ import type { Context } from '../../core/context.ts';
 import type { AuthSession, AuthUser } from '../auth/sessions.ts';
 import { audit } from '../../core/audit.ts';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.ts';
-import { invalidateSettings } from '../../core/settings.ts';
+import { getSettings, invalidateSettings } from '../../core/settings.ts';
 import { applyRuntimeSettings } from '../settings/settings.service.ts';
-import { collectDataFiles, MANIFEST_APP, MANIFEST_FORMAT, sha256File, writeBackupZip, type Manifest } from './backups.archive.ts';
+import {
+  collectDataFiles,
+  UPLOAD_INFLATION_RATIO,
+  MANIFEST_APP,
+  MANIFEST_FORMAT,
+  sha256File,
+  writeBackupZip,
+  type Manifest,
+} from './backups.archive.ts';
 import { prepareSnapshot, removeDatabaseFile, takeSnapshot } from './backups.snapshot.ts';
 import { restoreGroups } from './backups.restore.ts';
 
@@ -261,7 +269,9 @@ export async function importUpload(ctx: AdminCtx, uploadedZip: string, descripti
   const check = path.join(workDir(ctx), `upload_${crypto.randomBytes(6).toString('hex')}.sqlite`);
   let manifest: Manifest;
   try {
-    manifest = await prepareSnapshot(ctx.db, uploadedZip, check);
+    // An upload comes from outside: its database may inflate to at most UPLOAD_INFLATION_RATIO x the upload limit.
+    const maxDatabaseBytes = getSettings(ctx.db).max_file_size_mb * 1024 * 1024 * UPLOAD_INFLATION_RATIO;
+    manifest = await prepareSnapshot(ctx.db, uploadedZip, check, { maxDatabaseBytes });
   } finally {
     removeDatabaseFile(check);
   }

@@ -112,9 +112,14 @@ export const NEWER_SCHEMA =
  * "restored" data), the checksum must match the manifest, quick_check must pass, and the schema must
  * be the live one or an older one, which is then migrated forward on the copy.
  */
-export async function prepareSnapshot(db: Db, zipFile: string, workFile: string): Promise<Manifest> {
+export async function prepareSnapshot(
+  db: Db,
+  zipFile: string,
+  workFile: string,
+  options: { maxDatabaseBytes?: number } = {},
+): Promise<Manifest> {
   removeDatabaseFile(workFile);
-  const { manifest, sha256 } = await extractBackup(zipFile, workFile);
+  const { manifest, sha256 } = await extractBackup(zipFile, workFile, options);
   if (sha256 !== manifest.database.sha256) {
     throw badRequest('The backup is damaged: its database does not match the checksum in its manifest');
   }

@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import {
+  CE_MESSAGES,
   COMPLETION_MESSAGES,
+  roundHours,
   type Completion,
   type CompletionLicenseOption,
   type completionCreateInput,
@@ -15,8 +17,9 @@ import { audit } from '../../core/audit.ts';
 import { today } from '../../core/dates.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.ts';
 import { found, isAdmin, isAgent, isSchool, visibleUsersCondition } from '../../core/scope.ts';
-import { adjustCeHours } from '../licenses/licenses.ce.ts';
+import { cycleContaining, ledgerOf, refreshCeCache } from '../licenses/ce-ledger.ts';
 import type { AuthUser } from '../auth/sessions.ts';
+import { notifyCourseCompleted } from '../notifications/events.ts';
 
 type Ctx = Context & { user: AuthUser };
 
@@ -117,6 +120,12 @@ export function recordCompletion(ctx: Ctx, input: z.output<typeof completionCrea
     if (!license || license.user_id !== userId) {
       throw badRequest(COMPLETION_MESSAGES.licenseNotOwned, [{ path: 'license_id', message: COMPLETION_MESSAGES.licenseNotOwned }]);
     }
+    // The hours count in the cycle containing the date, so the date must lie in one (docs/decisions.md).
+    const { cycles } = ledgerOf(ctx.db, licenseId)!;
+    if (!cycleContaining(cycles, input.completion_date)) {
+      const message = CE_MESSAGES.completionOutsideCycle(cycles[0]!.counts_from, cycles[cycles.length - 1]!.end_date);
+      throw badRequest(message, [{ path: 'completion_date', message }]);
+    }
   }
 
   return ctx.db.transaction((tx) => {
@@ -153,21 +162,20 @@ export function recordCompletion(ctx: Ctx, input: z.output<typeof completionCrea
 }
 
 /**
- * Approve, reject or reopen a completion (the course's School or an Admin). Entering Approved credits the
- * hours to the license; leaving Approved takes them back; both in the same transaction as the review.
+ * Approve, reject or reopen a completion (the course's School or an Admin). The license's CE figures are
+ * derived from the Approved completions, so entering Approved adds exactly the hours to the cycle containing
+ * the completion date and leaving it takes exactly them back; the cache is refreshed in the same
+ * transaction. Taking hours back that would leave that cycle below 0 (because of negative adjustments)
+ * answers 409 and changes nothing (docs/decisions.md "CE ledger and cycles").
  */
 export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionReviewInput>): Completion {
   const old = found(getVisible(ctx.db, ctx.user, input.id), 'Completion');
   // Only reviewers reach here (roleProcedure), and a School only sees its own courses' completions.
   if (!isAdmin(ctx.user) && !(isSchool(ctx.user) && old.course_school_id === ctx.user.user_id)) throw notFound('Completion');
 
-  return ctx.db.transaction((tx) => {
-    const wasApproved = old.status === 'Approved';
-    const isApproved = input.status === 'Approved';
-    let ce: { before: number; after: number } | null = null;
-    if (old.license_id !== null && wasApproved !== isApproved) {
-      ce = adjustCeHours(tx, old.license_id, isApproved ? old.hours : -old.hours);
-    }
+  const result = ctx.db.transaction((tx) => {
+    const ceChange = old.license_id !== null && (old.status === 'Approved') !== (input.status === 'Approved');
+    const before = ceChange ? ceBefore(tx, old) : null;
     const reviewed = input.status !== 'Pending';
     tx.update(completions)
       .set({
@@ -178,7 +186,9 @@ export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionRevi
       })
       .where(eq(completions.completion_id, input.id))
       .run();
+    const after = old.license_id !== null ? refreshCeCache(tx, old.license_id) : null;
     const updated = baseQuery(tx).where(eq(completions.completion_id, input.id)).get()!;
+    const ce = before && after ? { before: before.current, after: after.completed } : null;
     const action = input.status === 'Approved' ? 'update_approve' : input.status === 'Rejected' ? 'update_reject' : 'update_reopen';
     audit(tx, ctx.actor, {
       action,
@@ -192,17 +202,36 @@ export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionRevi
         ...(ce ? { license_id: old.license_id, ce_hours_completed: ce } : {}),
       },
     });
-    if (ce) {
+    if (ce && before) {
       audit(tx, ctx.actor, {
         action: 'update_ce_hours',
         table: 'licenses',
         id: old.license_id,
         old: { ce_hours_completed: ce.before },
-        new: { ce_hours_completed: ce.after, completion_id: input.id },
+        new: { ce_hours_completed: ce.after, completion_id: input.id, hours: before.change, cycle_start_date: before.cycleStart },
       });
     }
     return updated;
   });
+  // course_completed: after the commit, in the background; never fails the review (notifications/events.ts).
+  if (result.status === 'Approved' && old.status !== 'Approved') notifyCourseCompleted(ctx, result.completion_id);
+  return result;
+}
+
+/**
+ * Before a review moves a linked completion in or out of Approved: the current cycle's hours, the change
+ * to the completion's cycle, and a 409 when taking the hours back would leave that cycle below 0.
+ */
+function ceBefore(tx: DbOrTx, old: Completion): { current: number; change: number; cycleStart: string | null } | null {
+  const ledger = ledgerOf(tx, old.license_id!);
+  if (!ledger) return null;
+  const change = old.status === 'Approved' ? -old.hours : old.hours;
+  const index = ledger.cycles.findIndex((c) => c === cycleContaining(ledger.cycles, old.completion_date));
+  const cycleFigures = index >= 0 ? ledger.figures[index]! : null;
+  if (cycleFigures && roundHours(cycleFigures.completed + change) < 0) {
+    throw conflict(CE_MESSAGES.belowZero(cycleFigures.completed, change));
+  }
+  return { current: ledger.figures[ledger.figures.length - 1]!.completed, change, cycleStart: cycleFigures?.start_date ?? null };
 }
 
 /**

@@ -33,6 +33,7 @@ function toCourse(row: CourseRow & { completion_count: number }): Course {
     cost: toDollars(row.cost_cents),
     is_active: row.is_active,
     school_id: row.school_id,
+    topic: row.topic,
     completion_count: Number(row.completion_count),
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -105,6 +106,7 @@ export function createCourse(ctx: Ctx, input: z.output<typeof courseCreateInput>
         cost_cents: toCents(input.cost),
         is_active: input.is_active,
         school_id: schoolId,
+        topic: input.topic ?? null,
       })
       .returning({ course_id: courses.course_id })
       .get();

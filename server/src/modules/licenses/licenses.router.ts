@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import {
+  ceAdjustInput,
   idParam,
+  renewalPreviewSchema,
+  transcriptSchema,
   createLicenseInput,
   licenseHolderSchema,
   licenseListQuery,
@@ -97,11 +100,54 @@ export const licensesRouter = router({
         method: 'POST',
         path: '/licenses/{id}/renew',
         tags,
-        summary: 'Renew: body {expiration_date, status}; without a body, two years after the current expiration and Active',
+        summary:
+          "Renew: closes the CE cycle and opens the next. Body {expiration_date, status, allow_incomplete}; without a body, one cycle (the state rule's years, else two) after the current expiration and Active. CE outstanding: 409 unless allow_incomplete",
         protect: true,
       },
     })
     .input(renewLicenseInput)
     .output(licenseSchema)
     .mutation(({ ctx, input }) => licenses.renewLicense(ctx, input)),
+
+  renewalPreview: readProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/licenses/{id}/renewal-preview',
+        tags,
+        summary: "What Renew would do: new expiration date and whether the cycle's CE is complete",
+        protect: true,
+      },
+    })
+    .input(licenseIdInput)
+    .output(renewalPreviewSchema)
+    .query(({ ctx, input }) => licenses.renewalPreview(ctx, input.id)),
+
+  transcript: readProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/licenses/{id}/transcript',
+        tags,
+        summary: 'CE transcript: the current cycle and every closed one, with completions, adjustments and topics',
+        protect: true,
+      },
+    })
+    .input(licenseIdInput)
+    .output(transcriptSchema)
+    .query(({ ctx, input }) => licenses.getTranscript(ctx, input.id)),
+
+  adjust: writeProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/licenses/{id}/adjustments',
+        tags,
+        summary: "Adjust the current cycle's CE hours: body {hours (signed, not 0), reason}; 409 below 0",
+        protect: true,
+      },
+    })
+    .input(ceAdjustInput)
+    .output(licenseSchema)
+    .mutation(({ ctx, input }) => licenses.adjustLicense(ctx, input)),
 });

@@ -1,6 +1,14 @@
+import type { z } from 'zod';
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
+  CE_MESSAGES,
+  FORM_ADJUSTMENT_REASON,
+  roundHours,
+  type ceAdjustInput,
+  type CycleFigures,
+  type RenewalPreview,
+  type Transcript,
   LICENSE_MESSAGES,
   renewalDate,
   roleName,
@@ -15,15 +23,18 @@ import {
   type RenewLicenseInput,
   type UpdateLicenseInput,
 } from '@lm/shared';
-import { licenses, users } from '../../db/schema/index.ts';
+import { ceAdjustments, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Context } from '../../core/context.ts';
 import type { AuthUser } from '../auth/sessions.ts';
-import { audit } from '../../core/audit.ts';
+import { audit, type Actor } from '../../core/audit.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { found, visibleUsersCondition } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
 import { getSettings } from '../../core/settings.ts';
+import { cycleFigures, cycleYearsOf, refreshCeCache, ruleFor, transcriptOf } from './ce-ledger.ts';
+
+type LicenseRow = typeof licenses.$inferSelect;
 
 /** The context of a signed-in caller (what authedProcedure hands on). */
 export type AuthedContext = Context & { user: AuthUser };
@@ -42,6 +53,7 @@ const licenseColumns = {
   status: licenses.status,
   ce_hours_required: licenses.ce_hours_required,
   ce_hours_completed: licenses.ce_hours_completed,
+  cycle_start_date: licenses.cycle_start_date,
   renewed_at: licenses.renewed_at,
   created_at: licenses.created_at,
   updated_at: licenses.updated_at,
@@ -193,24 +205,86 @@ function stored(db: DbOrTx, licenseId: number) {
   return db.select().from(licenses).where(eq(licenses.license_id, licenseId)).get();
 }
 
+/** Records a signed adjustment of the license's current cycle, audited. Refresh the cache after it. */
+function insertAdjustment(ctx: AuthedContext, tx: DbOrTx, licenseId: number, cycleStart: string, hours: number, reason: string) {
+  const row = tx
+    .insert(ceAdjustments)
+    .values({ license_id: licenseId, cycle_start_date: cycleStart, hours: roundHours(hours), reason, created_by: ctx.user.user_id })
+    .returning()
+    .get();
+  audit(tx, ctx.actor, { action: 'create', table: 'ce_adjustments', id: row.adjustment_id, new: row });
+  return row;
+}
+
+/**
+ * The license form's "CE hours completed": a number different from the current cycle's sum is recorded
+ * as an adjustment for the difference (reason FORM_ADJUSTMENT_REASON), so the sum becomes that number.
+ */
+function applyFormHours(ctx: AuthedContext, tx: DbOrTx, licenseId: number, wanted: number | undefined): void {
+  if (wanted === undefined) return;
+  const figures = refreshCeCache(tx, licenseId)!;
+  const diff = roundHours(wanted - figures.completed);
+  if (diff === 0) return;
+  insertAdjustment(ctx, tx, licenseId, figures.start_date, diff, FORM_ADJUSTMENT_REASON);
+  refreshCeCache(tx, licenseId);
+}
+
 export function createLicense(ctx: AuthedContext, data: CreateLicenseInput): License {
   assertDateOrder(data.issue_date, data.expiration_date);
+  const { ce_hours_completed, ...fields } = data;
   return ctx.db.transaction((tx) => {
     assertHolder(ctx, tx, data.user_id);
     assertUniqueNumber(tx, data.state, data.license_number);
     const ce_hours_required = data.ce_hours_required ?? getSettings(ctx.db).default_ce_hours;
     const row = tx
       .insert(licenses)
-      .values({ ...data, ce_hours_required })
+      .values({ ...fields, ce_hours_required, ce_hours_completed: 0, cycle_start_date: data.issue_date })
       .returning()
       .get();
     audit(tx, ctx.actor, { action: 'create', table: 'licenses', id: row.license_id, new: row });
+    applyFormHours(ctx, tx, row.license_id, ce_hours_completed);
     return byId(tx, row.license_id)!;
   });
 }
 
+/**
+ * Date edits keep the cycles in step: with no closed cycle the current cycle starts on the issue date
+ * (its adjustments move with it); with closed cycles the issue date is the first closed cycle's start,
+ * and the expiration date must stay after the current cycle's start.
+ */
+function moveCycleStarts(tx: DbOrTx, old: LicenseRow, next: LicenseRow): Partial<LicenseRow> {
+  const closed = tx
+    .select()
+    .from(licenseCycles)
+    .where(eq(licenseCycles.license_id, old.license_id))
+    .orderBy(asc(licenseCycles.start_date))
+    .all();
+  if (closed.length > 0 && next.expiration_date <= old.cycle_start_date) {
+    throw badRequest(CE_MESSAGES.expirationBeforeCycle(old.cycle_start_date), [
+      { path: 'expiration_date', message: CE_MESSAGES.expirationBeforeCycle(old.cycle_start_date) },
+    ]);
+  }
+  if (next.issue_date === old.issue_date) return {};
+  const moveAdjustments = (from: string) =>
+    tx
+      .update(ceAdjustments)
+      .set({ cycle_start_date: next.issue_date })
+      .where(and(eq(ceAdjustments.license_id, old.license_id), eq(ceAdjustments.cycle_start_date, from)))
+      .run();
+  const first = closed[0];
+  if (!first) {
+    moveAdjustments(old.cycle_start_date);
+    return { cycle_start_date: next.issue_date };
+  }
+  if (next.issue_date > first.end_date)
+    throw badRequest(LICENSE_MESSAGES.datesOrder, [{ path: 'issue_date', message: LICENSE_MESSAGES.datesOrder }]);
+  moveAdjustments(first.start_date);
+  tx.update(licenseCycles).set({ start_date: next.issue_date }).where(eq(licenseCycles.cycle_id, first.cycle_id)).run();
+  return {};
+}
+
 export function updateLicense(ctx: AuthedContext, input: UpdateLicenseInput): License {
-  const { id: license_id, ...patch } = input;
+  const { id: license_id, ce_hours_completed, ...patch } = input;
   return ctx.db.transaction((tx) => {
     getVisibleLicense(ctx, license_id, tx);
     const old = stored(tx, license_id)!;
@@ -220,10 +294,13 @@ export function updateLicense(ctx: AuthedContext, input: UpdateLicenseInput): Li
       assertUniqueNumber(tx, next.state, next.license_number, license_id);
     }
     assertDateOrder(next.issue_date, next.expiration_date);
+    const changes = { ...patch, ...moveCycleStarts(tx, old, next) };
     // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
-    const row =
-      Object.keys(patch).length > 0 ? tx.update(licenses).set(patch).where(eq(licenses.license_id, license_id)).returning().get() : old;
-    audit(tx, ctx.actor, { action: 'update', table: 'licenses', id: license_id, old, new: row });
+    if (Object.keys(changes).length > 0) tx.update(licenses).set(changes).where(eq(licenses.license_id, license_id)).run();
+    // Dates may move completions in or out of the cycle: the cache follows (409 if a cycle went below 0).
+    refreshCeCache(tx, license_id);
+    applyFormHours(ctx, tx, license_id, ce_hours_completed);
+    audit(tx, ctx.actor, { action: 'update', table: 'licenses', id: license_id, old, new: stored(tx, license_id) });
     return byId(tx, license_id)!;
   });
 }
@@ -232,38 +309,174 @@ export function deleteLicense(ctx: AuthedContext, licenseId: number): { success:
   ctx.db.transaction((tx) => {
     getVisibleLicense(ctx, licenseId, tx);
     const old = stored(tx, licenseId)!;
+    // Its adjustments and closed cycles go with it (ON DELETE CASCADE); completions stay, unlinked.
     tx.delete(licenses).where(eq(licenses.license_id, licenseId)).run();
     audit(tx, ctx.actor, { action: 'delete', table: 'licenses', id: licenseId, old });
   });
   return { success: true };
 }
 
+/** POST /licenses/{id}/adjustments: a signed change of the current cycle's hours, with a reason (409 below 0). */
+export function adjustLicense(ctx: AuthedContext, input: z.output<typeof ceAdjustInput>): License {
+  return ctx.db.transaction((tx) => {
+    getVisibleLicense(ctx, input.id, tx);
+    const figures = refreshCeCache(tx, input.id)!;
+    const hours = roundHours(input.hours);
+    if (roundHours(figures.completed + hours) < 0) throw conflict(CE_MESSAGES.belowZero(figures.completed, hours));
+    const before = figures.completed;
+    insertAdjustment(ctx, tx, input.id, figures.start_date, hours, input.reason);
+    const after = refreshCeCache(tx, input.id)!;
+    audit(tx, ctx.actor, {
+      action: 'update_ce_hours',
+      table: 'licenses',
+      id: input.id,
+      old: { ce_hours_completed: before },
+      new: { ce_hours_completed: after.completed, adjustment: hours, reason: input.reason },
+    });
+    return byId(tx, input.id)!;
+  });
+}
+
+export interface RenewalPlan {
+  old: LicenseRow;
+  figures: CycleFigures;
+  rule: ReturnType<typeof ruleFor>;
+  cycleYears: number;
+  newExpiration: string;
+  nextRequired: number;
+}
+
+export function planRenewal(db: DbOrTx, old: LicenseRow, expiration?: string): RenewalPlan {
+  const figures = cycleFigures(db, old.license_id)!;
+  const rule = ruleFor(db, old.state, old.license_type);
+  const cycleYears = cycleYearsOf(rule);
+  return {
+    old,
+    figures,
+    rule,
+    cycleYears,
+    newExpiration: expiration ?? renewalDate(old.expiration_date, cycleYears),
+    nextRequired: rule?.hours_required ?? old.ce_hours_required,
+  };
+}
+
 /**
- * Renew: status Active and expiration two years after the current one, unless the body names
- * them. Records renewed_at (the reports' "Renewed This Period").
+ * Closes the current cycle into license_cycles and opens the next: from the old expiration date to the
+ * new one, required hours from the state rule (else the license's own). Shared by Renew and auto-renewal.
+ */
+export function applyRenewal(
+  tx: DbOrTx,
+  actor: Actor,
+  plan: RenewalPlan,
+  opts: { status: LicenseRow['status']; outstanding: boolean; reason: string },
+): void {
+  const { old, figures } = plan;
+  if (plan.newExpiration <= old.expiration_date) {
+    const message = `The new expiration date must be after the current one (${old.expiration_date})`;
+    throw badRequest(message, [{ path: 'expiration_date', message }]);
+  }
+  if (old.cycle_start_date >= old.expiration_date) {
+    throw conflict(CE_MESSAGES.expirationBeforeCycle(old.cycle_start_date));
+  }
+  const cycle = tx
+    .insert(licenseCycles)
+    .values({
+      license_id: old.license_id,
+      start_date: old.cycle_start_date,
+      end_date: old.expiration_date,
+      required: figures.required,
+      completed: figures.completed,
+      topics: figures.topics,
+      rule: figures.rule,
+      closed_by: actor.userId,
+      renewed_with_ce_outstanding: opts.outstanding,
+    })
+    .returning()
+    .get();
+  audit(tx, actor, { action: 'close_cycle', table: 'license_cycles', id: cycle.cycle_id, new: { ...cycle, complete: figures.complete } });
+  const renewedAt = new Date().toISOString();
+  tx.update(licenses)
+    .set({
+      cycle_start_date: old.expiration_date,
+      expiration_date: plan.newExpiration,
+      ce_hours_required: plan.nextRequired,
+      status: opts.status,
+      renewed_at: renewedAt,
+    })
+    .where(eq(licenses.license_id, old.license_id))
+    .run();
+  const next = refreshCeCache(tx, old.license_id)!;
+  audit(tx, actor, {
+    action: 'update',
+    table: 'licenses',
+    id: old.license_id,
+    old: {
+      expiration_date: old.expiration_date,
+      status: old.status,
+      cycle_start_date: old.cycle_start_date,
+      ce_hours_required: old.ce_hours_required,
+      ce_hours_completed: figures.completed,
+    },
+    new: {
+      expiration_date: plan.newExpiration,
+      status: opts.status,
+      renewed_at: renewedAt,
+      cycle_start_date: old.expiration_date,
+      ce_hours_required: plan.nextRequired,
+      ce_hours_completed: next.completed,
+      closed_cycle_id: cycle.cycle_id,
+      reason: opts.reason,
+    },
+  });
+}
+
+/**
+ * Renew: closes the current cycle and opens the next (status Active and expiration one cycle after the
+ * current one, unless the body names them). With the cycle's CE outstanding it answers 409 and changes
+ * nothing, unless allow_incomplete (audited as renew_ce_outstanding).
  */
 export function renewLicense(ctx: AuthedContext, input: RenewLicenseInput): License {
   const { id: license_id, ...body } = input;
   return ctx.db.transaction((tx) => {
     getVisibleLicense(ctx, license_id, tx);
     const old = stored(tx, license_id)!;
-    const expiration_date = body.expiration_date ?? renewalDate(old.expiration_date);
-    assertDateOrder(old.issue_date, expiration_date);
-    const row = tx
-      .update(licenses)
-      .set({ expiration_date, status: body.status ?? 'Active', renewed_at: new Date().toISOString() })
-      .where(eq(licenses.license_id, license_id))
-      .returning()
-      .get();
-    audit(tx, ctx.actor, {
-      action: 'update',
-      table: 'licenses',
-      id: license_id,
-      old: { expiration_date: old.expiration_date, status: old.status },
-      new: { expiration_date: row.expiration_date, status: row.status, renewed_at: row.renewed_at, reason: 'renew' },
+    const plan = planRenewal(tx, old, body.expiration_date);
+    const outstanding = !plan.figures.complete;
+    if (outstanding && body.allow_incomplete !== true) {
+      throw conflict(CE_MESSAGES.incomplete(plan.figures.completed, plan.figures.required));
+    }
+    applyRenewal(tx, ctx.actor, plan, {
+      status: body.status ?? 'Active',
+      outstanding,
+      reason: outstanding ? 'renew_ce_outstanding' : 'renew',
     });
     return byId(tx, license_id)!;
   });
+}
+
+/** GET /licenses/{id}/renewal-preview: what Renew would do, for its confirmation. */
+export function renewalPreview(ctx: AuthedContext, licenseId: number): RenewalPreview {
+  getVisibleLicense(ctx, licenseId);
+  const old = stored(ctx.db, licenseId)!;
+  const plan = planRenewal(ctx.db, old);
+  return {
+    license_id: licenseId,
+    current_expiration_date: old.expiration_date,
+    new_expiration_date: plan.newExpiration,
+    cycle_years: plan.cycleYears,
+    required: plan.figures.required,
+    completed: plan.figures.completed,
+    remaining: plan.figures.remaining,
+    complete: plan.figures.complete,
+    outstanding_topics: plan.figures.topics.filter((t) => t.remaining > 0).map((t) => ({ topic: t.topic, remaining: t.remaining })),
+    next_required: plan.nextRequired,
+  };
+}
+
+/** GET /licenses/{id}/transcript: the current cycle and every closed one with their sources. */
+export function getTranscript(ctx: AuthedContext, licenseId: number): Transcript {
+  const license = getVisibleLicense(ctx, licenseId);
+  return { license, ...transcriptOf(ctx.db, licenseId)! };
 }
 
 /** What the license form starts with: CE hours required from settings.default_ce_hours. */

@@ -55,7 +55,7 @@ export const DEFAULT_TEMPLATES: DefaultTemplate[] = [
     body: [
       'Hello {{user_name}},',
       '',
-      'Congratulations on completing "{{course_name}}". {{ce_hours}} CE hours will be credited once the completion is approved.',
+      'Your completion of "{{course_name}}" on {{completion_date}} has been approved: {{ce_hours}} CE hours count toward your license.',
       '',
       '{{app_name}}',
     ].join('\n'),
@@ -68,7 +68,7 @@ export const DEFAULT_TEMPLATES: DefaultTemplate[] = [
     body: [
       'Hello {{user_name}},',
       '',
-      'A payment of {{amount}} is due on {{due_date}}. Please pay it by then to keep your records in good standing.',
+      'A {{payment_type}} payment of {{amount}} is due on {{due_date}} and is still pending. Please pay it to keep your records in good standing.',
       '',
       'Questions? Contact us at {{support_email}}.',
       '',
@@ -83,9 +83,12 @@ export const DEFAULT_TEMPLATES: DefaultTemplate[] = [
     body: [
       'Hello {{user_name}},',
       '',
-      'Your account has been created. Sign in with {{email}} to track your licenses, CE hours and renewals.',
+      'An account has been created for you. Your sign-in address is {{email}}.',
       '',
-      'Questions? Contact us at {{support_email}}.',
+      'Choose your password with this link (it works once, for {{link_valid_for}}):',
+      '{{password_link}}',
+      '',
+      'Then sign in at {{sign_in_url}} to track your licenses, CE hours and renewals.',
       '',
       '{{app_name}}',
     ].join('\n'),
@@ -94,11 +97,15 @@ export const DEFAULT_TEMPLATES: DefaultTemplate[] = [
     name: 'Password Reset',
     trigger_event: 'password_reset',
     type: 'email',
-    subject: 'Your {{app_name}} password was reset',
+    subject: 'Reset your {{app_name}} password',
     body: [
       'Hello {{user_name}},',
       '',
-      'The password of your account {{email}} was reset. If you did not ask for this, contact {{support_email}} at once.',
+      'A new password was requested for your account {{email}}.',
+      'Choose it with this link (it works once, for {{link_valid_for}}):',
+      '{{password_link}}',
+      '',
+      'If you did not ask for this, ignore this e-mail: your password stays as it is.',
       '',
       '{{app_name}}',
     ].join('\n'),
@@ -110,13 +117,13 @@ export function defaultTemplateRow(t: DefaultTemplate) {
   return { ...t, is_active: true, variables: JSON.stringify(extractVariables(t.subject, t.body)) };
 }
 
-/** The triggers the reminder scheduler cannot work without. */
-const REQUIRED_TRIGGERS: TriggerEvent[] = ['license_expiring', 'license_expired'];
+/** Every trigger gets its default template on a fresh database. */
+const REQUIRED_TRIGGERS: TriggerEvent[] = DEFAULT_TEMPLATES.map((t) => t.trigger_event);
 
 /**
- * A fresh database gets the reminder templates, so reminders work without set-up. Idempotent: a trigger
- * that has any template (active or not) is left alone; deactivating a template is how reminders are paused.
- * Returns the names created.
+ * A fresh database gets one template per trigger event, so every event works without set-up. Idempotent:
+ * a trigger that has any template (active or not) is left alone; deactivating a template is how an
+ * event is paused (account e-mails fall back to the built-in text: see events.ts). Returns the names created.
  */
 export function ensureDefaultTemplates(db: Db): string[] {
   return db.transaction((tx) => {

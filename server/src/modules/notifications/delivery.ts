@@ -1,18 +1,25 @@
 /**
  * Real delivery of notifications. One Transport per channel behind one interface:
- *   email  SMTP through nodemailer when SMTP_URL is set; otherwise a standard RFC 822 .eml file in
- *          $DATA_DIR/outbox (built by nodemailer, so it is the exact MIME message SMTP would carry)
- *   sms    no provider is reachable here: a text file sms-….txt in the outbox
- *   push   likewise, push-….txt
- * A real SMS or push provider plugs in by implementing Transport and returning it from transportFor().
+ *   email  SMTP through nodemailer when SMTP_URL is set (transport smtp); otherwise a standard RFC 822
+ *          .eml file in $DATA_DIR/outbox (transport outbox: written, not delivered to anyone)
+ *   sms    no gateway is configured: recorded as failed, transport none, "No SMS gateway is configured"
+ *   push   likewise ("No push gateway is configured")
+ * A real SMS or push gateway plugs in by implementing Transport and returning it from transportFor().
  * Every attempt is a row of notification_deliveries, written pending before the send and finished
- * (sent or failed) with its audit entry after it.
+ * (sent or failed) with its audit entry after it. E-mails end with the office's footer (System Settings).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Delivery, NotificationType, Settings } from '@lm/shared';
+import {
+  NOTIFICATION_STRINGS,
+  type Delivery,
+  type DeliveryStatusInfo,
+  type DeliveryTransport,
+  type NotificationType,
+  type Settings,
+} from '@lm/shared';
 import { notificationDeliveries } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
@@ -31,8 +38,7 @@ export interface OutgoingMessage {
 }
 
 export interface TransportResult {
-  /** 'smtp', 'outbox', or a provider's name. */
-  transport: string;
+  transport: Exclude<DeliveryTransport, 'none'>;
   /** File name inside the outbox, when the message went there. */
   file?: string;
 }
@@ -44,6 +50,8 @@ export interface Transport {
 
 /** A failure of the transport (not a bug): its message is recorded on the delivery row. */
 class DeliveryError extends Error {}
+/** The channel has no gateway at all: nothing was sent, and trying again tomorrow would not help. */
+class NoGatewayError extends DeliveryError {}
 
 export const outboxDir = (config: Config) => path.join(config.dataDir, 'outbox');
 
@@ -111,31 +119,32 @@ export function smtpEmailTransport(smtpUrl: string): Transport {
   };
 }
 
-/** SMS and push have no provider reachable from here: the message is written to the outbox, labelled by channel. */
-export function outboxTextTransport(dir: string, channel: Exclude<NotificationType, 'email'>): Transport {
+/** SMS and push: no gateway is configured, so nothing can be sent; the attempt is recorded as not delivered. */
+export function noGatewayTransport(channel: Exclude<NotificationType, 'email'>): Transport {
   return {
     channel,
-    send(m) {
-      const file = `${stamp(m.date)}-${channel}-${m.id}.txt`;
-      const text = [
-        `Channel: ${channel}`,
-        `To: ${m.to}`,
-        `From: ${m.from.name}`,
-        `Date: ${m.date.toUTCString()}`,
-        `Subject: ${m.subject}`,
-        '',
-        m.text,
-        '',
-      ].join('\r\n');
-      writeAtomically(dir, file, text);
-      return Promise.resolve({ transport: 'outbox', file });
+    send() {
+      return Promise.reject(new NoGatewayError(channel === 'sms' ? NOTIFICATION_STRINGS.noSmsGateway : NOTIFICATION_STRINGS.noPushGateway));
     },
   };
 }
 
 export function transportFor(config: Config, channel: NotificationType): Transport {
   if (channel === 'email') return config.smtpUrl ? smtpEmailTransport(config.smtpUrl) : outboxEmailTransport(outboxDir(config));
-  return outboxTextTransport(outboxDir(config), channel);
+  return noGatewayTransport(channel);
+}
+
+/** What this server delivers through (the screens say it plainly). No SMS or push gateway exists yet. */
+export function deliveryStatus(config: Config): DeliveryStatusInfo {
+  return { email: config.smtpUrl ? 'smtp' : 'outbox', outbox_dir: outboxDir(config), sms_gateway: false, push_gateway: false };
+}
+
+/** The footer of every e-mail: the office's name, description and how to reach support (System Settings). */
+export function emailFooter(settings: Settings): string {
+  const help = [settings.support_email, settings.support_phone].filter((s) => s.trim()).join(' · ');
+  return ['', '-- ', settings.app_name, settings.app_description, help ? `Need help? ${help}` : '']
+    .filter((line, i) => i < 2 || line.trim())
+    .join('\n');
 }
 
 /** Whether System Settings let this channel send automatically (push has no switch). */
@@ -157,8 +166,10 @@ export interface DeliveryRequest {
   reminder_key?: string | null;
   /** Who caused it; automatic sends are the system (null). */
   actor?: Actor;
-  /** The Admin's "Send Test": sends even when the channel is switched off in settings. */
+  /** Sends even when the channel is switched off in settings (the Admin's test; account e-mails). */
   ignoreChannelSwitch?: boolean;
+  /** The Admin's "Send Test" (marked so in the audit entry). */
+  test?: boolean;
   now?: Date;
 }
 
@@ -175,7 +186,7 @@ export function toDelivery(r: DeliveryRow): Delivery {
     template_name: r.template_name,
     channel: r.channel,
     status: r.status,
-    transport: r.transport,
+    transport: r.transport as DeliveryTransport | null,
     subject: r.subject,
     error: r.error,
     created_at: r.created_at,
@@ -200,6 +211,7 @@ export async function deliver(db: Db, config: Config, req: DeliveryRequest): Pro
   const actor = req.actor ?? SYSTEM;
   const now = req.now ?? new Date();
 
+  const body = req.channel === 'email' ? `${req.body}\n${emailFooter(settings)}` : req.body;
   const claimed = db
     .insert(notificationDeliveries)
     .values({
@@ -210,7 +222,7 @@ export async function deliver(db: Db, config: Config, req: DeliveryRequest): Pro
       user_id: req.user_id ?? null,
       license_id: req.license_id ?? null,
       subject: req.subject,
-      body: req.body,
+      body,
       status: 'pending',
       reminder_key: req.reminder_key ?? null,
       created_at: now.toISOString(),
@@ -222,6 +234,7 @@ export async function deliver(db: Db, config: Config, req: DeliveryRequest): Pro
 
   let result: TransportResult | null = null;
   let error: string | null = null;
+  let noGateway = false;
   try {
     result = await transportFor(config, req.channel).send({
       id: claimed.id,
@@ -229,10 +242,11 @@ export async function deliver(db: Db, config: Config, req: DeliveryRequest): Pro
       from: { name: settings.app_name, address: settings.support_email },
       to: req.recipient,
       subject: req.subject,
-      text: req.body,
+      text: body,
       date: now,
     });
   } catch (err) {
+    noGateway = err instanceof NoGatewayError;
     error = (err instanceof Error ? err.message : String(err)).slice(0, 500) || 'Delivery failed';
   }
 
@@ -242,7 +256,10 @@ export async function deliver(db: Db, config: Config, req: DeliveryRequest): Pro
       .set(
         result
           ? { status: 'sent', transport: result.transport, outbox_file: result.file ?? null, sent_at: new Date().toISOString() }
-          : { status: 'failed', transport: config.smtpUrl && req.channel === 'email' ? 'smtp' : 'outbox', error, reminder_key: null },
+          : noGateway
+            ? // Kept reminder key: without a gateway tomorrow's pass could not do better, so it is recorded once.
+              { status: 'failed', transport: 'none', error }
+            : { status: 'failed', transport: config.smtpUrl ? 'smtp' : 'outbox', error, reminder_key: null },
       )
       .where(eq(notificationDeliveries.id, claimed.id))
       .returning()
@@ -260,7 +277,7 @@ export async function deliver(db: Db, config: Config, req: DeliveryRequest): Pro
         outbox_file: row.outbox_file,
         reminder_key: req.reminder_key ?? null,
         error: row.error,
-        ...(req.ignoreChannelSwitch ? { test: true } : {}),
+        ...(req.test ? { test: true } : {}),
       },
     });
     return row;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  deliveryStatusOutput,
   historyInput,
   historyOutput,
   idParam,
@@ -74,4 +75,18 @@ export const notificationsRouter = router({
     .input(historyInput)
     .output(historyOutput)
     .query(({ ctx, input }) => svc.history(ctx, input?.limit)),
+
+  delivery: adminProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/admin/notification-delivery',
+        tags,
+        summary: 'How notifications leave this server: SMTP or the outbox (and where it is); SMS and push gateways',
+        protect: true,
+      },
+    })
+    .input(z.object({}).optional())
+    .output(deliveryStatusOutput)
+    .query(({ ctx }) => svc.deliveryInfo(ctx)),
 });

@@ -20,7 +20,8 @@ import { conflict } from '../../core/errors.ts';
 import { found } from '../../core/scope.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { deliver, toDelivery } from './delivery.ts';
+import { deliver, deliveryStatus, outboxDir, toDelivery } from './delivery.ts';
+import type { Delivery } from '@lm/shared';
 
 type TemplateRow = typeof notificationTemplates.$inferSelect;
 
@@ -125,7 +126,14 @@ export function deleteTemplate(ctx: Context, id: number): { success: true } {
 /** The values a test send and the preview use: the samples, with the office's own name and address. */
 export function sampleValues(ctx: Pick<Context, 'db'>): Record<string, string> {
   const s = getSettings(ctx.db);
-  return { ...SAMPLE_VALUES, app_name: s.app_name, support_email: s.support_email };
+  return { ...SAMPLE_VALUES, app_name: s.app_name, support_email: s.support_email, support_phone: s.support_phone };
+}
+
+/** Where a delivery went, in words (the Send Test toast; the Admin's "Send password reset link"). */
+export function whereItWent(ctx: Pick<Context, 'config'>, d: Delivery, what = 'Test e-mail'): string {
+  if (d.status === 'failed') return `${what} to ${d.recipient} was not delivered: ${d.error ?? 'delivery failed'}`;
+  if (d.transport === 'outbox') return `${what} written to the outbox (${outboxDir(ctx.config)}) – no mail server is configured`;
+  return `${what} sent via SMTP to ${d.recipient}`;
 }
 
 /**
@@ -144,19 +152,26 @@ export async function sendTest(ctx: Context, input: TemplateTestData) {
     template: { id: template.id, name: template.name },
     actor: ctx.actor,
     ignoreChannelSwitch: true,
+    test: true,
   });
   // With ignoreChannelSwitch and no reminder key it is never skipped.
   if (outcome.status === 'skipped') throw conflict('The test notification was not sent');
-  return { success: outcome.status === 'sent', delivery: outcome.delivery };
+  return { success: outcome.status === 'sent', message: whereItWent(ctx, outcome.delivery), delivery: outcome.delivery };
+}
+
+/** GET /admin/notification-delivery: whether a mail server is configured, where the outbox is, gateways. */
+export function deliveryInfo(ctx: Pick<Context, 'config'>) {
+  return deliveryStatus(ctx.config);
 }
 
 export function history(ctx: Context, limit = 10): NotificationHistory {
   const counts = ctx.db
-    .select({ status: notificationDeliveries.status, n: count() })
+    .select({ status: notificationDeliveries.status, transport: notificationDeliveries.transport, n: count() })
     .from(notificationDeliveries)
-    .groupBy(notificationDeliveries.status)
+    .groupBy(notificationDeliveries.status, notificationDeliveries.transport)
     .all();
-  const by = (s: string) => counts.find((c) => c.status === s)?.n ?? 0;
+  const by = (s: string, transport?: (t: string | null) => boolean) =>
+    counts.filter((c) => c.status === s && (!transport || transport(c.transport))).reduce((a, c) => a + c.n, 0);
   const recent = ctx.db
     .select()
     .from(notificationDeliveries)
@@ -165,7 +180,9 @@ export function history(ctx: Context, limit = 10): NotificationHistory {
     .all();
   return {
     total_sent: counts.reduce((a, c) => a + c.n, 0),
-    successful: by('sent'),
+    // An outbox file is not a delivery: it is counted on its own.
+    successful: by('sent', (t) => t !== 'outbox'),
+    in_outbox: by('sent', (t) => t === 'outbox'),
     failed: by('failed'),
     pending: by('pending'),
     recent: recent.map(toDelivery),

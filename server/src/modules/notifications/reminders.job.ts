@@ -35,8 +35,8 @@ export function startReminderJob(deps: JobDeps): () => void {
     try {
       // Auto-renewal first, so a renewed license is not told it expired.
       if (getSettings(deps.db).auto_renewal_enabled) {
-        const renewed = autoRenewDueLicenses(deps.db, date);
-        if (renewed > 0) log.info({ renewed }, 'licenses renewed automatically');
+        const { renewed, expired } = autoRenewDueLicenses(deps.db, date);
+        if (renewed + expired > 0) log.info({ renewed, expired }, 'licenses renewed automatically or left to expire');
       }
       const summary = await runReminders(deps.db, deps.config);
       log.info({ date, ...summary }, 'license reminders');

@@ -11,6 +11,9 @@
  * Brokers: a digest of their agents' expiring and expired licenses at settings.notification_frequency:
  * daily, weekly (the week starting Monday) or monthly, key `broker_digest:{broker_id}:{period}`; with
  * immediate, one notice per license instead, key `broker_notice:{broker_id}:{trigger}:{license_id}:{expiration_date}`.
+ *
+ * Payments (reminders.payments.ts): Pending payments whose date has come, once to the payer; the digests (or
+ * immediate notices, key `broker_notice:{broker_id}:payment_due:{payment_id}`) list them for the payer's Broker.
  */
 import { and, asc, eq, gte, inArray, isNull, lte, lt, or } from 'drizzle-orm';
 import { addDays, daysBetween, renderTemplate, ROLE, type NotificationType, type Settings, type TriggerEvent } from '@lm/shared';
@@ -20,6 +23,7 @@ import type { Config } from '../../config.ts';
 import { getSettings } from '../../core/settings.ts';
 import { today as officeToday } from '../../core/dates.ts';
 import { deliver, type DeliveryOutcome } from './delivery.ts';
+import { describePayment, duePayments, remindPayers, type DuePayment } from './reminders.payments.ts';
 
 /** An expiry older than this when first seen is not announced (no flood after importing old records). */
 export const EXPIRED_LOOKBACK_DAYS = 30;
@@ -160,7 +164,13 @@ function describe(l: DueLicense): string {
   return `- ${l.first_name} ${l.last_name}: ${l.license_type} license ${l.license_number} (${l.state}), ${when}`;
 }
 
-function brokerMessage(broker: { first_name: string; last_name: string }, items: DueLicense[], settings: Settings, heading: string) {
+function brokerMessage(
+  broker: { first_name: string; last_name: string },
+  items: DueLicense[],
+  settings: Settings,
+  heading: string,
+  pays: DuePayment[] = [],
+) {
   const expiring = items.filter((i) => i.trigger === 'license_expiring');
   const expired = items.filter((i) => i.trigger === 'license_expired');
   const lines = [`Hello ${broker.first_name} ${broker.last_name},`, '', heading, ''];
@@ -168,8 +178,16 @@ function brokerMessage(broker: { first_name: string; last_name: string }, items:
     lines.push(`Expiring within ${settings.license_expiry_warning_days} days:`, ...expiring.map(describe), '');
   }
   if (expired.length > 0) lines.push('Expired:', ...expired.map(describe), '');
+  if (pays.length > 0) lines.push('Payments due:', ...pays.map(describePayment), '');
   lines.push(settings.app_name);
   return lines.join('\n');
+}
+
+function digestSubject(licenseCount: number, paymentCount: number): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (paymentCount === 0) return `${plural(licenseCount, 'agent license')} need${licenseCount === 1 ? 's' : ''} attention`;
+  if (licenseCount === 0) return `${plural(paymentCount, 'agent payment')} due`;
+  return `${plural(licenseCount, 'agent license')} and ${plural(paymentCount, 'payment')} need attention`;
 }
 
 const running = new WeakMap<object, Promise<ReminderSummary>>();
@@ -233,9 +251,14 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
     }
   }
 
-  // 2. Brokers: their agents' licenses, batched at the notification frequency.
+  // 1b. Payers of Pending payments whose date has come (reminders.payments.ts).
+  const duePays = duePayments(db, today, EXPIRED_LOOKBACK_DAYS);
+  await remindPayers(db, config, duePays, settings, now, (o) => (o === 'no_address' ? summary.no_address++ : count(o)));
+
+  // 2. Brokers: their agents' licenses and due payments, batched at the notification frequency.
   const agentItems = due.filter((l) => l.role_id === ROLE.Agent && l.brokerage_id !== null);
-  if (agentItems.length === 0) return summary;
+  const agentPays = duePays.filter((p) => p.role_id === ROLE.Agent && p.brokerage_id !== null);
+  if (agentItems.length === 0 && agentPays.length === 0) return summary;
   const brokers = db
     .select({
       user_id: users.user_id,
@@ -250,7 +273,7 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
         eq(users.role_id, ROLE.Broker),
         eq(users.is_active, true),
         isNull(users.deleted_at),
-        inArray(users.brokerage_id, [...new Set(agentItems.map((a) => a.brokerage_id!))]),
+        inArray(users.brokerage_id, [...new Set([...agentItems, ...agentPays].map((a) => a.brokerage_id!))]),
       ),
     )
     .orderBy(asc(users.user_id))
@@ -258,7 +281,22 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
   const period = digestPeriod(settings.notification_frequency, today);
   for (const b of brokers) {
     const items = agentItems.filter((a) => a.brokerage_id === b.brokerage_id);
+    const pays = agentPays.filter((p) => p.brokerage_id === b.brokerage_id);
     if (period === null) {
+      for (const p of pays) {
+        count(
+          await deliver(db, config, {
+            channel: 'email',
+            recipient: b.email,
+            subject: `Payment due: ${p.first_name} ${p.last_name} (${p.payment_type})`,
+            body: brokerMessage(b, [], settings, 'A payment of one of your agents is due:', [p]),
+            template: { id: null, name: NOTICE_TEMPLATE_NAME },
+            user_id: b.user_id,
+            reminder_key: `broker_notice:${b.user_id}:payment_due:${p.payment_id}`,
+            now,
+          }),
+        );
+      }
       for (const item of items) {
         const what = item.trigger === 'license_expired' ? 'expired' : 'is expiring';
         count(
@@ -281,12 +319,13 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
       await deliver(db, config, {
         channel: 'email',
         recipient: b.email,
-        subject: `${items.length} agent license${items.length === 1 ? '' : 's'} need${items.length === 1 ? 's' : ''} attention`,
+        subject: digestSubject(items.length, pays.length),
         body: brokerMessage(
           b,
           items,
           settings,
           `Your ${settings.notification_frequency} digest of your agents' licenses that need attention:`,
+          pays,
         ),
         template: { id: null, name: DIGEST_TEMPLATE_NAME },
         user_id: b.user_id,

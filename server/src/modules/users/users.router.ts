@@ -2,6 +2,8 @@ import {
   bulkUsersInput,
   bulkUsersOutput,
   profileUpdateInput,
+  sendResetLinkInput,
+  sendResetLinkOutput,
   successSchema,
   userCreateInput,
   userIdInput,
@@ -90,6 +92,20 @@ export const usersRouter = router({
     .input(bulkUsersInput)
     .output(bulkUsersOutput)
     .mutation(({ ctx, input }) => users.bulkUsers(ctx, input)),
+
+  sendResetLink: managerProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/users/{id}/send-reset-link',
+        tags,
+        summary: 'E-mail the user a single-use link (24 hours) to choose a new password (Broker: Agents of its brokerage)',
+        protect: true,
+      },
+    })
+    .input(sendResetLinkInput)
+    .output(sendResetLinkOutput)
+    .mutation(({ ctx, input }) => users.sendResetLink(ctx, input.id)),
 
   updateProfile: authedProcedure
     .meta({

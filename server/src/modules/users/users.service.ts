@@ -27,6 +27,9 @@ import { isBroker, visibleUsersCondition } from '../../core/scope.ts';
 import { assertPasswordAcceptable } from '../auth/auth.service.ts';
 import { revokeUserSessions, type AuthSession, type AuthUser } from '../auth/sessions.ts';
 import { getPublicUser, publicUserColumns, toPublicUser } from './users.queries.ts';
+import { runInBackground } from '../../core/background.ts';
+import { issueAndSendLink, LINK_VALIDITY_MS } from '../auth/password-reset.service.ts';
+import { whereItWent } from '../notifications/notifications.service.ts';
 
 type AuthedContext = Context & { user: AuthUser; session: AuthSession };
 type UserRow = typeof users.$inferSelect;
@@ -175,7 +178,42 @@ export async function createUser(ctx: AuthedContext, input: z.output<typeof user
     audit(tx, ctx.actor, { action: 'create', table: 'users', id: row.user_id, new: auditView(row) });
     return row.user_id;
   });
+  if (input.is_active ?? true) sendWelcome(ctx, id);
   return getPublicUser(ctx.db, id)!;
+}
+
+/** user_registered: the welcome e-mail with a link to choose a password (never the password), after the answer. */
+function sendWelcome(ctx: AuthedContext, userId: number): void {
+  const { db, config, actor } = ctx;
+  runInBackground('welcome e-mail', () =>
+    issueAndSendLink(db, config, {
+      userId,
+      purpose: 'welcome',
+      validForMs: LINK_VALIDITY_MS.welcome,
+      actor,
+      auditAction: 'password_link_issued',
+    }),
+  );
+}
+
+/**
+ * POST /users/{id}/send-reset-link: e-mails the user a single-use link (24 hours) to choose a new
+ * password; the current password keeps working until the link is used. Admin: anyone; Broker: the
+ * Agents of its brokerage (others 404). Audited as password_link_issued.
+ */
+export async function sendResetLink(ctx: AuthedContext, id: number): Promise<{ success: boolean; message: string }> {
+  const target = manageableUser(ctx, id);
+  if (!target.is_active) throw badRequest('This account is inactive. Activate it before sending a password link.');
+  const outcome = await issueAndSendLink(ctx.db, ctx.config, {
+    userId: target.user_id,
+    purpose: 'reset',
+    validForMs: LINK_VALIDITY_MS.admin,
+    actor: ctx.actor,
+    auditAction: 'password_link_issued',
+    auditNew: { sent_by_admin: true },
+  });
+  if (outcome.status === 'skipped') return { success: false, message: 'The password reset link was not sent' };
+  return { success: outcome.status === 'sent', message: whereItWent(ctx, outcome.delivery, 'Password reset link') };
 }
 
 /** Only the fields that change, old and new, for the audit entry. */

@@ -1,0 +1,213 @@
+import { useEffect } from 'react';
+import { ActionIcon, Button, Group, Input, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { randomId } from '@mantine/hooks';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import {
+  CE_STRINGS,
+  CE_TOPICS,
+  ceRuleCreateInput,
+  DEFAULT_CYCLE_YEARS,
+  LICENSE_STATE_CODES,
+  LICENSE_TYPES,
+  type CeRule,
+  type CeTopic,
+  type LicenseType,
+} from '@lm/shared';
+import { fieldErrors } from '../../lib/errors.ts';
+import { notify } from '../../lib/notify.ts';
+import { useCreateCeRule, useUpdateCeRule } from './api.ts';
+
+interface TopicRow {
+  key: string;
+  topic: CeTopic | null;
+  hours: number | string;
+}
+
+interface Values {
+  state: string | null;
+  license_type: LicenseType;
+  hours_required: number | string;
+  cycle_years: number | string;
+  topics: TopicRow[];
+  notes: string;
+}
+
+const SAVE_FAILED = CE_STRINGS.saveRuleFailed;
+
+function valuesOf(rule: CeRule | null): Values {
+  if (!rule) return { state: null, license_type: 'Sales', hours_required: '', cycle_years: DEFAULT_CYCLE_YEARS, topics: [], notes: '' };
+  return {
+    state: rule.state,
+    license_type: rule.license_type,
+    hours_required: rule.hours_required,
+    cycle_years: rule.cycle_years,
+    topics: rule.topics.map((t) => ({ key: randomId(), topic: t.topic, hours: t.hours })),
+    notes: rule.notes ?? '',
+  };
+}
+
+const num = (v: number | string) => (v === '' ? undefined : Number(v));
+
+/** The body both create and update send (update takes every field too). */
+function bodyOf(v: Values) {
+  return {
+    state: v.state ?? '',
+    license_type: v.license_type,
+    hours_required: num(v.hours_required) as number,
+    cycle_years: num(v.cycle_years) as number,
+    topics: v.topics.map((t) => ({ topic: t.topic as CeTopic, hours: num(t.hours) as number })),
+    notes: v.notes.trim() || null,
+  };
+}
+
+/** The shared schema's messages, first per field path ('topics.0.hours' for a row). */
+function validate(v: Values): Record<string, string> {
+  const parsed = ceRuleCreateInput.safeParse(bodyOf(v));
+  if (parsed.success) return {};
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= issue.message;
+  // An empty row is a missing choice, not a wrong one: say so instead of listing every topic.
+  v.topics.forEach((t, i) => {
+    if (!t.topic) errors[`topics.${i}.topic`] = 'Choose a topic';
+  });
+  return errors;
+}
+
+/** Add or edit a state CE rule: hours per cycle, cycle length, and the required topics with their hours. */
+export function CeRuleFormModal({ opened, rule, onClose }: { opened: boolean; rule: CeRule | null; onClose: () => void }) {
+  const form = useForm<Values>({ initialValues: valuesOf(rule), validate });
+
+  // Each opening starts from the selected rule (edit) or an empty one (create).
+  useEffect(() => {
+    if (!opened) return;
+    const v = valuesOf(rule);
+    form.setValues(v);
+    form.resetDirty(v);
+    form.clearErrors();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened, rule]);
+
+  const done = (message: string) => {
+    notify.success(message);
+    onClose();
+  };
+  const create = useCreateCeRule();
+  const update = useUpdateCeRule();
+  const busy = create.isPending || update.isPending;
+
+  const submit = form.onSubmit((v) => {
+    const onError = (err: unknown) => {
+      form.setErrors(fieldErrors(err));
+      notify.failure(err, SAVE_FAILED);
+    };
+    const body = bodyOf(v);
+    if (rule) update.mutate({ id: rule.rule_id, ...body }, { onSuccess: () => done(CE_STRINGS.ruleUpdated), onError });
+    else create.mutate(body, { onSuccess: () => done(CE_STRINGS.ruleCreated), onError });
+  });
+
+  const topics = form.values.topics;
+  const topicTotal = topics.reduce((s, t) => s + (Number(t.hours) || 0), 0);
+  const chosen = new Set(topics.map((t) => t.topic));
+  const topicsError = form.errors.topics;
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={rule ? CE_STRINGS.editRule : CE_STRINGS.addRule} size="lg">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
+            <Select label="State" required searchable data={[...LICENSE_STATE_CODES]} {...form.getInputProps('state')} />
+            <Select label="License Type" data={[...LICENSE_TYPES]} allowDeselect={false} {...form.getInputProps('license_type')} />
+            <NumberInput
+              label="Hours per cycle"
+              required
+              min={0}
+              max={1000}
+              step={1}
+              decimalScale={2}
+              {...form.getInputProps('hours_required')}
+            />
+            <NumberInput
+              label="Cycle length (years)"
+              required
+              min={1}
+              max={10}
+              step={1}
+              allowDecimal={false}
+              {...form.getInputProps('cycle_years')}
+            />
+          </SimpleGrid>
+
+          <Stack gap="xs">
+            <Group justify="space-between">
+              <Text size="sm" fw={500}>
+                Required topics
+              </Text>
+              <Text size="xs" c="dimmed" data-testid="topics-total">
+                {Math.round(topicTotal * 100) / 100} of {form.values.hours_required === '' ? 0 : form.values.hours_required} hours in topics
+              </Text>
+            </Group>
+            {topics.length === 0 && (
+              <Text size="sm" c="dimmed">
+                No topic requirements: any approved CE counts.
+              </Text>
+            )}
+            {topics.map((t, i) => (
+              <Group key={t.key} align="flex-start" gap="xs" wrap="nowrap">
+                <Select
+                  aria-label={`Topic ${i + 1}`}
+                  placeholder="Topic"
+                  searchable
+                  data={CE_TOPICS.filter((c) => c === t.topic || !chosen.has(c))}
+                  style={{ flex: 1 }}
+                  {...form.getInputProps(`topics.${i}.topic`)}
+                />
+                <NumberInput
+                  aria-label={`Hours of topic ${i + 1}`}
+                  placeholder="Hours"
+                  min={0}
+                  step={1}
+                  decimalScale={2}
+                  w={110}
+                  {...form.getInputProps(`topics.${i}.hours`)}
+                />
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  size="lg"
+                  aria-label={`Remove topic ${i + 1}${t.topic ? ` (${t.topic})` : ''}`}
+                  onClick={() => form.removeListItem('topics', i)}
+                >
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Group>
+            ))}
+            {typeof topicsError === 'string' && <Input.Error role="alert">{topicsError}</Input.Error>}
+            <Group>
+              <Button
+                variant="light"
+                size="xs"
+                leftSection={<IconPlus size={14} />}
+                disabled={topics.length >= CE_TOPICS.length}
+                onClick={() => form.insertListItem('topics', { key: randomId(), topic: null, hours: '' })}
+              >
+                Add topic
+              </Button>
+            </Group>
+          </Stack>
+
+          <Textarea label="Notes" autosize minRows={2} maxRows={5} {...form.getInputProps('notes')} />
+
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={onClose} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy}>
+              {rule ? CE_STRINGS.updateRule : CE_STRINGS.createRule}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { CeHoursBar } from './ce-parts.tsx';
+import { hoursOf, signedHours } from './format.ts';
+
+afterEach(cleanup);
+
+const wrap = (ui: React.ReactNode) => render(<MantineProvider>{ui}</MantineProvider>);
+
+describe('CeHoursBar', () => {
+  it('reads "6 of 10 hours" with the hours remaining', () => {
+    wrap(<CeHoursBar completed={6} required={10} complete={false} />);
+    expect(screen.getByTestId('ce-hours-label')).toHaveTextContent('6 of 10 hours');
+    expect(screen.getByText('4 hours remaining')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'CE hours: 6 of 10 hours' })).toHaveAttribute('aria-valuenow', '60');
+  });
+
+  it('says Complete when the cycle is done, and names outstanding topics when only they are missing', () => {
+    wrap(<CeHoursBar completed={10} required={10} complete />);
+    expect(screen.getByText('Complete')).toBeInTheDocument();
+    cleanup();
+    wrap(<CeHoursBar completed={10} required={10} complete={false} />);
+    expect(screen.getByText('Topics outstanding')).toBeInTheDocument();
+  });
+});
+
+describe('hour formats', () => {
+  it('writes hours, singular and signed', () => {
+    expect(hoursOf(4.5, 12)).toBe('4.5 of 12 hours');
+    expect(hoursOf(0, 1)).toBe('0 of 1 hour');
+    expect(signedHours(2)).toBe('+2');
+    expect(signedHours(-1.25)).toBe('−1.25');
+  });
+});

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { ceRuleCreateInput, ceRuleSchema, ceRuleUpdateInput, idParam, successSchema } from '@lm/shared';
+import { adminProcedure, authedProcedure, router } from '../../core/trpc.ts';
+import * as rules from './ce-rules.service.ts';
+
+const tags = ['ce-rules'];
+
+/** State CE rules: everyone signed in reads (progress shows them); Admins write. */
+export const ceRulesRouter = router({
+  list: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/ce-rules', tags, summary: 'State CE rules (by state and license type)', protect: true } })
+    .input(z.object({}).optional())
+    .output(z.array(ceRuleSchema))
+    .query(({ ctx }) => rules.listRules(ctx)),
+
+  create: adminProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/ce-rules',
+        tags,
+        summary: 'Create a state CE rule {state, license_type, hours_required, cycle_years, topics, notes} (409 if one exists)',
+        protect: true,
+      },
+    })
+    .input(ceRuleCreateInput)
+    .output(ceRuleSchema)
+    .mutation(({ ctx, input }) => rules.createRule(ctx, input)),
+
+  update: adminProcedure
+    .meta({
+      openapi: { method: 'PUT', path: '/ce-rules/{id}', tags, summary: 'Update a state CE rule (any subset of fields)', protect: true },
+    })
+    .input(ceRuleUpdateInput)
+    .output(ceRuleSchema)
+    .mutation(({ ctx, input }) => rules.updateRule(ctx, input)),
+
+  delete: adminProcedure
+    .meta({ openapi: { method: 'DELETE', path: '/ce-rules/{id}', tags, summary: 'Delete a state CE rule', protect: true } })
+    .input(z.object({ id: idParam }))
+    .output(successSchema)
+    .mutation(({ ctx, input }) => rules.deleteRule(ctx, input.id)),
+});

@@ -1,0 +1,160 @@
+/**
+ * The notification events that are not daily reminders (docs/decisions.md "Notification events"):
+ *   user_registered   welcome e-mail with the sign-in address and a link to choose a password
+ *   password_reset    the single-use "Forgot password?" link (and the Admin's "Send password reset link")
+ *   course_completed  a completion approved, to its holder (once per completion)
+ * payment_due is a step of the daily pass (reminders.payments.ts). Each goes through deliver().
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import { renderTemplate, type NotificationType, type Settings, type TriggerEvent } from '@lm/shared';
+import { completions, courses, notificationTemplates, users } from '../../db/schema/index.ts';
+import type { Db } from '../../db/client.ts';
+import type { Config } from '../../config.ts';
+import type { Actor } from '../../core/audit.ts';
+import { getSettings } from '../../core/settings.ts';
+import { runInBackground } from '../../core/background.ts';
+import { DEFAULT_TEMPLATES } from './default-templates.ts';
+import { deliver, type DeliveryOutcome } from './delivery.ts';
+
+type TemplateRow = Pick<typeof notificationTemplates.$inferSelect, 'id' | 'name' | 'subject' | 'body' | 'type'>;
+
+/** The first active template per channel for a trigger (one message per channel, not one per template). */
+export function activeTemplates(db: Db, trigger: TriggerEvent): TemplateRow[] {
+  const rows = db
+    .select()
+    .from(notificationTemplates)
+    .where(and(eq(notificationTemplates.trigger_event, trigger), eq(notificationTemplates.is_active, true)))
+    .orderBy(asc(notificationTemplates.id))
+    .all();
+  const perChannel = new Map<NotificationType, TemplateRow>();
+  for (const r of rows) if (!perChannel.has(r.type)) perChannel.set(r.type, r);
+  return [...perChannel.values()];
+}
+
+/** The values every template may use, whatever the event. */
+export function commonValues(settings: Settings, config: Config): Record<string, string> {
+  return {
+    app_name: settings.app_name,
+    support_email: settings.support_email,
+    support_phone: settings.support_phone,
+    sign_in_url: `${config.publicUrl}/login`,
+  };
+}
+
+export function userValues(u: { first_name: string; last_name: string; email: string }): Record<string, string> {
+  return { user_name: `${u.first_name} ${u.last_name}`, first_name: u.first_name, last_name: u.last_name, email: u.email };
+}
+
+export type LinkPurpose = 'reset' | 'welcome';
+
+/** "60 minutes", "24 hours", "7 days". */
+export function describeDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 120) return `${minutes} minutes`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} hours`;
+  return `${Math.round(hours / 24)} days`;
+}
+
+/**
+ * E-mails a link to choose a password: the welcome e-mail (user_registered) or the reset e-mail
+ * (password_reset). Account e-mails always go out, whatever the notification switches say, and use the
+ * first active e-mail template of the trigger, or the built-in default when there is none (an office
+ * cannot switch off password recovery by deactivating a template). A template that lost the link
+ * variable still gets the link appended: the e-mail is useless without it. Never contains a password.
+ */
+export async function sendPasswordLink(
+  db: Db,
+  config: Config,
+  args: { userId: number; purpose: LinkPurpose; token: string; validForMs: number; actor?: Actor },
+): Promise<DeliveryOutcome> {
+  const user = db
+    .select({ first_name: users.first_name, last_name: users.last_name, email: users.email })
+    .from(users)
+    .where(eq(users.user_id, args.userId))
+    .get();
+  if (!user) return { status: 'skipped', reason: 'duplicate' };
+  const trigger: TriggerEvent = args.purpose === 'welcome' ? 'user_registered' : 'password_reset';
+  const settings = getSettings(db);
+  const stored = activeTemplates(db, trigger).find((t) => t.type === 'email');
+  const fallback = DEFAULT_TEMPLATES.find((t) => t.trigger_event === trigger)!;
+  const template = stored ?? { id: null, name: fallback.name, subject: fallback.subject, body: fallback.body };
+  const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(args.token)}`;
+  const values = {
+    ...commonValues(settings, config),
+    ...userValues(user),
+    password_link: link,
+    link_valid_for: describeDuration(args.validForMs),
+  };
+  let body = renderTemplate(template.body, values);
+  if (!body.includes(link)) body += `\n\nChoose your password here (valid for ${values.link_valid_for}, once):\n${link}`;
+  return deliver(db, config, {
+    channel: 'email',
+    recipient: user.email,
+    subject: renderTemplate(template.subject, values),
+    body,
+    template: { id: template.id, name: template.name },
+    user_id: args.userId,
+    actor: args.actor,
+    ignoreChannelSwitch: true,
+  });
+}
+
+/**
+ * course_completed: tells the holder that a completion was approved. Called after the review has
+ * committed; runs in the background and never fails the review. Once per completion (reminder key
+ * `course_completed:{completion_id}:{channel}`), so reopening and approving again sends nothing new.
+ */
+export function notifyCourseCompleted(ctx: { db: Db; config: Config }, completionId: number): void {
+  runInBackground('course_completed notification', () => sendCourseCompleted(ctx.db, ctx.config, completionId));
+}
+
+export async function sendCourseCompleted(db: Db, config: Config, completionId: number): Promise<DeliveryOutcome[]> {
+  const row = db
+    .select({
+      status: completions.status,
+      completion_date: completions.completion_date,
+      hours: completions.hours,
+      license_id: completions.license_id,
+      course_name: courses.course_name,
+      user_id: users.user_id,
+      first_name: users.first_name,
+      last_name: users.last_name,
+      email: users.email,
+      phone_number: users.phone_number,
+      is_active: users.is_active,
+      deleted_at: users.deleted_at,
+    })
+    .from(completions)
+    .innerJoin(courses, eq(courses.course_id, completions.course_id))
+    .innerJoin(users, eq(users.user_id, completions.user_id))
+    .where(eq(completions.completion_id, completionId))
+    .get();
+  if (!row || row.status !== 'Approved' || !row.is_active || row.deleted_at) return [];
+  const settings = getSettings(db);
+  const values = {
+    ...commonValues(settings, config),
+    ...userValues(row),
+    course_name: row.course_name,
+    ce_hours: String(row.hours),
+    completion_date: row.completion_date,
+  };
+  const outcomes: DeliveryOutcome[] = [];
+  for (const t of activeTemplates(db, 'course_completed')) {
+    const recipient = t.type === 'sms' ? row.phone_number?.trim() : row.email;
+    if (!recipient) continue;
+    outcomes.push(
+      await deliver(db, config, {
+        channel: t.type,
+        recipient,
+        subject: renderTemplate(t.subject, values),
+        body: renderTemplate(t.body, values),
+        template: { id: t.id, name: t.name },
+        user_id: row.user_id,
+        license_id: row.license_id,
+        reminder_key: `course_completed:${completionId}:${t.type}`,
+      }),
+    );
+  }
+  return outcomes;
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { publicSettingsSchema, type PublicSettings } from '@lm/shared';
+import { publicProcedure, router } from '../../core/trpc.ts';
+import { getSettings } from '../../core/settings.ts';
+
+/** The settings anyone may read (the signed-out login screen): the office's name and how to reach support. */
+export const publicSettingsRouter = router({
+  public: publicProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/settings/public',
+        tags: ['settings'],
+        summary: 'App name, description and support contacts (no sign-in needed)',
+      },
+    })
+    .input(z.object({}).optional())
+    .output(publicSettingsSchema)
+    .query(({ ctx }): PublicSettings => {
+      const s = getSettings(ctx.db);
+      return { app_name: s.app_name, app_description: s.app_description, support_email: s.support_email, support_phone: s.support_phone };
+    }),
+});

@@ -1,0 +1,116 @@
+/**
+ * Resource safety of backup uploads and of the audit log (docs/security.md): a zip bomb is stopped at
+ * the first byte over the limit, and audit_logs refuses UPDATE and DELETE in SQL.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
+import { writeSettings } from '../src/core/settings.ts';
+import { extractBackup, UPLOAD_INFLATION_RATIO } from '../src/modules/backups/backups.archive.ts';
+import { createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
+
+let env: TestEnv;
+let roles: Awaited<ReturnType<typeof seedRoles>>;
+beforeAll(async () => {
+  env = await createTestEnv();
+  roles = await seedRoles(env);
+});
+afterAll(async () => env.close());
+
+const MB = 1024 * 1024;
+
+/** A zip whose database.sqlite is `size` zero bytes (deflates about 1000:1). */
+async function zerosZip(size: number): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  let left = size;
+  const chunk = Buffer.alloc(MB);
+  const zeros = new Readable({
+    read() {
+      if (left <= 0) return this.push(null);
+      const n = Math.min(left, chunk.length);
+      left -= n;
+      this.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    },
+  });
+  zip.addReadStream(zeros, 'database.sqlite', { size });
+  zip.addBuffer(Buffer.from('{}'), 'manifest.json');
+  zip.end();
+  const parts: Buffer[] = [];
+  for await (const p of zip.outputStream) parts.push(p as Buffer);
+  return Buffer.concat(parts);
+}
+
+/** Rewrites the central directory's uncompressed size of the first entry: a header that lies. */
+function lieAboutSize(zip: Buffer, size: number): Buffer {
+  const out = Buffer.from(zip);
+  const central = out.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+  out.writeUInt32LE(size, central + 24);
+  return out;
+}
+
+function multipart(file: Buffer) {
+  const boundary = 'bomb-boundary';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="backup_1.zip"\r\nContent-Type: application/zip\r\n\r\n`;
+  return {
+    payload: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+describe('zip bombs', () => {
+  it('an uploaded bomb answers 400 within 2 s, inflates nothing past the limit and leaves nothing behind', async () => {
+    env.db.transaction((tx) => writeSettings(tx, { max_file_size_mb: 1 }, null));
+    try {
+      // 256 MiB of zeros in a zip of about 256 KB; the limit is 1 MB x 20.
+      const bomb = await zerosZip(256 * MB);
+      expect(bomb.length).toBeLessThan(MB);
+      for (const file of [bomb, lieAboutSize(bomb, 10 * MB)]) {
+        const body = multipart(file);
+        const started = Date.now();
+        const res = await env.app.inject({
+          method: 'POST',
+          url: '/api/admin/backups/upload',
+          headers: { 'content-type': body.contentType, authorization: `Bearer ${roles.admin.token}` },
+          payload: body.payload,
+        });
+        expect(Date.now() - started).toBeLessThan(2000);
+        expect(res.statusCode).toBe(400);
+        expect(JSON.parse(res.body).code).toBe('BAD_REQUEST');
+      }
+      const work = path.join(env.config.dataDir, 'backups', '.work');
+      expect(fs.readdirSync(work).filter((f) => f.startsWith('upload_'))).toEqual([]);
+    } finally {
+      env.db.transaction((tx) => writeSettings(tx, { max_file_size_mb: 10 }, null));
+    }
+  });
+
+  it('extraction stops at the first byte over min(declared size, limit): the file written never exceeds it', async () => {
+    const bomb = await zerosZip(64 * MB);
+    const zipFile = path.join(env.dir, 'bomb.zip');
+    const target = path.join(env.dir, 'bomb.sqlite');
+    // Honest header over the limit: refused before anything is inflated.
+    fs.writeFileSync(zipFile, bomb);
+    await expect(extractBackup(zipFile, target, { maxDatabaseBytes: 2 * MB })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(fs.existsSync(target)).toBe(false);
+    // A header that lies (declares 1.5 MB, holds 64 MB) under a 2 MB limit: inflation stops at the
+    // first byte over the declared size.
+    fs.writeFileSync(zipFile, lieAboutSize(bomb, 1.5 * MB));
+    await expect(extractBackup(zipFile, target, { maxDatabaseBytes: 2 * MB })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(fs.statSync(target).size).toBeLessThanOrEqual(1.5 * MB);
+    expect(UPLOAD_INFLATION_RATIO).toBe(20);
+  });
+});
+
+describe('audit_logs is append-only in the database', () => {
+  it('UPDATE and DELETE fail in SQL; INSERT still works', () => {
+    const sqlite = env.db.$client;
+    sqlite
+      .prepare("INSERT INTO audit_logs (timestamp, action, target_table) VALUES (?, 'create', 'widgets')")
+      .run(new Date().toISOString());
+    expect(() => sqlite.prepare("UPDATE audit_logs SET action = 'nothing happened'").run()).toThrow(/audit_logs is append-only/);
+    expect(() => sqlite.prepare('DELETE FROM audit_logs').run()).toThrow(/audit_logs is append-only/);
+    expect(sqlite.prepare("SELECT count(*) FROM audit_logs WHERE action = 'nothing happened'").pluck().get()).toBe(0);
+  });
+});

@@ -1,0 +1,56 @@
+/** Security headers (docs/security.md "Headers"). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createTestEnv, login, seedUser, type TestEnv } from './helpers.ts';
+
+let env: TestEnv;
+let proxied: TestEnv;
+beforeAll(async () => {
+  env = await createTestEnv();
+  proxied = await createTestEnv({ TRUST_PROXY: '10.70.0.1' });
+});
+afterAll(async () => {
+  await env.close();
+  await proxied.close();
+});
+
+describe('HSTS', () => {
+  it('is not sent over plain HTTP, nor when an untrusted client claims HTTPS', async () => {
+    expect((await api(env, 'GET', '/api/health')).headers['strict-transport-security']).toBeUndefined();
+    const claimed = await api(env, 'GET', '/api/health', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(claimed.headers['strict-transport-security']).toBeUndefined();
+    const otherPeer = await api(proxied, 'GET', '/api/health', { ip: '10.70.0.9', headers: { 'x-forwarded-proto': 'https' } });
+    expect(otherPeer.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('is sent when a trusted proxy says the request came over HTTPS', async () => {
+    const res = await api(proxied, 'GET', '/api/health', { ip: '10.70.0.1', headers: { 'x-forwarded-proto': 'https' } });
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+});
+
+describe('Cache-Control', () => {
+  it('every API answer, signed in or not, REST and tRPC, is no-store', async () => {
+    const u = await seedUser(env, 'Agent');
+    const token = await login(env, u.email);
+    for (const res of [
+      await api(env, 'GET', '/api/auth/me', { token }),
+      await api(env, 'GET', '/api/auth/me'),
+      await api(env, 'GET', '/api/users', { token }),
+      await api(env, 'GET', '/api/no-such-route'),
+    ]) {
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    const trpc = await env.app.inject({ method: 'GET', url: '/trpc/auth.me', headers: { authorization: `Bearer ${token}` } });
+    expect(trpc.statusCode).toBe(200);
+    expect(trpc.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('/api/docs', () => {
+  it('has a CSP that does not upgrade plain requests', async () => {
+    const res = await env.app.inject({ method: 'GET', url: '/api/docs/' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+  });
+});
