@@ -24,7 +24,7 @@ import type { World } from './world.ts';
 
 export type Outcome = 'ok' | 400 | 401 | 403 | 404 | 409;
 export type Relation = 'own' | 'same' | 'other' | 'none';
-export type ObjectKind = 'user' | 'brokerage' | 'license' | 'payment' | 'completion' | 'course' | 'template' | 'backup';
+export type ObjectKind = 'user' | 'brokerage' | 'license' | 'payment' | 'completion' | 'course' | 'template' | 'backup' | 'ceRule';
 export type Row = Outcome | Partial<Record<Relation, Outcome>>;
 
 export interface Expectation {
@@ -53,6 +53,11 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'auth.logout': { input: none, ...everyone },
   'auth.me': { input: none, ...everyone },
   'auth.changePassword': { input: () => ({ currentPassword: TEST_PASSWORD, newPassword: 'N3w-Passw0rd!auth' }), ...everyone },
+  // Password links: asking for one and using one are public (the link's token is the proof).
+  'auth.forgotPassword': { public: true, input: (_id, w) => ({ email: w.agent2b.email }), ...everyone },
+  'auth.resetPassword': { public: true, input: (_id, w) => ({ token: w.resetToken(), newPassword: 'N3w-Passw0rd!reset' }), ...everyone },
+  // The name and support contacts the signed-out login screen shows.
+  'settings.public': { public: true, input: empty, ...everyone },
 
   // users: Admin all; Broker its brokerage's Agents (others of the brokerage are read-only: 404 to changes).
   'users.list': { input: empty, Admin: 'ok', Broker: 'ok', Agent: 403, School: 403 },
@@ -96,6 +101,15 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     Agent: 403,
     School: 403,
   },
+  // A password link for someone else: Admin any user; Broker the Agents of its brokerage (itself 404).
+  'users.sendResetLink': {
+    object: 'user',
+    input: (id) => ({ id }),
+    Admin: 'ok',
+    Broker: { own: 404, same: 'ok', other: 404, none: 404 },
+    Agent: 403,
+    School: 403,
+  },
   'users.updateProfile': { input: (_id, _w, n) => ({ first_name: 'Me', last_name: 'Myself', email: `me${n}@example.test` }), ...everyone },
 
   // brokerages, audit, reports, notification templates, backups, settings, admin stats: Admin only.
@@ -120,6 +134,7 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'admin.notifications.delete': { object: 'template', input: (id) => ({ id }), ...adminOnly },
   'admin.notifications.sendTest': { object: 'template', input: (id) => ({ id, test_email: 'test@example.test' }), ...adminOnly },
   'admin.notifications.history': { input: empty, ...adminOnly },
+  'admin.notifications.delivery': { input: empty, ...adminOnly },
   'admin.backups.list': { input: none, ...adminOnly },
   'admin.backups.create': { input: () => ({ description: 'authz', include_files: false }), ...adminOnly },
   'admin.backups.restore': { object: 'backup', input: (id) => ({ id, include_settings: true }), ...adminOnly },
@@ -158,6 +173,23 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   },
   'licenses.delete': { object: 'license', input: (id) => ({ id }), Admin: 'ok', Broker: brokerScope, Agent: 403, School: 403 },
   'licenses.renew': { object: 'license', input: (id) => ({ id }), Admin: 'ok', Broker: brokerScope, Agent: 403, School: 403 },
+  // The CE ledger of a license: read as the license is read; adjusted as it is written.
+  'licenses.transcript': { object: 'license', input: (id) => ({ id }), Admin: 'ok', Broker: brokerScope, Agent: ownOnly, School: 403 },
+  'licenses.renewalPreview': { object: 'license', input: (id) => ({ id }), Admin: 'ok', Broker: brokerScope, Agent: ownOnly, School: 403 },
+  'licenses.adjust': {
+    object: 'license',
+    input: (id) => ({ id, hours: 1.5, reason: 'Authz adjustment' }),
+    Admin: 'ok',
+    Broker: brokerScope,
+    Agent: 403,
+    School: 403,
+  },
+
+  // State CE rules: every signed-in role reads (progress shows them); Admins write.
+  'ceRules.list': { input: empty, ...everyone },
+  'ceRules.create': { input: () => ({ state: 'OR', license_type: 'Sales', hours_required: 30 }), ...adminOnly },
+  'ceRules.update': { object: 'ceRule', input: (id) => ({ id, notes: 'Changed' }), ...adminOnly },
+  'ceRules.delete': { object: 'ceRule', input: (id) => ({ id }), ...adminOnly },
 
   // payments: Admin all; Broker own + own brokerage's, records; Agent own (read); School 403.
   'payments.list': { input: empty, ...notSchool },

@@ -1,10 +1,12 @@
 /**
  * A seeded world for the authorization and contract suites: two brokerages, each with a Broker and two
  * Agents; two Schools with a course each and an Admin-made course; a license and a payment for every
- * Broker and Agent; completions on both Schools' courses; a notification template and a backup.
+ * Broker and Agent; completions on both Schools' courses; a notification template, a backup and a state
+ * CE rule (for a state none of the licenses is in, so it changes no license's figures).
  * Everything is created through the real services (as the Admin), users through seedUser.
  */
 import type { RoleName } from '@lm/shared';
+import { issueLinkToken, LINK_VALIDITY_MS } from '../../src/modules/auth/password-reset.service.ts';
 import { callerFor, seedBrokerage, seedUser, tokenFor, type SeededUser, type TestEnv } from '../helpers.ts';
 
 export type Role = RoleName;
@@ -39,6 +41,9 @@ export interface World {
   courseAdmin: number;
   template: number;
   backup: number;
+  ceRule: number;
+  /** A fresh password link for agent2b (for auth.resetPassword): the token exists only here and in the e-mail. */
+  resetToken: () => string;
 }
 
 let licenseSeq = 0;
@@ -105,6 +110,8 @@ export async function seedWorld(env: TestEnv, opts: { backup?: boolean } = {}): 
     })
   ).id;
   const backup = opts.backup === false ? 0 : (await asAdmin.admin.backups.create({ description: 'world', include_files: false })).id;
+  const ceRule = (await asAdmin.ceRules.create({ state: 'NV', license_type: 'Broker', hours_required: 24, notes: 'World rule' })).rule_id;
+  const resetToken = () => issueLinkToken(env.db, agent2b.user_id, 'reset', LINK_VALIDITY_MS.forgot, null);
 
   return {
     brokerage1,
@@ -126,6 +133,8 @@ export async function seedWorld(env: TestEnv, opts: { backup?: boolean } = {}): 
     courseAdmin,
     template,
     backup,
+    ceRule,
+    resetToken,
   };
 }
 

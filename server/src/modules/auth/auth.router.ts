@@ -58,6 +58,7 @@ export const authRouter = router({
         tags,
         summary: 'E-mail a single-use link (60 minutes) to choose a new password; always the same answer',
       },
+      errors: ['TOO_MANY_REQUESTS'],
     })
     .input(forgotPasswordInput)
     .output(successSchema)

@@ -51,6 +51,7 @@ export const completionsRouter = router({
         summary: "Approve, reject or reopen a completion (the course's School or an Admin); approval credits the license",
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(completionReviewInput)
     .output(completionSchema)

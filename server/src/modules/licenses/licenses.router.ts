@@ -104,6 +104,7 @@ export const licensesRouter = router({
           "Renew: closes the CE cycle and opens the next. Body {expiration_date, status, allow_incomplete}; without a body, one cycle (the state rule's years, else two) after the current expiration and Active. CE outstanding: 409 unless allow_incomplete",
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(renewLicenseInput)
     .output(licenseSchema)
@@ -146,6 +147,7 @@ export const licensesRouter = router({
         summary: "Adjust the current cycle's CE hours: body {hours (signed, not 0), reason}; 409 below 0",
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(ceAdjustInput)
     .output(licenseSchema)
