@@ -68,6 +68,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/forgot-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** E-mail a single-use link (60 minutes) to choose a new password; always the same answer */
+    post: operations['auth-forgotPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/reset-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set a new password with the token of a password link; signs the user out everywhere */
+    post: operations['auth-resetPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/users': {
     parameters: {
       query?: never;
@@ -116,6 +150,23 @@ export interface paths {
     put?: never;
     /** Activate, deactivate, change role or brokerage of, or delete several users in one transaction */
     post: operations['users-bulk'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/{id}/send-reset-link': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** E-mail the user a single-use link (24 hours) to choose a new password (Broker: Agents of its brokerage) */
+    post: operations['users-sendResetLink'];
     delete?: never;
     options?: never;
     head?: never;
@@ -271,8 +322,59 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Renew: body {expiration_date, status}; without a body, two years after the current expiration and Active */
+    /** Renew: closes the CE cycle and opens the next. Body {expiration_date, status, allow_incomplete}; without a body, one cycle (the state rule's years, else two) after the current expiration and Active. CE outstanding: 409 unless allow_incomplete */
     post: operations['licenses-renew'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/licenses/{id}/renewal-preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What Renew would do: new expiration date and whether the cycle's CE is complete */
+    get: operations['licenses-renewalPreview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/licenses/{id}/transcript': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** CE transcript: the current cycle and every closed one, with completions, adjustments and topics */
+    get: operations['licenses-transcript'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/licenses/{id}/adjustments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Adjust the current cycle's CE hours: body {hours (signed, not 0), reason}; 409 below 0 */
+    post: operations['licenses-adjust'];
     delete?: never;
     options?: never;
     head?: never;
@@ -345,6 +447,42 @@ export interface paths {
     /** Approve, reject or reopen a completion (the course's School or an Admin); approval credits the license */
     post: operations['completions-review'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ce-rules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** State CE rules (by state and license type) */
+    get: operations['ceRules-list'];
+    put?: never;
+    /** Create a state CE rule {state, license_type, hours_required, cycle_years, topics, notes} (409 if one exists) */
+    post: operations['ceRules-create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ce-rules/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Update a state CE rule (any subset of fields) */
+    put: operations['ceRules-update'];
+    post?: never;
+    /** Delete a state CE rule */
+    delete: operations['ceRules-delete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -644,6 +782,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/notification-delivery': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How notifications leave this server: SMTP or the outbox (and where it is); SMS and push gateways */
+    get: operations['admin-notifications-delivery'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/backups': {
     parameters: {
       query?: never;
@@ -725,6 +880,23 @@ export interface paths {
     put?: never;
     /** Reset every setting to its default */
     post: operations['admin-settings-reset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/settings/public': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** App name, description and support contacts (no sign-in needed) */
+    get: operations['settings-public'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1313,6 +1485,93 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/licenses/{id}/transcript/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the CE transcript of a license as CSV (same scope as the license)
+     * @description One row per cycle total, topic, completion and adjustment; the current cycle first, then the closed cycles, newest first. Saved as transcript_{license_number}_{today}.csv. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment transcript_{license_number}_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description The id is not a positive integer */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description A School user */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description No such license in your scope */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+        /** @description Maintenance mode: only Admins may use the API */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1605,6 +1864,74 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'auth-forgotPassword': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  'auth-resetPassword': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          token: string;
+          newPassword: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
     };
   };
   'users-list': {
@@ -1906,6 +2233,39 @@ export interface operations {
             /** @constant */
             success: true;
             affected: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'users-sendResetLink': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            success: boolean;
+            message: string;
           };
         };
       };
@@ -2246,6 +2606,7 @@ export interface operations {
             status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
             ce_hours_required: number;
             ce_hours_completed: number;
+            cycle_start_date: string;
             renewed_at: string | null;
             created_at: string;
             updated_at: string;
@@ -2312,6 +2673,7 @@ export interface operations {
             status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
             ce_hours_required: number;
             ce_hours_completed: number;
+            cycle_start_date: string;
             renewed_at: string | null;
             created_at: string;
             updated_at: string;
@@ -2380,6 +2742,7 @@ export interface operations {
               status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
               ce_hours_required: number;
               ce_hours_completed: number;
+              cycle_start_date: string;
               renewed_at: string | null;
               created_at: string;
               updated_at: string;
@@ -2479,6 +2842,7 @@ export interface operations {
             status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
             ce_hours_required: number;
             ce_hours_completed: number;
+            cycle_start_date: string;
             renewed_at: string | null;
             created_at: string;
             updated_at: string;
@@ -2542,6 +2906,7 @@ export interface operations {
           expiration_date?: string;
           /** @enum {string} */
           status?: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
+          allow_incomplete?: boolean;
         };
       };
     };
@@ -2567,6 +2932,7 @@ export interface operations {
             status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
             ce_hours_required: number;
             ce_hours_completed: number;
+            cycle_start_date: string;
             renewed_at: string | null;
             created_at: string;
             updated_at: string;
@@ -2577,6 +2943,330 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'licenses-renewalPreview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            license_id: number;
+            current_expiration_date: string;
+            new_expiration_date: string;
+            cycle_years: number;
+            required: number;
+            completed: number;
+            remaining: number;
+            complete: boolean;
+            outstanding_topics: {
+              /** @enum {string} */
+              topic:
+                | 'Agency'
+                | 'Broker Responsibility'
+                | 'Consumer Protection'
+                | 'Contracts'
+                | 'Core Law'
+                | 'Cultural Competency'
+                | 'Ethics'
+                | 'Ethics and Business Practices'
+                | 'Fair Housing'
+                | 'Implicit Bias'
+                | 'Legal Update'
+                | 'Legal Update I'
+                | 'Legal Update II'
+                | 'Management and Supervision'
+                | 'Recent Legal Matters'
+                | 'Risk Management'
+                | 'Trust Fund Handling';
+              remaining: number;
+            }[];
+            next_required: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'licenses-transcript': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            license: {
+              license_id: number;
+              user_id: number;
+              first_name: string;
+              last_name: string;
+              license_number: string;
+              state: string;
+              /** @enum {string} */
+              license_type: 'Sales' | 'Broker' | 'Associate Broker';
+              issue_date: string;
+              expiration_date: string;
+              /** @enum {string} */
+              status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
+              ce_hours_required: number;
+              ce_hours_completed: number;
+              cycle_start_date: string;
+              renewed_at: string | null;
+              created_at: string;
+              updated_at: string;
+            };
+            current: {
+              start_date: string;
+              end_date: string;
+              required: number;
+              completed: number;
+              remaining: number;
+              complete: boolean;
+              rule: {
+                rule_id: number;
+                state: string;
+                /** @enum {string} */
+                license_type: 'Sales' | 'Broker' | 'Associate Broker';
+              } | null;
+              topics: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                required: number;
+                completed: number;
+                remaining: number;
+              }[];
+              completions: {
+                completion_id: number;
+                course_id: number;
+                course_name: string;
+                provider: string;
+                topic:
+                  | (
+                      | 'Agency'
+                      | 'Broker Responsibility'
+                      | 'Consumer Protection'
+                      | 'Contracts'
+                      | 'Core Law'
+                      | 'Cultural Competency'
+                      | 'Ethics'
+                      | 'Ethics and Business Practices'
+                      | 'Fair Housing'
+                      | 'Implicit Bias'
+                      | 'Legal Update'
+                      | 'Legal Update I'
+                      | 'Legal Update II'
+                      | 'Management and Supervision'
+                      | 'Recent Legal Matters'
+                      | 'Risk Management'
+                      | 'Trust Fund Handling'
+                    )
+                  | null;
+                completion_date: string;
+                hours: number;
+              }[];
+              adjustments: {
+                adjustment_id: number;
+                license_id: number;
+                hours: number;
+                reason: string;
+                created_by: number | null;
+                created_by_name: string | null;
+                created_at: string;
+              }[];
+            };
+            closed: {
+              start_date: string;
+              end_date: string;
+              required: number;
+              completed: number;
+              remaining: number;
+              complete: boolean;
+              rule: {
+                rule_id: number;
+                state: string;
+                /** @enum {string} */
+                license_type: 'Sales' | 'Broker' | 'Associate Broker';
+              } | null;
+              topics: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                required: number;
+                completed: number;
+                remaining: number;
+              }[];
+              completions: {
+                completion_id: number;
+                course_id: number;
+                course_name: string;
+                provider: string;
+                topic:
+                  | (
+                      | 'Agency'
+                      | 'Broker Responsibility'
+                      | 'Consumer Protection'
+                      | 'Contracts'
+                      | 'Core Law'
+                      | 'Cultural Competency'
+                      | 'Ethics'
+                      | 'Ethics and Business Practices'
+                      | 'Fair Housing'
+                      | 'Implicit Bias'
+                      | 'Legal Update'
+                      | 'Legal Update I'
+                      | 'Legal Update II'
+                      | 'Management and Supervision'
+                      | 'Recent Legal Matters'
+                      | 'Risk Management'
+                      | 'Trust Fund Handling'
+                    )
+                  | null;
+                completion_date: string;
+                hours: number;
+              }[];
+              adjustments: {
+                adjustment_id: number;
+                license_id: number;
+                hours: number;
+                reason: string;
+                created_by: number | null;
+                created_by_name: string | null;
+                created_at: string;
+              }[];
+              cycle_id: number;
+              closed_at: string;
+              closed_by: number | null;
+              closed_by_name: string | null;
+              renewed_with_ce_outstanding: boolean;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'licenses-adjust': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          hours: number;
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            license_id: number;
+            user_id: number;
+            first_name: string;
+            last_name: string;
+            license_number: string;
+            state: string;
+            /** @enum {string} */
+            license_type: 'Sales' | 'Broker' | 'Associate Broker';
+            issue_date: string;
+            expiration_date: string;
+            /** @enum {string} */
+            status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
+            ce_hours_required: number;
+            ce_hours_completed: number;
+            cycle_start_date: string;
+            renewed_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalServerError'];
@@ -2614,6 +3304,27 @@ export interface operations {
             cost: number;
             is_active: boolean;
             school_id: number | null;
+            topic:
+              | (
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling'
+                )
+              | null;
             completion_count: number;
             created_at: string;
             updated_at: string;
@@ -2650,6 +3361,27 @@ export interface operations {
           /** @default true */
           is_active?: boolean;
           school_id?: number | null;
+          topic?:
+            | (
+                | 'Agency'
+                | 'Broker Responsibility'
+                | 'Consumer Protection'
+                | 'Contracts'
+                | 'Core Law'
+                | 'Cultural Competency'
+                | 'Ethics'
+                | 'Ethics and Business Practices'
+                | 'Fair Housing'
+                | 'Implicit Bias'
+                | 'Legal Update'
+                | 'Legal Update I'
+                | 'Legal Update II'
+                | 'Management and Supervision'
+                | 'Recent Legal Matters'
+                | 'Risk Management'
+                | 'Trust Fund Handling'
+              )
+            | null;
         };
       };
     };
@@ -2671,6 +3403,27 @@ export interface operations {
             cost: number;
             is_active: boolean;
             school_id: number | null;
+            topic:
+              | (
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling'
+                )
+              | null;
             completion_count: number;
             created_at: string;
             updated_at: string;
@@ -2707,6 +3460,27 @@ export interface operations {
           cost?: number;
           is_active?: boolean;
           school_id?: number | null;
+          topic?:
+            | (
+                | 'Agency'
+                | 'Broker Responsibility'
+                | 'Consumer Protection'
+                | 'Contracts'
+                | 'Core Law'
+                | 'Cultural Competency'
+                | 'Ethics'
+                | 'Ethics and Business Practices'
+                | 'Fair Housing'
+                | 'Implicit Bias'
+                | 'Legal Update'
+                | 'Legal Update I'
+                | 'Legal Update II'
+                | 'Management and Supervision'
+                | 'Recent Legal Matters'
+                | 'Risk Management'
+                | 'Trust Fund Handling'
+              )
+            | null;
         };
       };
     };
@@ -2728,6 +3502,27 @@ export interface operations {
             cost: number;
             is_active: boolean;
             school_id: number | null;
+            topic:
+              | (
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling'
+                )
+              | null;
             completion_count: number;
             created_at: string;
             updated_at: string;
@@ -2937,10 +3732,288 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'ceRules-list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            rule_id: number;
+            state: string;
+            /** @enum {string} */
+            license_type: 'Sales' | 'Broker' | 'Associate Broker';
+            hours_required: number;
+            cycle_years: number;
+            topics: {
+              /** @enum {string} */
+              topic:
+                | 'Agency'
+                | 'Broker Responsibility'
+                | 'Consumer Protection'
+                | 'Contracts'
+                | 'Core Law'
+                | 'Cultural Competency'
+                | 'Ethics'
+                | 'Ethics and Business Practices'
+                | 'Fair Housing'
+                | 'Implicit Bias'
+                | 'Legal Update'
+                | 'Legal Update I'
+                | 'Legal Update II'
+                | 'Management and Supervision'
+                | 'Recent Legal Matters'
+                | 'Risk Management'
+                | 'Trust Fund Handling';
+              hours: number;
+            }[];
+            notes: string | null;
+            created_at: string;
+            updated_at: string;
+          }[];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'ceRules-create': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          state: string;
+          /**
+           * @default Sales
+           * @enum {string}
+           */
+          license_type?: 'Sales' | 'Broker' | 'Associate Broker';
+          hours_required: number;
+          /** @default 2 */
+          cycle_years?: number;
+          /** @default [] */
+          topics?: {
+            /** @enum {string} */
+            topic:
+              | 'Agency'
+              | 'Broker Responsibility'
+              | 'Consumer Protection'
+              | 'Contracts'
+              | 'Core Law'
+              | 'Cultural Competency'
+              | 'Ethics'
+              | 'Ethics and Business Practices'
+              | 'Fair Housing'
+              | 'Implicit Bias'
+              | 'Legal Update'
+              | 'Legal Update I'
+              | 'Legal Update II'
+              | 'Management and Supervision'
+              | 'Recent Legal Matters'
+              | 'Risk Management'
+              | 'Trust Fund Handling';
+            hours: number;
+          }[];
+          notes?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            rule_id: number;
+            state: string;
+            /** @enum {string} */
+            license_type: 'Sales' | 'Broker' | 'Associate Broker';
+            hours_required: number;
+            cycle_years: number;
+            topics: {
+              /** @enum {string} */
+              topic:
+                | 'Agency'
+                | 'Broker Responsibility'
+                | 'Consumer Protection'
+                | 'Contracts'
+                | 'Core Law'
+                | 'Cultural Competency'
+                | 'Ethics'
+                | 'Ethics and Business Practices'
+                | 'Fair Housing'
+                | 'Implicit Bias'
+                | 'Legal Update'
+                | 'Legal Update I'
+                | 'Legal Update II'
+                | 'Management and Supervision'
+                | 'Recent Legal Matters'
+                | 'Risk Management'
+                | 'Trust Fund Handling';
+              hours: number;
+            }[];
+            notes: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  'ceRules-update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          state?: string;
+          /** @enum {string} */
+          license_type?: 'Sales' | 'Broker' | 'Associate Broker';
+          hours_required?: number;
+          cycle_years?: number;
+          topics?: {
+            /** @enum {string} */
+            topic:
+              | 'Agency'
+              | 'Broker Responsibility'
+              | 'Consumer Protection'
+              | 'Contracts'
+              | 'Core Law'
+              | 'Cultural Competency'
+              | 'Ethics'
+              | 'Ethics and Business Practices'
+              | 'Fair Housing'
+              | 'Implicit Bias'
+              | 'Legal Update'
+              | 'Legal Update I'
+              | 'Legal Update II'
+              | 'Management and Supervision'
+              | 'Recent Legal Matters'
+              | 'Risk Management'
+              | 'Trust Fund Handling';
+            hours: number;
+          }[];
+          notes?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            rule_id: number;
+            state: string;
+            /** @enum {string} */
+            license_type: 'Sales' | 'Broker' | 'Associate Broker';
+            hours_required: number;
+            cycle_years: number;
+            topics: {
+              /** @enum {string} */
+              topic:
+                | 'Agency'
+                | 'Broker Responsibility'
+                | 'Consumer Protection'
+                | 'Contracts'
+                | 'Core Law'
+                | 'Cultural Competency'
+                | 'Ethics'
+                | 'Ethics and Business Practices'
+                | 'Fair Housing'
+                | 'Implicit Bias'
+                | 'Legal Update'
+                | 'Legal Update I'
+                | 'Legal Update II'
+                | 'Management and Supervision'
+                | 'Recent Legal Matters'
+                | 'Risk Management'
+                | 'Trust Fund Handling';
+              hours: number;
+            }[];
+            notes: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  'ceRules-delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalServerError'];
     };
   };
   'payments-list': {
@@ -4010,6 +5083,7 @@ export interface operations {
         content: {
           'application/json': {
             success: boolean;
+            message: string;
             delivery: {
               id: number;
               recipient: string;
@@ -4019,7 +5093,7 @@ export interface operations {
               channel: 'email' | 'sms' | 'push';
               /** @enum {string} */
               status: 'sent' | 'failed' | 'pending';
-              transport: string | null;
+              transport: ('smtp' | 'outbox' | 'none') | null;
               subject: string | null;
               error: string | null;
               created_at: string;
@@ -4058,6 +5132,7 @@ export interface operations {
           'application/json': {
             total_sent: number;
             successful: number;
+            in_outbox: number;
             failed: number;
             pending: number;
             recent: {
@@ -4069,7 +5144,7 @@ export interface operations {
               channel: 'email' | 'sms' | 'push';
               /** @enum {string} */
               status: 'sent' | 'failed' | 'pending';
-              transport: string | null;
+              transport: ('smtp' | 'outbox' | 'none') | null;
               subject: string | null;
               error: string | null;
               created_at: string;
@@ -4079,6 +5154,35 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  'admin-notifications-delivery': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            email: 'smtp' | 'outbox';
+            outbox_dir: string;
+            sms_gateway: boolean;
+            push_gateway: boolean;
+          };
+        };
+      };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalServerError'];
@@ -4443,6 +5547,32 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  'settings-public': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            app_name: string;
+            app_description: string;
+            support_email: string;
+            support_phone: string;
+          };
+        };
+      };
       500: components['responses']['InternalServerError'];
     };
   };
