@@ -438,8 +438,15 @@ describe('the OpenAPI document', () => {
 
   it('marks public operations public and protected ones with the bearer token', () => {
     const security = (m: string, p: string) => doc.paths[p][m].security;
-    expect(security('post', '/auth/login')).toEqual([]);
-    expect(security('get', '/health')).toEqual([]);
+    for (const [m, p] of [
+      ['post', '/auth/login'],
+      ['post', '/auth/forgot-password'],
+      ['post', '/auth/reset-password'],
+      ['get', '/settings/public'],
+      ['get', '/health'],
+    ] as const) {
+      expect(security(m, p), `${m} ${p} is public`).toEqual([]);
+    }
     expect(security('get', '/auth/me')).toEqual([{ Authorization: [] }]);
     for (const o of operations) {
       const isPublic = Array.isArray(o.op.security) && o.op.security.length === 0;
@@ -454,6 +461,11 @@ describe('the OpenAPI document', () => {
     expect(has('post', '/licenses', 409)).toBe(true);
     expect(has('delete', '/courses/{id}', 409)).toBe(true);
     expect(has('put', '/licenses/{id}', 404)).toBe(true);
+    expect(has('post', '/auth/forgot-password', 429)).toBe(true);
+    expect(has('post', '/ce-rules', 409)).toBe(true);
+    expect(has('post', '/licenses/{id}/renew', 409)).toBe(true);
+    expect(has('post', '/licenses/{id}/adjustments', 409)).toBe(true);
+    expect(has('post', '/completions/{id}/review', 409)).toBe(true);
   });
 });
 
