@@ -15,6 +15,16 @@ export default defineConfig({
         },
       },
       {
+        // The integrator check (integrator/): generated client types are current and work against a real server.
+        test: {
+          name: 'integrator',
+          include: ['integrator/test/**/*.test.ts'],
+          environment: 'node',
+          env: { TZ: 'UTC' },
+          testTimeout: 30_000,
+        },
+      },
+      {
         test: {
           name: 'client',
           include: ['client/src/**/*.test.{ts,tsx}'],

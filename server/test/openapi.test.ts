@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../src/router.ts';
 import { fileRoutePaths } from '../src/http/routes.ts';
-import { api, createTestEnv, type TestEnv } from './helpers.ts';
+import { api, callerFor, createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -49,5 +49,58 @@ describe('/api/openapi.json', () => {
     const res = await api(env, 'GET', '/api/health');
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('ok');
+  });
+});
+
+describe('what the document promises integrators', () => {
+  it('types a failed sign-in as the real error body and marks sign-in public', async () => {
+    const doc = (await api(env, 'GET', '/api/openapi.json')).body;
+    const login = doc.paths['/auth/login'].post;
+    expect(login.security).toEqual([]);
+    for (const status of ['400', '401', '429']) {
+      const ref = login.responses[status].$ref.split('/').pop();
+      expect(doc.components.responses[ref].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+    expect(doc.components.schemas.Error.properties.error).toMatchObject({ type: 'string' });
+    expect(doc.components.schemas.Error.properties.issues.items.required).toEqual(['path', 'message']);
+    const res = await api(env, 'POST', '/api/auth/login', { body: { email: 'nobody@example.test', password: 'wrong' } });
+    expect(res.status).toBe(401);
+    expect(Object.keys(res.body).sort()).toEqual(['code', 'error']);
+  });
+
+  it('answers 400 to a JSON body that is not an object, before anything runs; a body-less POST still works', async () => {
+    const roles = await seedRoles(env);
+    const before = (await api(env, 'GET', '/api/admin/backups', { token: roles.admin.token })).body.total;
+    for (const payload of ['[]', '"str"', '42', 'null', 'true', '[{"description":"x"}]']) {
+      for (const [method, url] of [
+        ['POST', '/api/admin/backups'],
+        ['POST', '/api/admin/settings/reset'],
+        ['PUT', '/api/admin/settings'],
+        ['POST', '/api/auth/login'],
+      ] as const) {
+        const res = await env.app.inject({
+          method,
+          url,
+          payload,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${roles.admin.token}` },
+        });
+        expect(res.statusCode, `${method} ${url} ${payload}`).toBe(400);
+        expect(JSON.parse(res.body)).toEqual({ error: 'The request body must be a JSON object', code: 'BAD_REQUEST' });
+      }
+    }
+    expect((await api(env, 'GET', '/api/admin/backups', { token: roles.admin.token })).body.total).toBe(before);
+    const license = await callerFor(env, roles.admin.user_id).licenses.create({
+      user_id: roles.agent.user_id,
+      license_number: 'OBJ-1',
+      state: 'CA',
+      issue_date: '2025-01-01',
+      expiration_date: '2027-01-01',
+    });
+    const renewed = await env.app.inject({
+      method: 'POST',
+      url: `/api/licenses/${license.license_id}/renew`,
+      headers: { authorization: `Bearer ${roles.admin.token}` },
+    });
+    expect(renewed.statusCode).toBe(200);
   });
 });

@@ -31,7 +31,7 @@ export function makePagination(page: number, limit: number, total: number): Pagi
 export const successSchema = z.object({ success: z.literal(true) });
 
 /** Query-string boolean: "true"/"false"/"1"/"0" (z.boolean() would read "false" as true). */
-export const queryBoolean = z.stringbool();
+export const queryBoolean = z.stringbool().meta({ override: { type: 'string', enum: ['true', 'false', '1', '0'] } });
 
 /** Optional text that treats "" and whitespace-only as absent. */
 export const optionalText = (max = 500) =>

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { COURSE_TYPES } from './domain-constants.ts';
-import { idParam, requiredText } from './common.ts';
+import { idParam, queryBoolean, requiredText } from './common.ts';
 import { ceTopicSchema } from './ce.ts';
 
 export const COURSE_MESSAGES = {
@@ -85,7 +85,7 @@ export type CourseUpdateInput = z.input<typeof courseUpdateInput>;
 
 export const courseListQuery = z
   .object({
-    is_active: z.stringbool().optional(),
+    is_active: queryBoolean.optional(),
     course_type: z.enum(COURSE_TYPES).optional(),
     search: z.string().trim().max(200).optional(),
     school_id: idParam.optional(),

@@ -10,13 +10,25 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { roleName, type RoleName } from '@lm/shared';
 import type { Context } from './context.ts';
-import { AppError, forbidden, toErrorBody, unauthorized } from './errors.ts';
+import { AppError, forbidden, toErrorBody, unauthorized, type AppErrorCode } from './errors.ts';
 import { getSettings } from './settings.ts';
 import type { AuthUser } from '../modules/auth/sessions.ts';
 
+/**
+ * Procedure meta: `openapi` (REST path, trpc-to-openapi) plus what the OpenAPI document derives each
+ * operation's error statuses from (server/src/http/openapi.ts, docs/api.md):
+ *   access  set by the builders below: who may call (never set it by hand)
+ *   errors  codes the service may answer beyond those the builder and input imply, e.g. CONFLICT,
+ *           NOT_FOUND for an id in the body, FORBIDDEN for an ownership rule, TOO_MANY_REQUESTS
+ */
+export type ProcedureMeta = OpenApiMeta<{
+  access?: { authed: true; roles?: RoleName[] };
+  errors?: AppErrorCode[];
+}>;
+
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<ProcedureMeta>()
   .create({
     errorFormatter({ shape, error }) {
       const { status, body } = toErrorBody(error);
@@ -37,7 +49,7 @@ export const publicProcedure = t.procedure;
 
 export const MAINTENANCE_MESSAGE = 'The system is under maintenance. Please try again later.';
 
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+export const authedProcedure = t.procedure.meta({ access: { authed: true } }).use(({ ctx, next }) => {
   if (!ctx.user || !ctx.session) throw unauthorized();
   if (ctx.user.role_id !== 1 && getSettings(ctx.db).maintenance_mode) {
     throw new AppError('SERVICE_UNAVAILABLE', MAINTENANCE_MESSAGE);
@@ -46,7 +58,7 @@ export const authedProcedure = t.procedure.use(({ ctx, next }) => {
 });
 
 export function roleProcedure(...roles: RoleName[]) {
-  return authedProcedure.use(({ ctx, next }) => {
+  return authedProcedure.meta({ access: { authed: true, roles } }).use(({ ctx, next }) => {
     if (!roles.includes(roleName(ctx.user.role_id))) throw forbidden();
     return next();
   });

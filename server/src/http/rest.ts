@@ -2,7 +2,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { AnyRouter } from '@trpc/server';
-import { toErrorBody } from '../core/errors.ts';
+import { AppError, toErrorBody } from '../core/errors.ts';
+
+export const NOT_AN_OBJECT_MESSAGE = 'The request body must be a JSON object';
+
+/**
+ * Every REST body is a JSON object (docs/api.md). The adapter spreads a body into its input, so an
+ * array, string or number would otherwise pass as {} (or as {"0": ...}); refuse it with 400 before
+ * any handler runs. A body-less POST is parsed as {} (app.ts) and passes.
+ */
+function rejectNonObjectBodies(app: FastifyInstance) {
+  app.addHook('preValidation', async (req: FastifyRequest) => {
+    if (req.method !== 'POST' && req.method !== 'PUT' && req.method !== 'PATCH') return;
+    if (!String(req.headers['content-type'] ?? '').includes('application/json')) return;
+    const body: unknown = req.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new AppError('BAD_REQUEST', NOT_AN_OBJECT_MESSAGE);
+    }
+  });
+}
 
 /**
  * Publishes the tRPC routers as REST under the scope's prefix (/api) through trpc-to-openapi.
@@ -14,6 +32,7 @@ export function registerRestAdapter(
   app: FastifyInstance,
   opts: { router: AnyRouter; prefix: string; createContext: (req: FastifyRequest) => unknown },
 ) {
+  rejectNonObjectBodies(app);
   const errors = new WeakMap<object, unknown>();
   const handler = createOpenApiNodeHttpHandler({
     router: opts.router as never,

@@ -16,7 +16,10 @@ const tags = ['auth'];
 
 export const authRouter = router({
   login: publicProcedure
-    .meta({ openapi: { method: 'POST', path: '/auth/login', tags, summary: 'Sign in; returns a bearer token and the user' } })
+    .meta({
+      openapi: { method: 'POST', path: '/auth/login', tags, summary: 'Sign in; returns a bearer token and the user' },
+      errors: ['UNAUTHORIZED', 'TOO_MANY_REQUESTS', 'SERVICE_UNAVAILABLE'],
+    })
     .input(loginInput)
     .output(loginOutput)
     .mutation(({ ctx, input }) => auth.login(ctx, input)),
@@ -55,6 +58,7 @@ export const authRouter = router({
         tags,
         summary: 'E-mail a single-use link (60 minutes) to choose a new password; always the same answer',
       },
+      errors: ['TOO_MANY_REQUESTS'],
     })
     .input(forgotPasswordInput)
     .output(successSchema)

@@ -47,6 +47,7 @@ export const backupsRouter = router({
         summary: 'Restore the chosen data groups of a completed backup in one transaction (a safety backup is taken first)',
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(restoreBackupInput)
     .output(restoreResultSchema)
@@ -56,7 +57,10 @@ export const backupsRouter = router({
     }),
 
   delete: adminProcedure
-    .meta({ openapi: { method: 'DELETE', path: '/admin/backups/{id}', tags, summary: 'Delete a backup and its file', protect: true } })
+    .meta({
+      openapi: { method: 'DELETE', path: '/admin/backups/{id}', tags, summary: 'Delete a backup and its file', protect: true },
+      errors: ['CONFLICT'],
+    })
     .input(backupIdInput)
     .output(successSchema)
     .mutation(({ ctx, input }) => backups.remove(ctx, input.id)),

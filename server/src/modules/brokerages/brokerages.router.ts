@@ -32,13 +32,16 @@ export const brokeragesRouter = router({
     .query(({ ctx, input }) => brokerages.listBrokerages(ctx, input)),
 
   create: adminProcedure
-    .meta({ openapi: { method: 'POST', path: '/brokerages', tags, summary: 'Create a brokerage', protect: true } })
+    .meta({ openapi: { method: 'POST', path: '/brokerages', tags, summary: 'Create a brokerage', protect: true }, errors: ['CONFLICT'] })
     .input(brokerageCreateInput)
     .output(brokerageSchema)
     .mutation(({ ctx, input }) => brokerages.createBrokerage(ctx, input)),
 
   update: adminProcedure
-    .meta({ openapi: { method: 'PUT', path: '/brokerages/{id}', tags, summary: 'Update a brokerage', protect: true } })
+    .meta({
+      openapi: { method: 'PUT', path: '/brokerages/{id}', tags, summary: 'Update a brokerage', protect: true },
+      errors: ['CONFLICT'],
+    })
     .input(brokerageUpdateInput)
     .output(brokerageSchema)
     .mutation(({ ctx, input }) => brokerages.updateBrokerage(ctx, input)),

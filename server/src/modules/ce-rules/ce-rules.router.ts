@@ -22,6 +22,7 @@ export const ceRulesRouter = router({
         summary: 'Create a state CE rule {state, license_type, hours_required, cycle_years, topics, notes} (409 if one exists)',
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(ceRuleCreateInput)
     .output(ceRuleSchema)
@@ -30,6 +31,7 @@ export const ceRulesRouter = router({
   update: adminProcedure
     .meta({
       openapi: { method: 'PUT', path: '/ce-rules/{id}', tags, summary: 'Update a state CE rule (any subset of fields)', protect: true },
+      errors: ['CONFLICT'],
     })
     .input(ceRuleUpdateInput)
     .output(ceRuleSchema)

@@ -62,7 +62,8 @@ export function updateRule(ctx: Ctx, { id, ...patch }: z.output<typeof ceRuleUpd
     const next = { ...old, ...patch };
     assertTopicsFit(next);
     if (next.state !== old.state || next.license_type !== old.license_type) assertUnique(tx, next.state, next.license_type, id);
-    const row = tx.update(ceRules).set(patch).where(eq(ceRules.rule_id, id)).returning().get();
+    // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
+    const row = Object.keys(patch).length > 0 ? tx.update(ceRules).set(patch).where(eq(ceRules.rule_id, id)).returning().get() : old;
     audit(tx, ctx.actor, { action: 'update', table: 'ce_rules', id, old, new: row });
     return toCeRule(row);
   });

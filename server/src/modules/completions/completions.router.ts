@@ -36,6 +36,7 @@ export const completionsRouter = router({
         summary: 'Record a course completion (starts Pending); hours default to the course CE hours',
         protect: true,
       },
+      errors: ['NOT_FOUND', 'CONFLICT'],
     })
     .input(completionCreateInput)
     .output(completionSchema)
@@ -50,6 +51,7 @@ export const completionsRouter = router({
         summary: "Approve, reject or reopen a completion (the course's School or an Admin); approval credits the license",
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(completionReviewInput)
     .output(completionSchema)

@@ -41,6 +41,7 @@ export const coursesRouter = router({
         summary: 'Delete a course without completions (409 otherwise: deactivate it instead)',
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(z.object({ id: idParam }))
     .output(successSchema)

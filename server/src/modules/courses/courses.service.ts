@@ -126,10 +126,9 @@ export function updateCourse(ctx: Ctx, { id, ...input }: z.output<typeof courseU
   }
   const { cost, ...rest } = input;
   return ctx.db.transaction((tx) => {
-    tx.update(courses)
-      .set({ ...rest, ...(cost !== undefined ? { cost_cents: toCents(cost) } : {}) })
-      .where(eq(courses.course_id, id))
-      .run();
+    const values = { ...rest, ...(cost !== undefined ? { cost_cents: toCents(cost) } : {}) };
+    // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
+    if (Object.keys(values).length > 0) tx.update(courses).set(values).where(eq(courses.course_id, id)).run();
     const course = getCourse(tx, id)!;
     audit(tx, ctx.actor, { action: 'update', table: 'courses', id, old, new: course });
     return course;

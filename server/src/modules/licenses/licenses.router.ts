@@ -73,13 +73,17 @@ export const licensesRouter = router({
   create: writeProcedure
     .meta({
       openapi: { method: 'POST', path: '/licenses', tags, summary: 'Create a license (defaults Sales, Active, CE 0)', protect: true },
+      errors: ['NOT_FOUND', 'CONFLICT'],
     })
     .input(createLicenseInput)
     .output(licenseSchema)
     .mutation(({ ctx, input }) => licenses.createLicense(ctx, input)),
 
   update: writeProcedure
-    .meta({ openapi: { method: 'PUT', path: '/licenses/{id}', tags, summary: 'Update a license (any subset of fields)', protect: true } })
+    .meta({
+      openapi: { method: 'PUT', path: '/licenses/{id}', tags, summary: 'Update a license (any subset of fields)', protect: true },
+      errors: ['CONFLICT'],
+    })
     .input(updateLicenseInput)
     .output(licenseSchema)
     .mutation(({ ctx, input }) => licenses.updateLicense(ctx, input)),
@@ -100,6 +104,7 @@ export const licensesRouter = router({
           "Renew: closes the CE cycle and opens the next. Body {expiration_date, status, allow_incomplete}; without a body, one cycle (the state rule's years, else two) after the current expiration and Active. CE outstanding: 409 unless allow_incomplete",
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(renewLicenseInput)
     .output(licenseSchema)
@@ -142,6 +147,7 @@ export const licensesRouter = router({
         summary: "Adjust the current cycle's CE hours: body {hours (signed, not 0), reason}; 409 below 0",
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(ceAdjustInput)
     .output(licenseSchema)

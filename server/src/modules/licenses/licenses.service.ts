@@ -295,6 +295,7 @@ export function updateLicense(ctx: AuthedContext, input: UpdateLicenseInput): Li
     }
     assertDateOrder(next.issue_date, next.expiration_date);
     const changes = { ...patch, ...moveCycleStarts(tx, old, next) };
+    // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
     if (Object.keys(changes).length > 0) tx.update(licenses).set(changes).where(eq(licenses.license_id, license_id)).run();
     // Dates may move completions in or out of the cycle: the cache follows (409 if a cycle went below 0).
     refreshCeCache(tx, license_id);

@@ -27,7 +27,7 @@ export const notificationsRouter = router({
     .query(({ ctx }) => svc.listTemplates(ctx)),
 
   create: adminProcedure
-    .meta({ openapi: { method: 'POST', path: base, tags, summary: 'Create a notification template', protect: true } })
+    .meta({ openapi: { method: 'POST', path: base, tags, summary: 'Create a notification template', protect: true }, errors: ['CONFLICT'] })
     .input(templateCreateInput)
     .output(templateSchema)
     .mutation(({ ctx, input }) => svc.createTemplate(ctx, input)),
@@ -35,6 +35,7 @@ export const notificationsRouter = router({
   update: adminProcedure
     .meta({
       openapi: { method: 'PUT', path: `${base}/{id}`, tags, summary: 'Update a notification template (fields given)', protect: true },
+      errors: ['CONFLICT'],
     })
     .input(templateUpdateInput)
     .output(templateSchema)
@@ -55,6 +56,7 @@ export const notificationsRouter = router({
         summary: 'Render the template with sample values and email it to test_email (always sends)',
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(templateTestInput)
     .output(templateTestOutput)

@@ -78,6 +78,7 @@ export const paymentsRouter = router({
         summary: 'Record a payment (defaults License Fee, Credit Card, Completed, today)',
         protect: true,
       },
+      errors: ['NOT_FOUND'],
     })
     .input(createPaymentInput)
     .output(paymentSchema)

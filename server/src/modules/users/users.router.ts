@@ -43,6 +43,7 @@ export const usersRouter = router({
   create: managerProcedure
     .meta({
       openapi: { method: 'POST', path: '/users', tags, summary: 'Create a user (Broker: Agents of its brokerage only)', protect: true },
+      errors: ['NOT_FOUND', 'CONFLICT'],
     })
     .input(userCreateInput)
     .output(userSchema)
@@ -57,6 +58,7 @@ export const usersRouter = router({
         summary: 'Update a user; a blank password keeps the current one; deactivation signs the user out',
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(userUpdateInput)
     .output(userSchema)
@@ -85,6 +87,7 @@ export const usersRouter = router({
         summary: 'Activate, deactivate, change role or brokerage of, or delete several users in one transaction',
         protect: true,
       },
+      errors: ['NOT_FOUND'],
     })
     .input(bulkUsersInput)
     .output(bulkUsersOutput)
@@ -113,6 +116,7 @@ export const usersRouter = router({
         summary: "Update the signed-in user's name, email, phone and address",
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(profileUpdateInput)
     .output(userSchema)

@@ -263,7 +263,11 @@ export async function updateUser(ctx: AuthedContext, input: z.output<typeof user
       patch.password_hash = hash;
       patch.password_changed_at = new Date().toISOString();
     }
-    const after = tx.update(users).set(patch).where(eq(users.user_id, target.user_id)).returning().get();
+    // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
+    const after =
+      Object.keys(patch).length > 0
+        ? tx.update(users).set(patch).where(eq(users.user_id, target.user_id)).returning().get()
+        : tx.select().from(users).where(eq(users.user_id, target.user_id)).get()!;
     const deactivated = target.is_active && !after.is_active;
     // A deactivated user is signed out everywhere; a reset password signs out the user's other sessions.
     let revoked = 0;
