@@ -54,3 +54,11 @@ describe('/api/docs', () => {
     expect(csp).not.toContain('upgrade-insecure-requests');
   });
 });
+
+describe('HEAD', () => {
+  it('no API operation answers HEAD as if it had succeeded (the adapter would say 204 to anyone)', async () => {
+    const res = await env.app.inject({ method: 'HEAD', url: '/api/ce-rules' });
+    expect(res.statusCode).toBe(404);
+    expect((await env.app.inject({ method: 'GET', url: '/api/ce-rules' })).statusCode).toBe(401);
+  });
+});

@@ -45,6 +45,8 @@ export function registerRestAdapter(
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/*',
+    // Fastify would add HEAD, which the adapter answers 204 for any path, signed in or not: no HEAD at all.
+    exposeHeadRoute: false,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const url = request.url.startsWith(opts.prefix) ? request.url.slice(opts.prefix.length) || '/' : request.url;
       const req = Object.assign(request, {
