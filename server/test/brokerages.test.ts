@@ -55,7 +55,7 @@ describe('role x action table', () => {
 });
 
 describe('validation', () => {
-  it('answers 400 with the SPEC.md messages and creates nothing', async () => {
+  it('answers 400 with the docs/product.md messages and creates nothing', async () => {
     const token = roles.admin.token;
     const before = env.db.select().from(brokerages).all().length;
     const cases: Array<[Record<string, unknown>, string]> = [

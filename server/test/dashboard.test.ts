@@ -75,7 +75,7 @@ beforeAll(async () => {
 afterAll(async () => env.close());
 
 describe('GET /api/dashboard/stats', () => {
-  it("answers each role's fields from SPEC.md section 3, within the caller's scope", async () => {
+  it("answers each role's fields from docs/product.md section 3, within the caller's scope", async () => {
     const admin = await api(env, 'GET', '/api/dashboard/stats', { token: people.admin.token });
     expect(admin.status).toBe(200);
     // Warning window 30 days (default): AG-10, BR-20, OUT-20; not the Inactive one, not AG-60.

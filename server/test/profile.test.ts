@@ -54,7 +54,7 @@ describe('PUT /api/users/me/profile', () => {
     expect(env.db.select().from(users).where(eq(users.user_id, other.user_id)).get()?.first_name).toBe('Agent');
   });
 
-  it('validates with the SPEC.md messages and answers 409 for an email in use', async () => {
+  it('validates with the docs/product.md messages and answers 409 for an email in use', async () => {
     const u = await seedUser(env, 'Broker');
     const other = await seedUser(env, 'Agent');
     const token = tokenFor(env, u.user_id);

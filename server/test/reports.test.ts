@@ -146,7 +146,7 @@ describe('GET /api/admin/stats', () => {
 });
 
 describe('GET /api/reports/licenses', () => {
-  it('answers the SPEC.md shape with expiring (30 days), expired, renewed in the period and states', async () => {
+  it('answers the docs/product.md shape with expiring (30 days), expired, renewed in the period and states', async () => {
     const res = await api(env, 'GET', '/api/reports/licenses', { token: people.admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({

@@ -54,7 +54,7 @@ describe('who may read and change settings', () => {
 });
 
 describe('reading and writing (acceptance 4)', () => {
-  it('answers the SPEC.md defaults as {settings}, on REST and tRPC', async () => {
+  it('answers the docs/product.md defaults as {settings}, on REST and tRPC', async () => {
     const res = await api(env, 'GET', '/api/admin/settings', { token: roles.admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ settings: DEFAULT_SETTINGS });
@@ -79,7 +79,7 @@ describe('reading and writing (acceptance 4)', () => {
     expect(await callerFor(env, roles.admin.user_id).admin.settings.get()).toEqual({ settings: DEFAULT_SETTINGS });
   });
 
-  it('refuses out-of-range values with the SPEC.md messages (400) and changes nothing', async () => {
+  it('refuses out-of-range values with the docs/product.md messages (400) and changes nothing', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ password_min_length: 5 }, 'Minimum password length must be at least 6'],
       [{ app_name: '   ' }, 'App name is required'],

@@ -94,7 +94,7 @@ describe('role x action table', () => {
 });
 
 describe('create', () => {
-  it('refuses missing fields with the SPEC.md messages', async () => {
+  it('refuses missing fields with the docs/product.md messages', async () => {
     const token = roles.admin.token;
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ first_name: undefined }, 'First name is required'],

@@ -1,6 +1,6 @@
 /**
  * The audit-log domain: list and summary queries, the row shape, the action badge rule and the
- * screen's strings (SPEC.md sections 2, 3 and 9). The log is append-only: there is no write schema.
+ * screen's strings (docs/product.md sections 2, 3 and 9). The log is append-only: there is no write schema.
  */
 import { z } from 'zod';
 import { dateString, paginationSchema } from './common.ts';
@@ -70,7 +70,7 @@ export const auditSummaryOutput = z.object({
 });
 export type AuditSummary = z.infer<typeof auditSummaryOutput>;
 
-/** Badge colour by substring of the action (SPEC.md section 2); 'login_failed' is a login. */
+/** Badge colour by substring of the action (docs/product.md section 2); 'login_failed' is a login. */
 export function auditActionColor(action: string): 'green' | 'yellow' | 'red' | 'blue' | 'gray' {
   const a = action.toLowerCase();
   if (a.includes('create')) return 'green';

@@ -8,7 +8,7 @@ export const loginInput = z.object({
 });
 export type LoginInput = z.infer<typeof loginInput>;
 
-/** Password strength rule (SPEC.md section 5); the minimum length comes from settings. */
+/** Password strength rule (docs/product.md section 5); the minimum length comes from settings. */
 export const PASSWORD_RULE_MESSAGE = 'Password must contain uppercase, lowercase and numbers';
 export function passwordProblems(password: string, minLength: number): string | null {
   if (password.length < minLength) return `Password must be at least ${minLength} characters`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chosenGroups, formatBytes } from './backups.ts';
 
-describe('formatBytes (SPEC.md section 9: Bytes, KB, MB or GB with 2 decimals)', () => {
+describe('formatBytes (docs/product.md section 9: Bytes, KB, MB or GB with 2 decimals)', () => {
   it.each([
     [0, '0 Bytes'],
     [-5, '0 Bytes'],

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idParam } from './common.ts';
 import { BACKUP_STATUSES, BACKUP_TYPES } from './domain-constants.ts';
 
-/** UI strings of the Backup & Restore screen (SPEC.md sections 2 and 8). */
+/** UI strings of the Backup & Restore screen (docs/product.md sections 2 and 8). */
 export const BACKUP_STRINGS = {
   title: 'Backup & Restore',
   createBackup: 'Create Backup',
@@ -125,7 +125,7 @@ export const backupFileName = (id: number) => `backup_${id}.zip`;
 const UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
 
 /**
- * Backup sizes (SPEC.md section 9): Bytes, KB, MB or GB with 2 decimals (1024-based). Whole bytes
+ * Backup sizes (docs/product.md section 9): Bytes, KB, MB or GB with 2 decimals (1024-based). Whole bytes
  * need no decimals; sizes beyond GB stay in GB.
  */
 export function formatBytes(bytes: number): string {

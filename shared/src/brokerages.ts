@@ -1,5 +1,5 @@
 /**
- * The brokerages domain: the brokerage object, its form input with the messages of SPEC.md section 5,
+ * The brokerages domain: the brokerage object, its form input with the messages of docs/product.md section 5,
  * the paginated list query, and the strings of the Brokerage Management screen.
  */
 import { z } from 'zod';
@@ -12,7 +12,7 @@ export const BROKERAGE_MESSAGES = {
   websiteInvalid: 'Website must start with http:// or https://',
 } as const;
 
-/** Strings the Brokerage Management screen shows (SPEC.md sections 2 and 8). */
+/** Strings the Brokerage Management screen shows (docs/product.md sections 2 and 8). */
 export const BROKERAGE_STRINGS = {
   title: 'Brokerage Management',
   add: 'Add Brokerage',
@@ -36,7 +36,7 @@ export const BROKERAGE_STRINGS = {
   things: 'brokerages',
 } as const;
 
-/** SPEC.md section 9: page size 10, 20 or 50 (default 20), at most 5 page buttons. */
+/** docs/product.md section 9: page size 10, 20 or 50 (default 20), at most 5 page buttons. */
 export const BROKERAGE_PAGE_SIZES = [10, 20, 50] as const;
 export const BROKERAGE_DEFAULT_PAGE_SIZE = 20;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** YYYY-MM-DD calendar date (the office's calendar, DECISIONS.md). */
+/** YYYY-MM-DD calendar date (the office's calendar, docs/decisions.md). */
 export const dateString = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD')
@@ -45,7 +45,7 @@ export const optionalText = (max = 500) =>
 /** A required, trimmed text field with the spec's message. */
 export const requiredText = (message: string, max = 255) => z.string({ error: message }).trim().min(1, message).max(max);
 
-/** Shape of every error body (DECISIONS.md). */
+/** Shape of every error body (docs/decisions.md). */
 export const errorBodySchema = z.object({
   error: z.string(),
   code: z.string(),
@@ -68,7 +68,7 @@ export const listQuery = z.object({
   search: z.string().trim().max(200).optional(),
 });
 
-/** At most this many numbered page buttons on a paginated screen (SPEC.md section 9). */
+/** At most this many numbered page buttons on a paginated screen (docs/product.md section 9). */
 export const MAX_PAGE_BUTTONS = 5;
 
 /** The page numbers to show: at most `max`, centred on the current page where possible. */
@@ -80,7 +80,7 @@ export function pageWindow(page: number, pages: number, max = MAX_PAGE_BUTTONS):
   return Array.from({ length: count }, (_, i) => start + i);
 }
 
-/** 'Showing X to Y of Z entries' (SPEC.md section 2). */
+/** 'Showing X to Y of Z entries' (docs/product.md section 2). */
 export function showingText(page: number, limit: number, total: number): string {
   const from = total === 0 ? 0 : (page - 1) * limit + 1;
   const to = Math.min(page * limit, total);

@@ -1,5 +1,5 @@
 /**
- * CE completions (DECISIONS.md "Completion"): a person finished a course; the hours count toward one of
+ * CE completions (docs/decisions.md "Completion"): a person finished a course; the hours count toward one of
  * their licenses once the course's School (or an Admin) approves it.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Courses (SPEC.md "Courses", section 5; DECISIONS.md: a course may belong to a School user).
+ * Courses (docs/product.md "Courses", section 5; docs/decisions.md: a course may belong to a School user).
  * Cost travels in dollars with 2 decimals and is stored in cents.
  */
 import { z } from 'zod';
@@ -20,7 +20,7 @@ export const COURSE_MESSAGES = {
   schoolInvalid: 'The course owner must be a School user',
 } as const;
 
-/** The UI strings of the Course Management screen (SPEC.md sections 2 and 8). */
+/** The UI strings of the Course Management screen (docs/product.md sections 2 and 8). */
 export const COURSE_STRINGS = {
   title: 'Course Management',
   add: 'Add New Course',
@@ -39,7 +39,7 @@ export const COURSE_STRINGS = {
   empty: 'No courses found',
 } as const;
 
-/** Badge colours of the course type (SPEC.md: Online primary, In-Person info, Webinar warning). */
+/** Badge colours of the course type (docs/product.md: Online primary, In-Person info, Webinar warning). */
 export const COURSE_TYPE_COLORS: Record<(typeof COURSE_TYPES)[number], string> = {
   Online: 'blue',
   'In-Person': 'cyan',
@@ -112,7 +112,7 @@ export const courseSchema = z.object({
 });
 export type Course = z.infer<typeof courseSchema>;
 
-/** "$12.50": cost with 2 decimals (SPEC.md). */
+/** "$12.50": cost with 2 decimals (docs/product.md). */
 export function formatCost(dollars: number): string {
   return `$${dollars.toFixed(2)}`;
 }

@@ -1,11 +1,11 @@
 /**
- * The dashboard domain: stat objects per role, activity items and expiring licenses (SPEC.md sections
+ * The dashboard domain: stat objects per role, activity items and expiring licenses (docs/product.md sections
  * 2, 3, 4 and 9), and the screen's strings.
  */
 import { z } from 'zod';
 
 // ---------------------------------------------------------------------------------------------
-// Constants (SPEC.md section 9)
+// Constants (docs/product.md section 9)
 
 export const EXPIRING_WINDOWS = [30, 60, 90] as const;
 export const DEFAULT_EXPIRING_WINDOW = 90;
@@ -14,11 +14,11 @@ export const EXPIRING_CARD_LIMIT = 5;
 export const RECENT_ACTIVITY_LIMIT = 10;
 /** An expiring item is 'danger' within this many days, otherwise 'warning'. */
 export const EXPIRING_DANGER_DAYS = 30;
-/** Polling intervals in ms (SPEC.md section 4). */
+/** Polling intervals in ms (docs/product.md section 4). */
 export const DASHBOARD_REFRESH = { stats: 30_000, activity: 60_000, expiring: 300_000 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Stats by role (SPEC.md section 3); `role` tells the four shapes apart.
+// Stats by role (docs/product.md section 3); `role` tells the four shapes apart.
 
 export const adminDashboardStats = z.object({
   role: z.literal('Admin'),
@@ -79,7 +79,7 @@ export type AgentDashboardStats = z.infer<typeof agentDashboardStats>;
 export type SchoolDashboardStats = z.infer<typeof schoolDashboardStats>;
 
 // ---------------------------------------------------------------------------------------------
-// Recent activity (SPEC.md section 3: type, timestamp, data)
+// Recent activity (docs/product.md section 3: type, timestamp, data)
 
 export const ACTIVITY_TYPES = [
   'user_created',
@@ -190,7 +190,7 @@ export const expiringLicenseSchema = z.object({
 export type ExpiringLicense = z.infer<typeof expiringLicenseSchema>;
 export const expiringLicensesOutput = z.array(expiringLicenseSchema);
 
-/** Badge colour of an expiring item: danger within 30 days, otherwise warning (SPEC.md section 2). */
+/** Badge colour of an expiring item: danger within 30 days, otherwise warning (docs/product.md section 2). */
 export function expiringBadgeColor(daysLeft: number): 'red' | 'yellow' {
   return daysLeft <= EXPIRING_DANGER_DAYS ? 'red' : 'yellow';
 }

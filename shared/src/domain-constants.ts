@@ -1,5 +1,5 @@
 /**
- * Enumerations of the whole data model (SPEC.md section 3, DECISIONS.md), shared by the database
+ * Enumerations of the whole data model (docs/product.md section 3, docs/decisions.md), shared by the database
  * schema, the API schemas and the forms. Domain schema files import from here.
  */
 export const LICENSE_TYPES = ['Sales', 'Broker', 'Associate Broker'] as const;

@@ -58,7 +58,7 @@ describe('license input', () => {
     });
   });
 
-  it('answers the five required-field messages of SPEC.md', () => {
+  it('answers the five required-field messages of docs/product.md', () => {
     const result = createLicenseInput.safeParse({ license_number: ' ', state: '', issue_date: '', expiration_date: undefined });
     expect(result.success).toBe(false);
     const messages = result.error!.issues.map((i) => i.message);

@@ -1,6 +1,6 @@
 /**
  * The licenses domain: API schemas, the expiry-band and renewal rules, and the screen's strings
- * (SPEC.md sections 2, 3, 4, 5, 8 and 9).
+ * (docs/product.md sections 2, 3, 4, 5, 8 and 9).
  */
 import { z } from 'zod';
 import { dateString, idParam, isCalendarDate, paginationSchema } from './common.ts';
@@ -11,9 +11,9 @@ import { ROLE_NAMES } from './roles.ts';
 // ---------------------------------------------------------------------------------------------
 // Rules
 
-/** Renewal extends a license by this many years from its current expiration (SPEC.md section 9). */
+/** Renewal extends a license by this many years from its current expiration (docs/product.md section 9). */
 export const RENEWAL_YEARS = 2;
-/** The expiry bands' edges in days (SPEC.md section 9). */
+/** The expiry bands' edges in days (docs/product.md section 9). */
 export const EXPIRY_WARNING_DAYS = 30;
 export const EXPIRY_INFO_DAYS = 90;
 
@@ -46,7 +46,7 @@ export function renewalDate(currentExpiration: string, years: number = RENEWAL_Y
   return addYears(currentExpiration, years);
 }
 
-/** Statuses offered by the license form (SPEC.md section 4); 'Pending Renewal' is set by integrations and reports. */
+/** Statuses offered by the license form (docs/product.md section 4); 'Pending Renewal' is set by integrations and reports. */
 export const LICENSE_FORM_STATUSES = [
   'Active',
   'Inactive',
@@ -62,7 +62,7 @@ export const LICENSE_STATE_CODES = [
 ] as const; // prettier-ignore
 
 // ---------------------------------------------------------------------------------------------
-// Strings (SPEC.md word for word where it gives them)
+// Strings (docs/product.md word for word where it gives them)
 
 export const LICENSE_MESSAGES = {
   userRequired: 'User is required',
@@ -151,7 +151,7 @@ const licenseFields = {
 };
 
 /**
- * POST /licenses. Defaults (SPEC.md section 9): Sales, Active, CE hours completed 0; CE hours required
+ * POST /licenses. Defaults (docs/product.md section 9): Sales, Active, CE hours completed 0; CE hours required
  * defaults to settings.default_ce_hours (0 unless an Admin changed it).
  */
 export const createLicenseInput = z.object({
@@ -222,7 +222,7 @@ export const licenseHolderSchema = z.object({
 });
 export type LicenseHolder = z.infer<typeof licenseHolderSchema>;
 
-/** 'first last (role)', as the holder select shows a user (SPEC.md section 2). */
+/** 'first last (role)', as the holder select shows a user (docs/product.md section 2). */
 export function holderLabel(h: Pick<LicenseHolder, 'first_name' | 'last_name' | 'role_name'>): string {
   return `${h.first_name} ${h.last_name} (${h.role_name})`;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_RE, idParam, requiredText } from './common.ts';
 import { DELIVERY_STATUSES, NOTIFICATION_TYPES, TRIGGER_EVENTS, type NotificationType, type TriggerEvent } from './domain-constants.ts';
 
-/** UI strings of the Notification Management screen (SPEC.md sections 2, 5 and 8). */
+/** UI strings of the Notification Management screen (docs/product.md sections 2, 5 and 8). */
 export const NOTIFICATION_STRINGS = {
   title: 'Notification Management',
   addTemplate: 'Add Template',

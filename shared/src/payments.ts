@@ -1,5 +1,5 @@
 /**
- * The payments domain: API schemas, constants and the screen's strings (SPEC.md sections 2, 3, 5, 8, 9).
+ * The payments domain: API schemas, constants and the screen's strings (docs/product.md sections 2, 3, 5, 8, 9).
  * Money travels as dollars with 2 decimals and is stored as integer cents.
  */
 import { z } from 'zod';
@@ -85,7 +85,7 @@ const paymentFields = {
   payment_date: dateString,
 };
 
-/** POST /payments. Defaults (SPEC.md): License Fee, Credit Card, Completed, payment_date today. */
+/** POST /payments. Defaults (docs/product.md): License Fee, Credit Card, Completed, payment_date today. */
 export const createPaymentInput = z.object({
   ...paymentFields,
   license_id: paymentFields.license_id.optional(),

@@ -1,6 +1,6 @@
 /**
  * The reports domain: system stats, license/user/course analytics, the report filters, CSV export
- * names and the screen's strings (SPEC.md sections 2, 3, 7 and 9).
+ * names and the screen's strings (docs/product.md sections 2, 3, 7 and 9).
  */
 import { z } from 'zod';
 import { dateString } from './common.ts';
@@ -8,11 +8,11 @@ import { addDays } from './dates.ts';
 import { LICENSE_STATUSES } from './domain-constants.ts';
 import { ROLE_NAMES } from './roles.ts';
 
-/** Reports default range: the last 30 days (SPEC.md section 9). */
+/** Reports default range: the last 30 days (docs/product.md section 9). */
 export const REPORT_DEFAULT_DAYS = 30;
-/** The State filter's options (SPEC.md section 2). */
+/** The State filter's options (docs/product.md section 2). */
 export const REPORT_STATES = ['CA', 'TX', 'FL', 'NY'] as const;
-/** The License Status filter's options (SPEC.md section 2). */
+/** The License Status filter's options (docs/product.md section 2). */
 export const REPORT_LICENSE_STATUSES = ['Active', 'Expired', 'Pending Renewal', 'Suspended'] as const;
 /** License Analytics' "Expiring Soon (30 days)". */
 export const EXPIRING_SOON_DAYS = 30;
@@ -54,7 +54,7 @@ export function defaultReportPeriod(today: string): { start_date: string; end_da
   return { start_date: addDays(today, -REPORT_DEFAULT_DAYS), end_date: today };
 }
 
-/** {name}_report_{start}_to_{end}.csv (SPEC.md section 7). */
+/** {name}_report_{start}_to_{end}.csv (docs/product.md section 7). */
 export function reportFileName(name: ReportName, start: string, end: string): string {
   return `${name}_report_${start}_to_${end}.csv`;
 }
@@ -140,7 +140,7 @@ export function percentOf(count: number, total: number): string {
   return total > 0 ? ((count / total) * 100).toFixed(1) : '0.0';
 }
 
-/** Role colours of the reports (SPEC.md section 2): Admin red, Broker blue, Agent green, other yellow. */
+/** Role colours of the reports (docs/product.md section 2): Admin red, Broker blue, Agent green, other yellow. */
 export function reportRoleColor(role: string): 'red' | 'blue' | 'green' | 'yellow' {
   if (role === 'Admin') return 'red';
   if (role === 'Broker') return 'blue';

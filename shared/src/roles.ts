@@ -1,4 +1,4 @@
-/** Canonical role ids (DECISIONS.md): the same numbers in the database, the API and every form. */
+/** Canonical role ids (docs/decisions.md): the same numbers in the database, the API and every form. */
 export const ROLE = { Admin: 1, Broker: 2, Agent: 3, School: 4 } as const;
 export type RoleName = keyof typeof ROLE;
 export type RoleId = (typeof ROLE)[RoleName];
@@ -18,5 +18,5 @@ export function isRoleId(id: unknown): id is RoleId {
   return typeof id === 'number' && id in NAME_BY_ID;
 }
 
-/** The default role of the new-user form (SPEC.md section 3). */
+/** The default role of the new-user form (docs/product.md section 3). */
 export const DEFAULT_NEW_USER_ROLE: RoleId = ROLE.Broker;

@@ -4,7 +4,7 @@ import { EMAIL_RE } from './common.ts';
 export const NOTIFICATION_FREQUENCIES = ['immediate', 'daily', 'weekly', 'monthly'] as const;
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 
-/** Input ranges of SPEC.md section 5 (the number inputs use them as min and max). */
+/** Input ranges of docs/product.md section 5 (the number inputs use them as min and max). */
 export const SETTINGS_RANGES = {
   default_ce_hours: { min: 0, max: 1000 },
   license_expiry_warning_days: { min: 1, max: 365 },
@@ -22,7 +22,7 @@ const intIn = ({ min, max }: { min: number; max: number }, minMessage: string, l
     .min(min, minMessage)
     .max(max, `${label} must be at most ${max}`);
 
-/** Every system setting with the ranges and messages of SPEC.md section 5. */
+/** Every system setting with the ranges and messages of docs/product.md section 5. */
 export const settingsSchema = z.object({
   app_name: z.string({ error: 'App name is required' }).trim().min(1, 'App name is required').max(100),
   app_description: z.string().trim().max(500),
@@ -60,7 +60,7 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
-/** Defaults of SPEC.md section 9; stored settings are merged over these. */
+/** Defaults of docs/product.md section 9; stored settings are merged over these. */
 export const DEFAULT_SETTINGS: Settings = {
   app_name: 'Real Estate License Manager',
   app_description: 'Track real estate licenses, renewals, continuing education, payments and brokerages.',
@@ -89,7 +89,7 @@ export const settingsEnvelope = z.object({ settings: settingsSchema });
 export const settingsUpdateInput = z.object({ settings: settingsSchema.partial() });
 export type SettingsUpdateInput = z.infer<typeof settingsUpdateInput>;
 
-/** UI strings of the System Settings screen (SPEC.md sections 2 and 8). */
+/** UI strings of the System Settings screen (docs/product.md sections 2 and 8). */
 export const SETTINGS_STRINGS = {
   title: 'System Settings',
   save: 'Save Settings',
@@ -101,7 +101,7 @@ export const SETTINGS_STRINGS = {
   fetchFailed: 'Failed to fetch system settings',
 } as const;
 
-/** The tabs of the settings screen (SPEC.md section 4) and the fields each one holds. */
+/** The tabs of the settings screen (docs/product.md section 4) and the fields each one holds. */
 export const SETTINGS_TABS = [
   { value: 'general', label: 'General', fields: ['app_name', 'app_description', 'support_email', 'support_phone'] },
   { value: 'license', label: 'License', fields: ['default_ce_hours', 'license_expiry_warning_days', 'auto_renewal_enabled'] },

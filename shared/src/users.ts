@@ -1,6 +1,6 @@
 /**
  * The users domain: list query, create/edit/bulk inputs, the profile update, and the strings of the
- * User Management and Profile screens (SPEC.md sections 2, 5 and 8, word for word).
+ * User Management and Profile screens (docs/product.md sections 2, 5 and 8, word for word).
  */
 import { z } from 'zod';
 import { idParam, optionalText, paginationSchema, queryBoolean, requiredText } from './common.ts';
@@ -19,7 +19,7 @@ export const USER_MESSAGES = {
   unknownAction: 'Unknown bulk action: use activate, deactivate, change_role, change_brokerage or delete',
 } as const;
 
-/** Strings the User Management screen shows (SPEC.md sections 2 and 8). */
+/** Strings the User Management screen shows (docs/product.md sections 2 and 8). */
 export const USER_STRINGS = {
   title: 'User Management',
   addUser: 'Add User',
@@ -43,7 +43,7 @@ export const USER_STRINGS = {
   passwordEditHint: 'Leave blank to keep the current password',
 } as const;
 
-/** Strings of the Profile screen (SPEC.md sections 2, 5 and 8). */
+/** Strings of the Profile screen (docs/product.md sections 2, 5 and 8). */
 export const PROFILE_STRINGS = {
   title: 'Profile',
   infoTab: 'Profile Information',
@@ -61,7 +61,7 @@ export const PROFILE_STRINGS = {
   hint: 'At least 8 characters, with uppercase, lowercase and numbers.',
 } as const;
 
-/** Role badge colours (SPEC.md: Admin danger, Broker primary, Agent success, School warning). */
+/** Role badge colours (docs/product.md: Admin danger, Broker primary, Agent success, School warning). */
 export const ROLE_COLORS: Record<RoleName, string> = { Admin: 'red', Broker: 'blue', Agent: 'green', School: 'orange' };
 
 export const BULK_ACTIONS = ['activate', 'deactivate', 'change_role', 'change_brokerage', 'delete'] as const;
@@ -74,7 +74,7 @@ export type UserSort = (typeof USER_SORTS)[number];
 const email = emailSchema;
 const firstName = requiredText(USER_MESSAGES.firstNameRequired, 100);
 const lastName = requiredText(USER_MESSAGES.lastNameRequired, 100);
-/** A canonical role id (DECISIONS.md): 1 Admin, 2 Broker, 3 Agent, 4 School. */
+/** A canonical role id (docs/decisions.md): 1 Admin, 2 Broker, 3 Agent, 4 School. */
 export const roleIdSchema = z
   .number({ error: USER_MESSAGES.roleInvalid })
   .int(USER_MESSAGES.roleInvalid)

@@ -5,7 +5,7 @@ import type { ErrorBody } from '@lm/shared';
 
 /**
  * The one error type of the server. Services throw AppError; the table below maps each code to its
- * tRPC code and HTTP status, and toErrorBody() turns anything thrown into the DECISIONS.md body.
+ * tRPC code and HTTP status, and toErrorBody() turns anything thrown into the body of docs/api.md.
  */
 export const ERROR_CODES = {
   BAD_REQUEST: { trpc: 'BAD_REQUEST', status: 400 },

@@ -11,7 +11,7 @@ export const isSchool = (u: AuthUser) => u.role_id === 4;
 
 /**
  * The people whose records (licenses, payments, completions) a caller may see, as a condition on a
- * user-id column (DECISIONS.md): Admin everyone (undefined = no condition); Broker itself and the users
+ * user-id column (docs/decisions.md): Admin everyone (undefined = no condition); Broker itself and the users
  * of its brokerage; Agent and School only themselves. Put it in the WHERE of every scoped query.
  */
 export function visibleUsersCondition(actor: AuthUser, userIdColumn: SQLiteColumn): SQL | undefined {

@@ -3,7 +3,7 @@ import { settings as settingsTable } from '../db/schema/index.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 
 /**
- * Stored settings merged over the SPEC.md defaults. Reads are cached per database handle and the
+ * Stored settings merged over the docs/product.md defaults. Reads are cached per database handle and the
  * cache is dropped on every write, so a change takes effect on the next request.
  */
 const cache = new WeakMap<object, { generation: number; value: Settings }>();

@@ -13,7 +13,7 @@ export type DbOrTx = Db | Tx;
 
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../../drizzle');
 
-/** Pragmas from STACK.md: WAL, durable commits (licenses and payments), and a busy timeout. */
+/** Pragmas (docs/architecture.md, docs/performance.md): WAL, durable commits (licenses and payments), and a busy timeout. */
 function applyPragmas(sqlite: Database.Database) {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');

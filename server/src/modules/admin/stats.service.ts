@@ -1,4 +1,4 @@
-/** System stats for the Reports screen's Overview (SPEC.md section 3 "System stats"). Admin only. */
+/** System stats for the Reports screen's Overview (docs/product.md section 3, the Reports screen in section 2). Admin only. */
 import { and, count, eq, gte, isNull, lte, sum, type SQL } from 'drizzle-orm';
 import { LICENSE_STATUSES, REPORT_STRINGS, ROLE_IDS, roleName, toDollars, type SystemStats } from '@lm/shared';
 import { courses, licenses, payments, users } from '../../db/schema/index.ts';

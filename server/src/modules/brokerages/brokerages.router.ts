@@ -15,7 +15,7 @@ import * as brokerages from './brokerages.service.ts';
 
 const tags = ['brokerages'];
 
-/** Brokerages are Admin only (DECISIONS.md); every other role gets 403. */
+/** Brokerages are Admin only (docs/decisions.md); every other role gets 403. */
 export const brokeragesRouter = router({
   list: adminProcedure
     .meta({

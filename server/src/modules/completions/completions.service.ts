@@ -24,7 +24,7 @@ import { notifyCourseCompleted } from '../notifications/events.ts';
 type Ctx = Context & { user: AuthUser };
 
 /**
- * Who sees which completions (DECISIONS.md): Admin all; Broker its own and its brokerage's people's;
+ * Who sees which completions (docs/decisions.md): Admin all; Broker its own and its brokerage's people's;
  * Agent its own; School those of its own courses.
  */
 function scopeCondition(actor: AuthUser): SQL | undefined {

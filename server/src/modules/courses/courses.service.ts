@@ -47,7 +47,7 @@ export function getCourse(db: DbOrTx, id: number): Course | undefined {
   return row ? toCourse(row) : undefined;
 }
 
-/** Every signed-in user reads every course (DECISIONS.md); the filters narrow the list. */
+/** Every signed-in user reads every course (docs/decisions.md); the filters narrow the list. */
 export function listCourses(ctx: Ctx, query: z.output<typeof courseListQuery>): Course[] {
   const q = query ?? {};
   const where: SQL[] = [];

@@ -1,6 +1,6 @@
 /**
- * Dashboard figures per role (SPEC.md section 3), each computed inside the caller's scope
- * (DECISIONS.md): Admin everything, Broker its brokerage, Agent itself, School its courses.
+ * Dashboard figures per role (docs/product.md section 3), each computed inside the caller's scope
+ * (docs/decisions.md): Admin everything, Broker its brokerage, Agent itself, School its courses.
  * Read-only queries straight on the tables; every count is served by an index.
  */
 import { and, count, desc, eq, gte, inArray, isNull, lte, notInArray, sql, sum, type SQL } from 'drizzle-orm';

@@ -17,7 +17,7 @@ import { roleProcedure, router } from '../../core/trpc.ts';
 import * as licenses from './licenses.service.ts';
 
 const tags = ['licenses'];
-/** Read: Admin all, Broker own + brokerage, Agent own (DECISIONS.md). School: 403. */
+/** Read: Admin all, Broker own + brokerage, Agent own (docs/decisions.md). School: 403. */
 const readProcedure = roleProcedure('Admin', 'Broker', 'Agent');
 /** Write: Admin and Broker (within scope); an Agent's licenses are read-only. */
 const writeProcedure = roleProcedure('Admin', 'Broker');

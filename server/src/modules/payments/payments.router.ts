@@ -14,7 +14,7 @@ import { roleProcedure, router } from '../../core/trpc.ts';
 import * as payments from './payments.service.ts';
 
 const tags = ['payments'];
-/** Read: Admin all, Broker own + brokerage, Agent own (DECISIONS.md). School: 403. */
+/** Read: Admin all, Broker own + brokerage, Agent own (docs/decisions.md). School: 403. */
 const readProcedure = roleProcedure('Admin', 'Broker', 'Agent');
 /** Record, edit, delete: Admin and Broker (within scope). */
 const writeProcedure = roleProcedure('Admin', 'Broker');

@@ -1,5 +1,5 @@
 /**
- * License, user and course analytics (SPEC.md section 3) and the rows of the CSV exports. Admin only.
+ * License, user and course analytics (docs/product.md section 3) and the rows of the CSV exports. Admin only.
  * Read-only SQL across the domains' tables, prepared once per connection.
  *
  * Filters: state and license_status narrow licenses; brokerage_id and user_role narrow the people

@@ -5,7 +5,7 @@ const statements = new WeakMap<Database.Database, Map<string, Database.Statement
 
 /**
  * A statement prepared once per connection and reused (the query builder would rebuild and
- * re-prepare it on every call, STACK.md). Used by the read-only reporting queries.
+ * re-prepare it on every call, docs/performance.md). Used by the read-only reporting queries.
  */
 export function stmt(db: Db, text: string): Database.Statement {
   const client = db.$client;

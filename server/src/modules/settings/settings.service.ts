@@ -24,13 +24,13 @@ function diff(before: Settings, after: Partial<Settings>) {
   return { old, next, keys: Object.keys(next) as Array<keyof Settings> };
 }
 
-/** GET /api/admin/settings: stored values over the SPEC.md defaults, always complete. */
+/** GET /api/admin/settings: stored values over the docs/product.md defaults, always complete. */
 export function getAll(ctx: Pick<Context, 'db'>): { settings: Settings } {
   return { settings: getSettings(ctx.db) };
 }
 
 /**
- * PUT /api/admin/settings. The input is validated by the shared schema (SPEC.md section 5 messages);
+ * PUT /api/admin/settings. The input is validated by the shared schema (docs/product.md section 5 messages);
  * every field is optional so an integrator may send only what changes. Only changed keys are written,
  * and one audit entry records their old and new values.
  */

@@ -1,5 +1,5 @@
 /**
- * The rules of the users domain (DECISIONS.md): Admin manages everyone; a Broker sees the users of
+ * The rules of the users domain (docs/decisions.md): Admin manages everyone; a Broker sees the users of
  * its own brokerage and may create, edit and delete only the Agents there; everything else is 404
  * (out of scope) or 403 (a role it may not grant). Delete is soft: the row stays for history.
  */
