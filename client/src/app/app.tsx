@@ -1,6 +1,8 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
-import { lazy, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { Center, Loader, Skeleton, Stack, Text } from '@mantine/core';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
+import { ErrorBoundary } from '../components/error-boundary.tsx';
+import { TopProgress } from '../components/top-progress.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { AppLayout } from '../components/app-layout.tsx';
 import { AdminOnly } from '../components/require-role.tsx';
@@ -32,11 +34,39 @@ const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx').th
 function LoadingView() {
   return (
     <Center mih="100vh">
+      <TopProgress />
       <Stack align="center" gap="sm">
         <Loader />
         <Text c="dimmed">Loading...</Text>
       </Stack>
     </Center>
+  );
+}
+
+/** While a screen's code downloads: the bar at the top and a skeleton where the page will be. */
+function RouteLoading() {
+  return (
+    <Stack gap="md" aria-busy="true" aria-label="Loading the page">
+      <TopProgress />
+      <Skeleton h={34} w="40%" />
+      <Skeleton h={60} />
+      <Skeleton h={260} />
+    </Stack>
+  );
+}
+
+/**
+ * Each screen inside the layout: the header and sidebar stay while its code loads, and a crash or a failed
+ * download is contained here with a way back; moving to another page clears it (docs/architecture.md "Client").
+ */
+function RouteFrame() {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary resetKey={pathname}>
+      <Suspense fallback={<RouteLoading />}>
+        <Outlet />
+      </Suspense>
+    </ErrorBoundary>
   );
 }
 
@@ -63,65 +93,67 @@ export function AppRoutes() {
           </RequireSignIn>
         }
       >
-        <Route index element={<DashboardPage />} />
-        <Route path="/dashboard" element={<DashboardPage />} />
-        <Route path="/users" element={<UsersPage />} />
-        <Route
-          path="/brokerages"
-          element={
-            <AdminOnly>
-              <BrokeragesPage />
-            </AdminOnly>
-          }
-        />
-        <Route path="/licenses" element={<LicensesPage />} />
-        <Route path="/courses" element={<CoursesPage />} />
-        <Route path="/ce-rules" element={<CeRulesPage />} />
-        <Route path="/payments" element={<PaymentsPage />} />
-        <Route path="/documents" element={<DocumentsPage />} />
-        <Route path="/notifications" element={<NotificationsPage />} />
-        <Route
-          path="/audit"
-          element={
-            <AdminOnly>
-              <AuditPage />
-            </AdminOnly>
-          }
-        />
-        <Route
-          path="/reports"
-          element={
-            <AdminOnly>
-              <ReportsPage />
-            </AdminOnly>
-          }
-        />
-        <Route
-          path="/notification-management"
-          element={
-            <AdminOnly>
-              <NotificationManagementPage />
-            </AdminOnly>
-          }
-        />
-        <Route
-          path="/backup-restore"
-          element={
-            <AdminOnly>
-              <BackupRestorePage />
-            </AdminOnly>
-          }
-        />
-        <Route
-          path="/settings"
-          element={
-            <AdminOnly>
-              <SettingsPage />
-            </AdminOnly>
-          }
-        />
-        <Route path="/profile" element={<ProfilePage />} />
-        <Route path="*" element={<Navigate to="/" replace />} />
+        <Route element={<RouteFrame />}>
+          <Route index element={<DashboardPage />} />
+          <Route path="/dashboard" element={<DashboardPage />} />
+          <Route path="/users" element={<UsersPage />} />
+          <Route
+            path="/brokerages"
+            element={
+              <AdminOnly>
+                <BrokeragesPage />
+              </AdminOnly>
+            }
+          />
+          <Route path="/licenses" element={<LicensesPage />} />
+          <Route path="/courses" element={<CoursesPage />} />
+          <Route path="/ce-rules" element={<CeRulesPage />} />
+          <Route path="/payments" element={<PaymentsPage />} />
+          <Route path="/documents" element={<DocumentsPage />} />
+          <Route path="/notifications" element={<NotificationsPage />} />
+          <Route
+            path="/audit"
+            element={
+              <AdminOnly>
+                <AuditPage />
+              </AdminOnly>
+            }
+          />
+          <Route
+            path="/reports"
+            element={
+              <AdminOnly>
+                <ReportsPage />
+              </AdminOnly>
+            }
+          />
+          <Route
+            path="/notification-management"
+            element={
+              <AdminOnly>
+                <NotificationManagementPage />
+              </AdminOnly>
+            }
+          />
+          <Route
+            path="/backup-restore"
+            element={
+              <AdminOnly>
+                <BackupRestorePage />
+              </AdminOnly>
+            }
+          />
+          <Route
+            path="/settings"
+            element={
+              <AdminOnly>
+                <SettingsPage />
+              </AdminOnly>
+            }
+          />
+          <Route path="/profile" element={<ProfilePage />} />
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Route>
       </Route>
       <Route path="*" element={<Navigate to="/login" replace />} />
     </Routes>

@@ -8,6 +8,8 @@ import { trpc } from '../lib/trpc.ts';
 import { tokenStore } from '../lib/token.ts';
 import { httpStatus } from '../lib/errors.ts';
 import { AuthProvider, UNAUTHORIZED_EVENT } from '../lib/auth.tsx';
+import { ErrorBoundary } from '../components/error-boundary.tsx';
+import { MutationProgress } from '../components/top-progress.tsx';
 
 const theme = createTheme({
   primaryColor: 'blue',
@@ -57,13 +59,17 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager}>
       <Notifications position="top-right" autoClose={5000} />
-      <ModalsProvider>
-        <trpc.Provider client={trpcClient} queryClient={queryClient}>
-          <QueryClientProvider client={queryClient}>
-            <AuthProvider>{children}</AuthProvider>
-          </QueryClientProvider>
-        </trpc.Provider>
-      </ModalsProvider>
+      {/* The last line of defence (docs/architecture.md "Client"): styled, with a way back, never a blank page. */}
+      <ErrorBoundary fullPage>
+        <ModalsProvider>
+          <trpc.Provider client={trpcClient} queryClient={queryClient}>
+            <QueryClientProvider client={queryClient}>
+              <MutationProgress />
+              <AuthProvider>{children}</AuthProvider>
+            </QueryClientProvider>
+          </trpc.Provider>
+        </ModalsProvider>
+      </ErrorBoundary>
     </MantineProvider>
   );
 }

@@ -103,7 +103,7 @@ export function AuditPage() {
         }
       />
       <Stack>
-        {summary.isError && <QueryError things="audit summary" error={summary.error} fallback={AUDIT_STRINGS.fetchSummaryFailed} />}
+        {summary.isError && <QueryError things="audit summary" query={summary} fallback={AUDIT_STRINGS.fetchSummaryFailed} />}
         <SimpleGrid cols={{ base: 2, md: 4 }}>
           <SummaryCard label={AUDIT_STRINGS.totalLogs} value={summary.data?.total_logs} loading={summary.isLoading} />
           <SummaryCard label={AUDIT_STRINGS.activeUsers} value={summary.data?.unique_users} loading={summary.isLoading} />
@@ -168,47 +168,49 @@ export function AuditPage() {
           </Group>
         </Card>
 
-        {logs.isError && <QueryError things={AUDIT_STRINGS.things} error={logs.error} fallback={AUDIT_STRINGS.fetchLogsFailed} />}
-
-        <DataTable<AuditLog>
-          withTableBorder
-          borderRadius="md"
-          striped
-          highlightOnHover
-          minHeight={rows.length ? undefined : 200}
-          records={rows}
-          idAccessor="log_id"
-          fetching={logs.isFetching}
-          noRecordsText={AUDIT_STRINGS.empty}
-          columns={[
-            { accessor: 'timestamp', title: 'Timestamp', render: (l) => formatDateTime(l.timestamp), noWrap: true },
-            { accessor: 'user', title: 'User', render: (l) => auditUserLabel(l) },
-            {
-              accessor: 'action',
-              title: 'Action',
-              render: (l) => (
-                <Badge color={auditActionColor(l.action)} variant="light" data-color={auditActionColor(l.action)}>
-                  {l.action}
-                </Badge>
-              ),
-            },
-            { accessor: 'target_table', title: 'Table', render: (l) => l.target_table ?? '-' },
-            { accessor: 'target_id', title: 'Target ID', render: (l) => l.target_id ?? '-' },
-            { accessor: 'ip_address', title: 'IP Address', render: (l) => l.ip_address ?? '-' },
-            {
-              accessor: 'view',
-              title: 'View',
-              textAlign: 'center',
-              render: (l) => (
-                <Tooltip label="View details">
-                  <ActionIcon variant="subtle" aria-label={`View log ${l.log_id}`} onClick={() => setSelected(l)}>
-                    <IconEye size={18} />
-                  </ActionIcon>
-                </Tooltip>
-              ),
-            },
-          ]}
-        />
+        {logs.isError ? (
+          <QueryError things={AUDIT_STRINGS.things} query={logs} fallback={AUDIT_STRINGS.fetchLogsFailed} />
+        ) : (
+          <DataTable<AuditLog>
+            withTableBorder
+            borderRadius="md"
+            striped
+            highlightOnHover
+            minHeight={rows.length ? undefined : 200}
+            records={rows}
+            idAccessor="log_id"
+            fetching={logs.isFetching}
+            noRecordsText={AUDIT_STRINGS.empty}
+            columns={[
+              { accessor: 'timestamp', title: 'Timestamp', render: (l) => formatDateTime(l.timestamp), noWrap: true },
+              { accessor: 'user', title: 'User', render: (l) => auditUserLabel(l) },
+              {
+                accessor: 'action',
+                title: 'Action',
+                render: (l) => (
+                  <Badge color={auditActionColor(l.action)} variant="light" data-color={auditActionColor(l.action)}>
+                    {l.action}
+                  </Badge>
+                ),
+              },
+              { accessor: 'target_table', title: 'Table', render: (l) => l.target_table ?? '-' },
+              { accessor: 'target_id', title: 'Target ID', render: (l) => l.target_id ?? '-' },
+              { accessor: 'ip_address', title: 'IP Address', render: (l) => l.ip_address ?? '-' },
+              {
+                accessor: 'view',
+                title: 'View',
+                textAlign: 'center',
+                render: (l) => (
+                  <Tooltip label="View details">
+                    <ActionIcon variant="subtle" aria-label={`View log ${l.log_id}`} onClick={() => setSelected(l)}>
+                      <IconEye size={18} />
+                    </ActionIcon>
+                  </Tooltip>
+                ),
+              },
+            ]}
+          />
+        )}
         <PageButtons
           page={pagination.page}
           pages={pagination.pages}

@@ -160,53 +160,56 @@ function BackupsView({ onRestore }: { onRestore: (b: Backup) => void }) {
           loading={!data}
         />
       </SimpleGrid>
-      {query.isError && <QueryError things="backups" error={query.error} />}
-      <DataTable<Backup>
-        withTableBorder
-        borderRadius="md"
-        striped
-        highlightOnHover
-        minHeight={data && data.backups.length > 0 ? undefined : 180}
-        fetching={query.isLoading}
-        records={data?.backups ?? []}
-        idAccessor="id"
-        noRecordsText={BACKUP_STRINGS.empty}
-        noRecordsIcon={<IconDatabaseExport size={32} />}
-        columns={[
-          {
-            accessor: 'description',
-            title: 'Description',
-            render: (b) => (
-              <Stack gap={0}>
-                <Text size="sm" fw={500}>
-                  {b.description || `Backup #${b.id}`}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  by {b.created_by_name ?? 'Unknown'}
-                </Text>
-              </Stack>
-            ),
-          },
-          { accessor: 'created_at', title: 'Created', render: (b) => formatTimestamp(b.created_at) },
-          { accessor: 'size', title: 'Size', render: (b) => formatBytes(b.size) },
-          { accessor: 'status', title: 'Status', render: (b) => <BackupStatusBadge status={b.status} error={b.error} /> },
-          { accessor: 'type', title: 'Type', render: (b) => <BackupTypeBadge type={b.type} /> },
-          {
-            accessor: 'actions',
-            title: 'Actions',
-            textAlign: 'right',
-            render: (b) => (
-              <BackupRowActions
-                backup={b}
-                downloading={downloading === b.id}
-                onDownload={(x) => void onDownload(x)}
-                onRestore={onRestore}
-                onDelete={(x) => void onDelete(x)}
-              />
-            ),
-          },
-        ]}
-      />
+      {query.isError ? (
+        <QueryError things="backups" query={query} />
+      ) : (
+        <DataTable<Backup>
+          withTableBorder
+          borderRadius="md"
+          striped
+          highlightOnHover
+          minHeight={data && data.backups.length > 0 ? undefined : 180}
+          fetching={query.isLoading}
+          records={data?.backups ?? []}
+          idAccessor="id"
+          noRecordsText={BACKUP_STRINGS.empty}
+          noRecordsIcon={<IconDatabaseExport size={32} />}
+          columns={[
+            {
+              accessor: 'description',
+              title: 'Description',
+              render: (b) => (
+                <Stack gap={0}>
+                  <Text size="sm" fw={500}>
+                    {b.description || `Backup #${b.id}`}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    by {b.created_by_name ?? 'Unknown'}
+                  </Text>
+                </Stack>
+              ),
+            },
+            { accessor: 'created_at', title: 'Created', render: (b) => formatTimestamp(b.created_at) },
+            { accessor: 'size', title: 'Size', render: (b) => formatBytes(b.size) },
+            { accessor: 'status', title: 'Status', render: (b) => <BackupStatusBadge status={b.status} error={b.error} /> },
+            { accessor: 'type', title: 'Type', render: (b) => <BackupTypeBadge type={b.type} /> },
+            {
+              accessor: 'actions',
+              title: 'Actions',
+              textAlign: 'right',
+              render: (b) => (
+                <BackupRowActions
+                  backup={b}
+                  downloading={downloading === b.id}
+                  onDownload={(x) => void onDownload(x)}
+                  onRestore={onRestore}
+                  onDelete={(x) => void onDelete(x)}
+                />
+              ),
+            },
+          ]}
+        />
+      )}
     </>
   );
 }

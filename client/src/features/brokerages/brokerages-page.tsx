@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
-import { ActionIcon, Alert, Anchor, Badge, Button, Card, Group, Select, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconEdit, IconPlus, IconSearch, IconTrash, IconUsers } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Button, Card, Group, Select, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconEdit, IconPlus, IconSearch, IconTrash, IconUsers } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import dayjs from 'dayjs';
 import { BROKERAGE_DEFAULT_PAGE_SIZE, BROKERAGE_PAGE_SIZES, BROKERAGE_STRINGS, type Brokerage } from '@lm/shared';
+import { QueryError } from '../../components/query-error.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { confirm } from '../../components/confirm.ts';
-import { errorMessage } from '../../lib/errors.ts';
 import { notify } from '../../lib/notify.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { useUrlSearch, useUrlState } from '../../lib/use-url-state.ts';
@@ -99,91 +99,89 @@ export function BrokeragesPage() {
         </Group>
       </Card>
 
-      {list.isError && (
-        <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" mb="md">
-          Error loading {BROKERAGE_STRINGS.things}: {errorMessage(list.error, BROKERAGE_STRINGS.fetchFailed)}
-        </Alert>
-      )}
-
-      <DataTable<Brokerage>
-        withTableBorder
-        borderRadius="md"
-        striped
-        highlightOnHover
-        minHeight={list.isLoading || records.length === 0 ? 220 : undefined}
-        idAccessor="brokerage_id"
-        records={records}
-        fetching={list.isFetching}
-        noRecordsText={BROKERAGE_STRINGS.empty}
-        columns={[
-          {
-            accessor: 'name',
-            title: 'Name',
-            render: (b) => (
-              <Text size="sm" fw={500}>
-                {b.name}
-              </Text>
-            ),
-          },
-          { accessor: 'address', title: 'Address', render: (b) => b.address ?? <Text c="dimmed">-</Text> },
-          { accessor: 'phone', title: 'Phone', render: (b) => b.phone ?? <Text c="dimmed">-</Text> },
-          { accessor: 'email', title: 'Email', render: (b) => b.email ?? <Text c="dimmed">-</Text> },
-          {
-            accessor: 'website',
-            title: 'Website',
-            render: (b) =>
-              b.website ? (
-                <Anchor href={b.website} target="_blank" rel="noopener noreferrer" size="sm">
-                  {b.website.replace(/^https?:\/\//i, '')}
-                </Anchor>
-              ) : (
-                <Text c="dimmed">-</Text>
+      {list.isError ? (
+        <QueryError things={BROKERAGE_STRINGS.things} query={list} fallback={BROKERAGE_STRINGS.fetchFailed} />
+      ) : (
+        <DataTable<Brokerage>
+          withTableBorder
+          borderRadius="md"
+          striped
+          highlightOnHover
+          minHeight={list.isLoading || records.length === 0 ? 220 : undefined}
+          idAccessor="brokerage_id"
+          records={records}
+          fetching={list.isFetching}
+          noRecordsText={BROKERAGE_STRINGS.empty}
+          columns={[
+            {
+              accessor: 'name',
+              title: 'Name',
+              render: (b) => (
+                <Text size="sm" fw={500}>
+                  {b.name}
+                </Text>
               ),
-          },
-          {
-            accessor: 'agent_count',
-            title: 'Agents',
-            textAlign: 'center',
-            render: (b) => (
-              <Badge variant="light" color="green">
-                {b.agent_count}
-              </Badge>
-            ),
-          },
-          { accessor: 'created_at', title: 'Created', render: (b) => dayjs(b.created_at).format('YYYY-MM-DD') },
-          {
-            accessor: 'actions',
-            title: 'Actions',
-            textAlign: 'right',
-            render: (b) => (
-              <Group gap={4} justify="flex-end" wrap="nowrap">
-                <Tooltip label="View users">
-                  <ActionIcon variant="subtle" color="gray" aria-label={`Users of ${b.name}`} onClick={() => setViewing(b)}>
-                    <IconUsers size={18} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label="Edit">
-                  <ActionIcon
-                    variant="subtle"
-                    aria-label={`Edit ${b.name}`}
-                    onClick={() => {
-                      setEditing(b);
-                      setFormOpen(true);
-                    }}
-                  >
-                    <IconEdit size={18} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label="Delete">
-                  <ActionIcon variant="subtle" color="red" aria-label={`Delete ${b.name}`} onClick={() => void onDelete(b)}>
-                    <IconTrash size={18} />
-                  </ActionIcon>
-                </Tooltip>
-              </Group>
-            ),
-          },
-        ]}
-      />
+            },
+            { accessor: 'address', title: 'Address', render: (b) => b.address ?? <Text c="dimmed">-</Text> },
+            { accessor: 'phone', title: 'Phone', render: (b) => b.phone ?? <Text c="dimmed">-</Text> },
+            { accessor: 'email', title: 'Email', render: (b) => b.email ?? <Text c="dimmed">-</Text> },
+            {
+              accessor: 'website',
+              title: 'Website',
+              render: (b) =>
+                b.website ? (
+                  <Anchor href={b.website} target="_blank" rel="noopener noreferrer" size="sm">
+                    {b.website.replace(/^https?:\/\//i, '')}
+                  </Anchor>
+                ) : (
+                  <Text c="dimmed">-</Text>
+                ),
+            },
+            {
+              accessor: 'agent_count',
+              title: 'Agents',
+              textAlign: 'center',
+              render: (b) => (
+                <Badge variant="light" color="green">
+                  {b.agent_count}
+                </Badge>
+              ),
+            },
+            { accessor: 'created_at', title: 'Created', render: (b) => dayjs(b.created_at).format('YYYY-MM-DD') },
+            {
+              accessor: 'actions',
+              title: 'Actions',
+              textAlign: 'right',
+              render: (b) => (
+                <Group gap={4} justify="flex-end" wrap="nowrap">
+                  <Tooltip label="View users">
+                    <ActionIcon variant="subtle" color="gray" aria-label={`Users of ${b.name}`} onClick={() => setViewing(b)}>
+                      <IconUsers size={18} />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Edit">
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={`Edit ${b.name}`}
+                      onClick={() => {
+                        setEditing(b);
+                        setFormOpen(true);
+                      }}
+                    >
+                      <IconEdit size={18} />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Delete">
+                    <ActionIcon variant="subtle" color="red" aria-label={`Delete ${b.name}`} onClick={() => void onDelete(b)}>
+                      <IconTrash size={18} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              ),
+            },
+          ]}
+        />
+      )}
 
       {pagination && (
         <PageButtons

@@ -75,97 +75,99 @@ export function CeRulesPage() {
           />
         </Group>
 
-        {query.isError && <QueryError things="CE rules" error={query.error} />}
-
-        <DataTable<CeRule>
-          withTableBorder
-          borderRadius="md"
-          striped
-          minHeight={rows.length ? undefined : 180}
-          fetching={query.isLoading}
-          records={rows}
-          idAccessor="rule_id"
-          noRecordsText="No CE rules found"
-          columns={[
-            {
-              accessor: 'state',
-              title: 'State',
-              render: (r) => (
-                <>
-                  <Text fw={600}>{r.state}</Text>
-                  <Text size="xs" c="dimmed" hiddenFrom="sm">
-                    {r.license_type} · {hours(r.hours_required)} h / {years(r.cycle_years)}
-                  </Text>
-                </>
-              ),
-            },
-            { accessor: 'license_type', title: 'License Type', noWrap: true, visibleMediaQuery: wide },
-            {
-              accessor: 'hours_required',
-              title: 'Hours per cycle',
-              textAlign: 'right',
-              visibleMediaQuery: wide,
-              render: (r) => hours(r.hours_required),
-            },
-            { accessor: 'cycle_years', title: 'Cycle', noWrap: true, visibleMediaQuery: wide, render: (r) => years(r.cycle_years) },
-            {
-              accessor: 'topics',
-              title: 'Required topics',
-              render: (r) =>
-                r.topics.length === 0 ? (
-                  <Text size="sm" c="dimmed">
-                    None
-                  </Text>
-                ) : (
+        {query.isError ? (
+          <QueryError things="CE rules" query={query} />
+        ) : (
+          <DataTable<CeRule>
+            withTableBorder
+            borderRadius="md"
+            striped
+            minHeight={rows.length ? undefined : 180}
+            fetching={query.isLoading}
+            records={rows}
+            idAccessor="rule_id"
+            noRecordsText="No CE rules found"
+            columns={[
+              {
+                accessor: 'state',
+                title: 'State',
+                render: (r) => (
                   <>
-                    <Group gap={4} maw={420} visibleFrom="sm">
-                      {r.topics.map((t) => (
-                        <Badge key={t.topic} variant="light" color="gray" tt="none">
-                          {t.topic}: {hours(t.hours)} h
-                        </Badge>
-                      ))}
-                    </Group>
-                    <Text size="xs" hiddenFrom="sm">
-                      {r.topics.map((t) => `${t.topic}: ${hours(t.hours)} h`).join(' · ')}
+                    <Text fw={600}>{r.state}</Text>
+                    <Text size="xs" c="dimmed" hiddenFrom="sm">
+                      {r.license_type} · {hours(r.hours_required)} h / {years(r.cycle_years)}
                     </Text>
                   </>
                 ),
-            },
-            {
-              accessor: 'notes',
-              title: 'Notes',
-              visibleMediaQuery: wide,
-              render: (r) => (
-                <Text size="xs" c="dimmed" lineClamp={3} maw={280}>
-                  {r.notes ?? ''}
-                </Text>
-              ),
-            },
-            {
-              accessor: 'actions',
-              title: 'Actions',
-              textAlign: 'center',
-              hidden: !canEdit,
-              render: (r) => (
-                <Menu position="bottom-end" withinPortal>
-                  <Menu.Target>
-                    <ActionIcon variant="subtle" color="gray" aria-label={`Actions for the ${r.state} ${r.license_type} rule`}>
-                      <IconDots size={18} />
-                    </ActionIcon>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, rule: r })}>
-                      Edit
-                    </Menu.Item>
-                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(r)}>
-                      Delete
-                    </Menu.Item>
-                  </Menu.Dropdown>
-                </Menu>
-              ),
-            },
-          ]}
-        />
+              },
+              { accessor: 'license_type', title: 'License Type', noWrap: true, visibleMediaQuery: wide },
+              {
+                accessor: 'hours_required',
+                title: 'Hours per cycle',
+                textAlign: 'right',
+                visibleMediaQuery: wide,
+                render: (r) => hours(r.hours_required),
+              },
+              { accessor: 'cycle_years', title: 'Cycle', noWrap: true, visibleMediaQuery: wide, render: (r) => years(r.cycle_years) },
+              {
+                accessor: 'topics',
+                title: 'Required topics',
+                render: (r) =>
+                  r.topics.length === 0 ? (
+                    <Text size="sm" c="dimmed">
+                      None
+                    </Text>
+                  ) : (
+                    <>
+                      <Group gap={4} maw={420} visibleFrom="sm">
+                        {r.topics.map((t) => (
+                          <Badge key={t.topic} variant="light" color="gray" tt="none">
+                            {t.topic}: {hours(t.hours)} h
+                          </Badge>
+                        ))}
+                      </Group>
+                      <Text size="xs" hiddenFrom="sm">
+                        {r.topics.map((t) => `${t.topic}: ${hours(t.hours)} h`).join(' · ')}
+                      </Text>
+                    </>
+                  ),
+              },
+              {
+                accessor: 'notes',
+                title: 'Notes',
+                visibleMediaQuery: wide,
+                render: (r) => (
+                  <Text size="xs" c="dimmed" lineClamp={3} maw={280}>
+                    {r.notes ?? ''}
+                  </Text>
+                ),
+              },
+              {
+                accessor: 'actions',
+                title: 'Actions',
+                textAlign: 'center',
+                hidden: !canEdit,
+                render: (r) => (
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon variant="subtle" color="gray" aria-label={`Actions for the ${r.state} ${r.license_type} rule`}>
+                        <IconDots size={18} />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, rule: r })}>
+                        Edit
+                      </Menu.Item>
+                      <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(r)}>
+                        Delete
+                      </Menu.Item>
+                    </Menu.Dropdown>
+                  </Menu>
+                ),
+              },
+            ]}
+          />
+        )}
       </Stack>
       {canEdit && <CeRuleFormModal opened={modal.opened} rule={modal.rule} onClose={() => setModal((m) => ({ ...m, opened: false }))} />}
     </>

@@ -42,86 +42,88 @@ export function CompletionsTab() {
         )}
       </Group>
 
-      {list.isError && <QueryError things="completions" error={list.error} />}
-
-      <DataTable<Completion>
-        withTableBorder
-        borderRadius="md"
-        striped
-        highlightOnHover
-        minHeight={list.data?.length ? undefined : 180}
-        fetching={list.isLoading}
-        records={list.data ?? []}
-        idAccessor="completion_id"
-        noRecordsText={COMPLETION_STRINGS.empty}
-        columns={[
-          { accessor: 'name', title: 'Name', noWrap: true, render: (c) => `${c.first_name} ${c.last_name}` },
-          { accessor: 'course_name', title: 'Course' },
-          {
-            accessor: 'license_number',
-            title: 'License',
-            render: (c) => (c.license_number ? `${c.license_number} (${c.license_state})` : '-'),
-          },
-          { accessor: 'completion_date', title: 'Completed', render: (c) => formatDate(c.completion_date) },
-          { accessor: 'hours', title: 'Hours', textAlign: 'right' },
-          { accessor: 'rating', title: 'Rating', noWrap: true, render: (c) => (c.rating ? '★'.repeat(c.rating) : '-') },
-          { accessor: 'status', title: 'Status', width: 120, render: (c) => <CompletionStatusBadge status={c.status} /> },
-          {
-            accessor: 'note',
-            title: 'Note',
-            render: (c) => (
-              <Text size="sm" lineClamp={2} maw={240}>
-                {c.note || '-'}
-              </Text>
-            ),
-          },
-          {
-            accessor: 'actions',
-            title: 'Actions',
-            hidden: !reviewer,
-            render: (c) =>
-              canReview(c) ? (
-                <Group gap={6} wrap="nowrap">
-                  {c.status !== 'Approved' && (
-                    <Button
-                      size="compact-xs"
-                      variant="light"
-                      color="green"
-                      leftSection={<IconCheck size={14} />}
-                      onClick={() => setReview({ completion: c, status: 'Approved' })}
-                    >
-                      {COMPLETION_STRINGS.approve}
-                    </Button>
-                  )}
-                  {c.status !== 'Rejected' && (
-                    <Button
-                      size="compact-xs"
-                      variant="light"
-                      color="red"
-                      leftSection={<IconX size={14} />}
-                      onClick={() => setReview({ completion: c, status: 'Rejected' })}
-                    >
-                      {COMPLETION_STRINGS.reject}
-                    </Button>
-                  )}
-                  {c.status !== 'Pending' && (
-                    <Tooltip label={COMPLETION_STRINGS.reset}>
-                      <ActionIcon
-                        size="sm"
-                        variant="subtle"
-                        color="gray"
-                        aria-label={COMPLETION_STRINGS.reset}
-                        onClick={() => setReview({ completion: c, status: 'Pending' })}
+      {list.isError ? (
+        <QueryError things="completions" query={list} />
+      ) : (
+        <DataTable<Completion>
+          withTableBorder
+          borderRadius="md"
+          striped
+          highlightOnHover
+          minHeight={list.data?.length ? undefined : 180}
+          fetching={list.isLoading}
+          records={list.data ?? []}
+          idAccessor="completion_id"
+          noRecordsText={COMPLETION_STRINGS.empty}
+          columns={[
+            { accessor: 'name', title: 'Name', noWrap: true, render: (c) => `${c.first_name} ${c.last_name}` },
+            { accessor: 'course_name', title: 'Course' },
+            {
+              accessor: 'license_number',
+              title: 'License',
+              render: (c) => (c.license_number ? `${c.license_number} (${c.license_state})` : '-'),
+            },
+            { accessor: 'completion_date', title: 'Completed', render: (c) => formatDate(c.completion_date) },
+            { accessor: 'hours', title: 'Hours', textAlign: 'right' },
+            { accessor: 'rating', title: 'Rating', noWrap: true, render: (c) => (c.rating ? '★'.repeat(c.rating) : '-') },
+            { accessor: 'status', title: 'Status', width: 120, render: (c) => <CompletionStatusBadge status={c.status} /> },
+            {
+              accessor: 'note',
+              title: 'Note',
+              render: (c) => (
+                <Text size="sm" lineClamp={2} maw={240}>
+                  {c.note || '-'}
+                </Text>
+              ),
+            },
+            {
+              accessor: 'actions',
+              title: 'Actions',
+              hidden: !reviewer,
+              render: (c) =>
+                canReview(c) ? (
+                  <Group gap={6} wrap="nowrap">
+                    {c.status !== 'Approved' && (
+                      <Button
+                        size="compact-xs"
+                        variant="light"
+                        color="green"
+                        leftSection={<IconCheck size={14} />}
+                        onClick={() => setReview({ completion: c, status: 'Approved' })}
                       >
-                        <IconArrowBackUp size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                </Group>
-              ) : null,
-          },
-        ]}
-      />
+                        {COMPLETION_STRINGS.approve}
+                      </Button>
+                    )}
+                    {c.status !== 'Rejected' && (
+                      <Button
+                        size="compact-xs"
+                        variant="light"
+                        color="red"
+                        leftSection={<IconX size={14} />}
+                        onClick={() => setReview({ completion: c, status: 'Rejected' })}
+                      >
+                        {COMPLETION_STRINGS.reject}
+                      </Button>
+                    )}
+                    {c.status !== 'Pending' && (
+                      <Tooltip label={COMPLETION_STRINGS.reset}>
+                        <ActionIcon
+                          size="sm"
+                          variant="subtle"
+                          color="gray"
+                          aria-label={COMPLETION_STRINGS.reset}
+                          onClick={() => setReview({ completion: c, status: 'Pending' })}
+                        >
+                          <IconArrowBackUp size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                  </Group>
+                ) : null,
+            },
+          ]}
+        />
+      )}
 
       {canRecord && <CompletionFormModal opened={recording} onClose={() => setRecording(false)} />}
       <ReviewModal target={review} onClose={() => setReview(null)} />

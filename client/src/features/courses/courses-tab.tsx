@@ -84,75 +84,77 @@ export function CoursesTab() {
         )}
       </Group>
 
-      {courses.isError && <QueryError things="courses" error={courses.error} />}
-
-      <DataTable<Course>
-        withTableBorder
-        borderRadius="md"
-        striped
-        highlightOnHover
-        minHeight={courses.data?.length ? undefined : 180}
-        fetching={courses.isLoading}
-        records={courses.data ?? []}
-        idAccessor="course_id"
-        noRecordsText={COURSE_STRINGS.empty}
-        columns={[
-          {
-            accessor: 'course_name',
-            title: 'Course Name',
-            render: (c) => (
-              <Stack gap={2} maw={380}>
-                <Text fw={600} size="sm">
-                  {c.course_name}
-                </Text>
-                <Text size="xs" c="dimmed" lineClamp={2}>
-                  {c.description}
-                </Text>
-              </Stack>
-            ),
-          },
-          { accessor: 'provider', title: 'Provider' },
-          { accessor: 'course_type', title: 'Type', render: (c) => <CourseTypeBadge type={c.course_type} /> },
-          { accessor: 'ce_hours', title: 'CE Hours', textAlign: 'right' },
-          {
-            accessor: 'topic',
-            title: 'CE Topic',
-            render: (c) =>
-              c.topic ?? (
-                <Text size="sm" c="dimmed">
-                  General
-                </Text>
+      {courses.isError ? (
+        <QueryError things="courses" query={courses} />
+      ) : (
+        <DataTable<Course>
+          withTableBorder
+          borderRadius="md"
+          striped
+          highlightOnHover
+          minHeight={courses.data?.length ? undefined : 180}
+          fetching={courses.isLoading}
+          records={courses.data ?? []}
+          idAccessor="course_id"
+          noRecordsText={COURSE_STRINGS.empty}
+          columns={[
+            {
+              accessor: 'course_name',
+              title: 'Course Name',
+              render: (c) => (
+                <Stack gap={2} maw={380}>
+                  <Text fw={600} size="sm">
+                    {c.course_name}
+                  </Text>
+                  <Text size="xs" c="dimmed" lineClamp={2}>
+                    {c.description}
+                  </Text>
+                </Stack>
               ),
-          },
-          { accessor: 'cost', title: 'Cost', textAlign: 'right', render: (c) => formatCost(c.cost) },
-          { accessor: 'is_active', title: 'Status', render: (c) => <ActiveBadge active={c.is_active} /> },
-          { accessor: 'created_at', title: 'Created', render: (c) => formatDate(c.created_at) },
-          {
-            accessor: 'actions',
-            title: 'Actions',
-            textAlign: 'center',
-            hidden: !canCreate,
-            render: (c) =>
-              canManage(c) ? (
-                <Menu position="bottom-end" withinPortal>
-                  <Menu.Target>
-                    <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${c.course_name}`}>
-                      <IconDots size={18} />
-                    </ActionIcon>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, course: c })}>
-                      Edit
-                    </Menu.Item>
-                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(c)}>
-                      Delete
-                    </Menu.Item>
-                  </Menu.Dropdown>
-                </Menu>
-              ) : null,
-          },
-        ]}
-      />
+            },
+            { accessor: 'provider', title: 'Provider' },
+            { accessor: 'course_type', title: 'Type', render: (c) => <CourseTypeBadge type={c.course_type} /> },
+            { accessor: 'ce_hours', title: 'CE Hours', textAlign: 'right' },
+            {
+              accessor: 'topic',
+              title: 'CE Topic',
+              render: (c) =>
+                c.topic ?? (
+                  <Text size="sm" c="dimmed">
+                    General
+                  </Text>
+                ),
+            },
+            { accessor: 'cost', title: 'Cost', textAlign: 'right', render: (c) => formatCost(c.cost) },
+            { accessor: 'is_active', title: 'Status', render: (c) => <ActiveBadge active={c.is_active} /> },
+            { accessor: 'created_at', title: 'Created', render: (c) => formatDate(c.created_at) },
+            {
+              accessor: 'actions',
+              title: 'Actions',
+              textAlign: 'center',
+              hidden: !canCreate,
+              render: (c) =>
+                canManage(c) ? (
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${c.course_name}`}>
+                        <IconDots size={18} />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, course: c })}>
+                        Edit
+                      </Menu.Item>
+                      <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(c)}>
+                        Delete
+                      </Menu.Item>
+                    </Menu.Dropdown>
+                  </Menu>
+                ) : null,
+            },
+          ]}
+        />
+      )}
 
       <CourseFormModal
         opened={modal.opened}

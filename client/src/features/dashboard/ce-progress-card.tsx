@@ -44,7 +44,7 @@ export function CeProgressCard({ progress }: { progress: CeProgress }) {
 /** The Agent's own licenses (the server scopes the list), each with its cycle's hours and its transcript. */
 function MyLicenses({ onOpen }: { onOpen: (licenseId: number) => void }) {
   const query = trpc.licenses.list.useQuery({ sort: 'expiration_date', order: 'asc' });
-  if (query.isError) return <QueryError things="your licenses" error={query.error} />;
+  if (query.isError) return <QueryError things="your licenses" query={query} />;
   if (query.isLoading) return <Skeleton h={40} mt="md" />;
   const licenses = query.data ?? [];
   if (licenses.length === 0) return null;

@@ -15,7 +15,7 @@ export function DashboardPage() {
   return (
     <Stack gap="lg">
       <Title order={2}>{DASHBOARD_STRINGS.greeting(user?.first_name ?? '')}</Title>
-      {stats.isError && <QueryError things="dashboard statistics" error={stats.error} />}
+      {stats.isError && <QueryError things="dashboard statistics" query={stats} />}
       {!stats.isError && <StatCards stats={stats.data} loading={stats.isLoading} />}
       {stats.data?.role === 'Agent' && <CeProgressCard progress={stats.data.ce_progress} />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>

@@ -36,7 +36,7 @@ export function ExpiringLicensesCard() {
           size="xs"
         />
       </Group>
-      {query.isError && <QueryError things="expiring licenses" error={query.error} />}
+      {query.isError && <QueryError things="expiring licenses" query={query} />}
       {query.isLoading ? (
         <Stack gap="sm">
           {Array.from({ length: 3 }, (_, i) => (

@@ -23,7 +23,7 @@ export function RecentActivityCard() {
       <Title order={4} mb="md">
         {DASHBOARD_STRINGS.recentActivity}
       </Title>
-      {query.isError && <QueryError things="recent activity" error={query.error} />}
+      {query.isError && <QueryError things="recent activity" query={query} />}
       {query.isLoading ? (
         <Stack gap="sm">
           {Array.from({ length: 4 }, (_, i) => (

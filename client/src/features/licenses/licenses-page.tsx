@@ -171,103 +171,105 @@ function LicensesTable() {
         )}
       </Group>
 
-      {query.isError && <QueryError things={LICENSE_STRINGS.things} error={query.error} />}
-
-      <DataTable<License>
-        withTableBorder
-        borderRadius="md"
-        striped
-        highlightOnHover
-        minHeight={rows.length ? undefined : 200}
-        fetching={query.isFetching}
-        records={rows}
-        idAccessor="license_id"
-        noRecordsText={LICENSE_STRINGS.empty}
-        totalRecords={query.data?.pagination.total ?? 0}
-        recordsPerPage={limit}
-        page={page}
-        onPageChange={(p) => setState({ page: String(p) })}
-        recordsPerPageOptions={PAGE_SIZES.map(Number)}
-        onRecordsPerPageChange={(n) => setState({ limit: String(n) })}
-        paginationText={({ from, to, totalRecords }) => `Showing ${from} to ${to} of ${totalRecords} licenses`}
-        sortStatus={sortStatus}
-        // A row opens its CE transcript, by click or by Enter / Space once focused (its name stays its cells' text).
-        onRowClick={({ record }) => setTranscriptId(record.license_id)}
-        customRowAttributes={(l) => ({
-          tabIndex: 0,
-          onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => {
-            if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
-            e.preventDefault();
-            setTranscriptId(l.license_id);
-          },
-        })}
-        rowStyle={() => ({ cursor: 'pointer' })}
-        onSortStatusChange={(s) => setState({ sort: sortKey(String(s.columnAccessor)), order: s.direction })}
-        columns={[
-          {
-            accessor: 'holder',
-            title: 'Holder',
-            sortable: true,
-            render: (l) => (
-              <Text size="sm" fw={500}>
-                {l.first_name} {l.last_name}
-              </Text>
-            ),
-          },
-          { accessor: 'license_number', title: 'License Number', sortable: true, noWrap: true },
-          { accessor: 'state', title: 'State', sortable: true },
-          { accessor: 'license_type', title: 'Type', sortable: true, noWrap: true },
-          { accessor: 'issue_date', title: 'Issue Date', sortable: true, noWrap: true },
-          {
-            accessor: 'expiration_date',
-            title: 'Expiration',
-            sortable: true,
-            noWrap: true,
-            render: (l) => (
-              <Stack gap={4} align="flex-start">
-                <Text size="sm">{l.expiration_date}</Text>
-                <ExpiryBadge expirationDate={l.expiration_date} />
-              </Stack>
-            ),
-          },
-          { accessor: 'status', title: 'Status', sortable: true, noWrap: true, render: (l) => <LicenseStatusBadge status={l.status} /> },
-          {
-            accessor: 'ce',
-            title: 'CE Progress',
-            sortable: true,
-            render: (l) => <CeProgress completed={l.ce_hours_completed} required={l.ce_hours_required} />,
-          },
-          {
-            accessor: 'actions',
-            title: 'Actions',
-            textAlign: 'center',
-            hidden: !canManage,
-            // The menu's clicks and keys stay in the cell: they must not open the row's transcript.
-            render: (l) => (
-              <Box onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
-                <Menu position="bottom-end" withinPortal>
-                  <Menu.Target>
-                    <ActionIcon variant="subtle" color="gray" aria-label={`Actions for license ${l.license_number}`}>
-                      <IconDots size={18} />
-                    </ActionIcon>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => setRenewing(l)}>
-                      Renew
-                    </Menu.Item>
-                    <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, license: l })}>
-                      Edit
-                    </Menu.Item>
-                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(l)}>
-                      Delete
-                    </Menu.Item>
-                  </Menu.Dropdown>
-                </Menu>
-              </Box>
-            ),
-          },
-        ]}
-      />
+      {query.isError ? (
+        <QueryError things={LICENSE_STRINGS.things} query={query} />
+      ) : (
+        <DataTable<License>
+          withTableBorder
+          borderRadius="md"
+          striped
+          highlightOnHover
+          minHeight={rows.length ? undefined : 200}
+          fetching={query.isFetching}
+          records={rows}
+          idAccessor="license_id"
+          noRecordsText={LICENSE_STRINGS.empty}
+          totalRecords={query.data?.pagination.total ?? 0}
+          recordsPerPage={limit}
+          page={page}
+          onPageChange={(p) => setState({ page: String(p) })}
+          recordsPerPageOptions={PAGE_SIZES.map(Number)}
+          onRecordsPerPageChange={(n) => setState({ limit: String(n) })}
+          paginationText={({ from, to, totalRecords }) => `Showing ${from} to ${to} of ${totalRecords} licenses`}
+          sortStatus={sortStatus}
+          // A row opens its CE transcript, by click or by Enter / Space once focused (its name stays its cells' text).
+          onRowClick={({ record }) => setTranscriptId(record.license_id)}
+          customRowAttributes={(l) => ({
+            tabIndex: 0,
+            onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => {
+              if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
+              e.preventDefault();
+              setTranscriptId(l.license_id);
+            },
+          })}
+          rowStyle={() => ({ cursor: 'pointer' })}
+          onSortStatusChange={(s) => setState({ sort: sortKey(String(s.columnAccessor)), order: s.direction })}
+          columns={[
+            {
+              accessor: 'holder',
+              title: 'Holder',
+              sortable: true,
+              render: (l) => (
+                <Text size="sm" fw={500}>
+                  {l.first_name} {l.last_name}
+                </Text>
+              ),
+            },
+            { accessor: 'license_number', title: 'License Number', sortable: true, noWrap: true },
+            { accessor: 'state', title: 'State', sortable: true },
+            { accessor: 'license_type', title: 'Type', sortable: true, noWrap: true },
+            { accessor: 'issue_date', title: 'Issue Date', sortable: true, noWrap: true },
+            {
+              accessor: 'expiration_date',
+              title: 'Expiration',
+              sortable: true,
+              noWrap: true,
+              render: (l) => (
+                <Stack gap={4} align="flex-start">
+                  <Text size="sm">{l.expiration_date}</Text>
+                  <ExpiryBadge expirationDate={l.expiration_date} />
+                </Stack>
+              ),
+            },
+            { accessor: 'status', title: 'Status', sortable: true, noWrap: true, render: (l) => <LicenseStatusBadge status={l.status} /> },
+            {
+              accessor: 'ce',
+              title: 'CE Progress',
+              sortable: true,
+              render: (l) => <CeProgress completed={l.ce_hours_completed} required={l.ce_hours_required} />,
+            },
+            {
+              accessor: 'actions',
+              title: 'Actions',
+              textAlign: 'center',
+              hidden: !canManage,
+              // The menu's clicks and keys stay in the cell: they must not open the row's transcript.
+              render: (l) => (
+                <Box onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon variant="subtle" color="gray" aria-label={`Actions for license ${l.license_number}`}>
+                        <IconDots size={18} />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => setRenewing(l)}>
+                        Renew
+                      </Menu.Item>
+                      <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, license: l })}>
+                        Edit
+                      </Menu.Item>
+                      <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(l)}>
+                        Delete
+                      </Menu.Item>
+                    </Menu.Dropdown>
+                  </Menu>
+                </Box>
+              ),
+            },
+          ]}
+        />
+      )}
 
       {canManage && (
         <LicenseFormModal opened={modal.opened} license={modal.license} onClose={() => setModal((m) => ({ ...m, opened: false }))} />

@@ -62,7 +62,7 @@ function RenewBody({ license, onClose }: { license: License; onClose: () => void
       <Text size="sm">
         {license.first_name} {license.last_name} · {license.state} {license.license_type}
       </Text>
-      {preview.isError && <QueryError things="the renewal preview" error={preview.error} />}
+      {preview.isError && <QueryError things="the renewal preview" query={preview} />}
       {!data && !preview.isError && (
         <Stack gap="sm" aria-busy="true" aria-label="Loading the renewal preview">
           <Skeleton h={52} />

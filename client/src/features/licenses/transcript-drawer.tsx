@@ -43,7 +43,7 @@ export function TranscriptDrawer({ licenseId, onClose }: { licenseId: number | n
 function TranscriptBody({ licenseId }: { licenseId: number }) {
   const { hasRole } = useAuth();
   const query = useTranscript(licenseId);
-  if (query.isError) return <QueryError things="the transcript" error={query.error} />;
+  if (query.isError) return <QueryError things="the transcript" query={query} />;
   if (!query.data) {
     return (
       <Stack gap="sm" aria-busy="true" aria-label="Loading the transcript">

@@ -62,62 +62,65 @@ export function NotificationManagementPage() {
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack>
-            {templates.isError && <QueryError things="notification templates" error={templates.error} />}
-            <DataTable<NotificationTemplate>
-              aria-label="Notification templates"
-              withTableBorder
-              borderRadius="md"
-              striped
-              highlightOnHover
-              minHeight={templates.data?.templates.length ? undefined : 180}
-              fetching={templates.isLoading}
-              records={templates.data?.templates ?? []}
-              idAccessor="id"
-              noRecordsText={NOTIFICATION_STRINGS.noTemplates}
-              columns={[
-                {
-                  accessor: 'name',
-                  title: 'Name',
-                  render: (t) => (
-                    <Stack gap={2} miw={180} maw={340}>
-                      <Text fw={600} size="sm">
-                        {t.name}
-                      </Text>
-                      <Text size="xs" c="dimmed" lineClamp={1}>
-                        {t.subject}
-                      </Text>
-                    </Stack>
-                  ),
-                },
-                { accessor: 'type', title: 'Type', render: (t) => <TypeBadge type={t.type} /> },
-                { accessor: 'trigger_event', title: 'Trigger Event', noWrap: true, render: (t) => triggerLabel(t.trigger_event) },
-                { accessor: 'is_active', title: 'Status', render: (t) => <ActiveBadge active={t.is_active} /> },
-                {
-                  accessor: 'actions',
-                  title: 'Actions',
-                  textAlign: 'right',
-                  render: (t) => (
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Tooltip label="Edit" withArrow>
-                        <ActionIcon variant="subtle" aria-label="Edit" onClick={() => setForm({ opened: true, template: t })}>
-                          <IconEdit size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Send Test" withArrow>
-                        <ActionIcon variant="subtle" color="teal" aria-label="Send Test" onClick={() => setTesting(t)}>
-                          <IconSend size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Delete" withArrow>
-                        <ActionIcon variant="subtle" color="red" aria-label="Delete" onClick={() => void onDelete(t)}>
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  ),
-                },
-              ]}
-            />
+            {templates.isError ? (
+              <QueryError things="notification templates" query={templates} />
+            ) : (
+              <DataTable<NotificationTemplate>
+                aria-label="Notification templates"
+                withTableBorder
+                borderRadius="md"
+                striped
+                highlightOnHover
+                minHeight={templates.data?.templates.length ? undefined : 180}
+                fetching={templates.isLoading}
+                records={templates.data?.templates ?? []}
+                idAccessor="id"
+                noRecordsText={NOTIFICATION_STRINGS.noTemplates}
+                columns={[
+                  {
+                    accessor: 'name',
+                    title: 'Name',
+                    render: (t) => (
+                      <Stack gap={2} miw={180} maw={340}>
+                        <Text fw={600} size="sm">
+                          {t.name}
+                        </Text>
+                        <Text size="xs" c="dimmed" lineClamp={1}>
+                          {t.subject}
+                        </Text>
+                      </Stack>
+                    ),
+                  },
+                  { accessor: 'type', title: 'Type', render: (t) => <TypeBadge type={t.type} /> },
+                  { accessor: 'trigger_event', title: 'Trigger Event', noWrap: true, render: (t) => triggerLabel(t.trigger_event) },
+                  { accessor: 'is_active', title: 'Status', render: (t) => <ActiveBadge active={t.is_active} /> },
+                  {
+                    accessor: 'actions',
+                    title: 'Actions',
+                    textAlign: 'right',
+                    render: (t) => (
+                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                        <Tooltip label="Edit" withArrow>
+                          <ActionIcon variant="subtle" aria-label="Edit" onClick={() => setForm({ opened: true, template: t })}>
+                            <IconEdit size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                        <Tooltip label="Send Test" withArrow>
+                          <ActionIcon variant="subtle" color="teal" aria-label="Send Test" onClick={() => setTesting(t)}>
+                            <IconSend size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                        <Tooltip label="Delete" withArrow>
+                          <ActionIcon variant="subtle" color="red" aria-label="Delete" onClick={() => void onDelete(t)}>
+                            <IconTrash size={18} />
+                          </ActionIcon>
+                        </Tooltip>
+                      </Group>
+                    ),
+                  },
+                ]}
+              />
+            )}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>

@@ -78,7 +78,7 @@ function SummaryCards() {
   const summary = trpc.payments.summary.useQuery();
   const s = summary.data;
   const { cards } = PAYMENT_STRINGS;
-  if (summary.isError) return <QueryError things="payment summary" error={summary.error} />;
+  if (summary.isError) return <QueryError things="payment summary" query={summary} />;
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
       <StatCard
@@ -187,96 +187,98 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
         />
       </Group>
 
-      {query.isError && <QueryError things={PAYMENT_STRINGS.things} error={query.error} />}
-
-      <DataTable<Payment>
-        withTableBorder
-        borderRadius="md"
-        striped
-        highlightOnHover
-        minHeight={rows.length ? undefined : 200}
-        fetching={query.isFetching}
-        records={rows}
-        idAccessor="payment_id"
-        noRecordsText={PAYMENT_STRINGS.empty}
-        totalRecords={query.data?.pagination.total ?? 0}
-        recordsPerPage={limit}
-        page={page}
-        onPageChange={(p) => setState({ page: String(p) })}
-        recordsPerPageOptions={PAGE_SIZES.map(Number)}
-        onRecordsPerPageChange={(n) => setState({ limit: String(n) })}
-        paginationText={({ from, to, totalRecords }) => `Showing ${from} to ${to} of ${totalRecords} payments`}
-        sortStatus={sortStatus}
-        onSortStatusChange={(s) => setState({ sort: sortKey(String(s.columnAccessor)), order: s.direction })}
-        columns={[
-          { accessor: 'payment_date', title: 'Date', sortable: true, noWrap: true },
-          {
-            accessor: 'user',
-            title: 'User',
-            sortable: true,
-            render: (p) => (
-              <Text size="sm" fw={500}>
-                {p.first_name} {p.last_name}
-              </Text>
-            ),
-          },
-          {
-            accessor: 'payment_type',
-            title: 'Type',
-            sortable: true,
-            noWrap: true,
-            render: (p) => <PaymentTypeBadge type={p.payment_type} />,
-          },
-          {
-            accessor: 'amount',
-            title: 'Amount',
-            sortable: true,
-            noWrap: true,
-            textAlign: 'right',
-            render: (p) => formatPaymentAmount(p.amount),
-          },
-          {
-            accessor: 'payment_method',
-            title: 'Method',
-            sortable: true,
-            noWrap: true,
-            render: (p) => <PaymentMethodBadge method={p.payment_method} />,
-          },
-          { accessor: 'status', title: 'Status', sortable: true, noWrap: true, render: (p) => <PaymentStatusBadge status={p.status} /> },
-          {
-            accessor: 'description',
-            title: 'Description',
-            render: (p) => (
-              <Text size="sm" c={p.description ? undefined : 'dimmed'} lineClamp={2} maw={280}>
-                {p.description || '-'}
-              </Text>
-            ),
-          },
-          {
-            accessor: 'actions',
-            title: 'Actions',
-            textAlign: 'center',
-            hidden: !canManage,
-            render: (p) => (
-              <Menu position="bottom-end" withinPortal>
-                <Menu.Target>
-                  <ActionIcon variant="subtle" color="gray" aria-label={`Actions for payment ${p.payment_id}`}>
-                    <IconDots size={18} />
-                  </ActionIcon>
-                </Menu.Target>
-                <Menu.Dropdown>
-                  <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => onEdit(p)}>
-                    Edit
-                  </Menu.Item>
-                  <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(p)}>
-                    Delete
-                  </Menu.Item>
-                </Menu.Dropdown>
-              </Menu>
-            ),
-          },
-        ]}
-      />
+      {query.isError ? (
+        <QueryError things={PAYMENT_STRINGS.things} query={query} />
+      ) : (
+        <DataTable<Payment>
+          withTableBorder
+          borderRadius="md"
+          striped
+          highlightOnHover
+          minHeight={rows.length ? undefined : 200}
+          fetching={query.isFetching}
+          records={rows}
+          idAccessor="payment_id"
+          noRecordsText={PAYMENT_STRINGS.empty}
+          totalRecords={query.data?.pagination.total ?? 0}
+          recordsPerPage={limit}
+          page={page}
+          onPageChange={(p) => setState({ page: String(p) })}
+          recordsPerPageOptions={PAGE_SIZES.map(Number)}
+          onRecordsPerPageChange={(n) => setState({ limit: String(n) })}
+          paginationText={({ from, to, totalRecords }) => `Showing ${from} to ${to} of ${totalRecords} payments`}
+          sortStatus={sortStatus}
+          onSortStatusChange={(s) => setState({ sort: sortKey(String(s.columnAccessor)), order: s.direction })}
+          columns={[
+            { accessor: 'payment_date', title: 'Date', sortable: true, noWrap: true },
+            {
+              accessor: 'user',
+              title: 'User',
+              sortable: true,
+              render: (p) => (
+                <Text size="sm" fw={500}>
+                  {p.first_name} {p.last_name}
+                </Text>
+              ),
+            },
+            {
+              accessor: 'payment_type',
+              title: 'Type',
+              sortable: true,
+              noWrap: true,
+              render: (p) => <PaymentTypeBadge type={p.payment_type} />,
+            },
+            {
+              accessor: 'amount',
+              title: 'Amount',
+              sortable: true,
+              noWrap: true,
+              textAlign: 'right',
+              render: (p) => formatPaymentAmount(p.amount),
+            },
+            {
+              accessor: 'payment_method',
+              title: 'Method',
+              sortable: true,
+              noWrap: true,
+              render: (p) => <PaymentMethodBadge method={p.payment_method} />,
+            },
+            { accessor: 'status', title: 'Status', sortable: true, noWrap: true, render: (p) => <PaymentStatusBadge status={p.status} /> },
+            {
+              accessor: 'description',
+              title: 'Description',
+              render: (p) => (
+                <Text size="sm" c={p.description ? undefined : 'dimmed'} lineClamp={2} maw={280}>
+                  {p.description || '-'}
+                </Text>
+              ),
+            },
+            {
+              accessor: 'actions',
+              title: 'Actions',
+              textAlign: 'center',
+              hidden: !canManage,
+              render: (p) => (
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon variant="subtle" color="gray" aria-label={`Actions for payment ${p.payment_id}`}>
+                      <IconDots size={18} />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => onEdit(p)}>
+                      Edit
+                    </Menu.Item>
+                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(p)}>
+                      Delete
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              ),
+            },
+          ]}
+        />
+      )}
     </Stack>
   );
 }

@@ -8,7 +8,7 @@ import type { ReportQuery } from './export-report.ts';
 
 export function CourseTab({ filters }: { filters: ReportQuery }) {
   const q = trpc.reports.courses.useQuery(filters);
-  if (q.isError) return <QueryError things="course analytics" error={q.error} fallback={REPORT_STRINGS.fetchCoursesFailed} />;
+  if (q.isError) return <QueryError things="course analytics" query={q} fallback={REPORT_STRINGS.fetchCoursesFailed} />;
   if (!q.data) return <FiguresSkeleton />;
   const d = q.data;
   return (

@@ -8,7 +8,7 @@ import type { ReportQuery } from './export-report.ts';
 
 export function LicenseTab({ filters }: { filters: ReportQuery }) {
   const q = trpc.reports.licenses.useQuery(filters);
-  if (q.isError) return <QueryError things="license analytics" error={q.error} fallback={REPORT_STRINGS.fetchLicensesFailed} />;
+  if (q.isError) return <QueryError things="license analytics" query={q} fallback={REPORT_STRINGS.fetchLicensesFailed} />;
   if (!q.data) return <FiguresSkeleton />;
   const d = q.data;
   return (

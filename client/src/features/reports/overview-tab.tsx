@@ -11,7 +11,7 @@ const money = (dollars: number) => dollars.toLocaleString('en-US', { style: 'cur
 
 export function OverviewTab({ filters }: { filters: ReportQuery }) {
   const stats = trpc.admin.stats.get.useQuery({ start_date: filters.start_date, end_date: filters.end_date });
-  if (stats.isError) return <QueryError things="system statistics" error={stats.error} fallback={REPORT_STRINGS.fetchStatsFailed} />;
+  if (stats.isError) return <QueryError things="system statistics" query={stats} fallback={REPORT_STRINGS.fetchStatsFailed} />;
   if (!stats.data) return <FiguresSkeleton />;
   const { users, licenses, courses, payments } = stats.data;
   const roles = users.by_role.map((r) => ({ name: r.role_name, count: r.count, color: reportRoleColor(r.role_name) }));

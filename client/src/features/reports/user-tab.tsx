@@ -8,7 +8,7 @@ import type { ReportQuery } from './export-report.ts';
 
 export function UserTab({ filters }: { filters: ReportQuery }) {
   const q = trpc.reports.users.useQuery(filters);
-  if (q.isError) return <QueryError things="user analytics" error={q.error} fallback={REPORT_STRINGS.fetchUsersFailed} />;
+  if (q.isError) return <QueryError things="user analytics" query={q} fallback={REPORT_STRINGS.fetchUsersFailed} />;
   if (!q.data) return <FiguresSkeleton />;
   const d = q.data;
   const withPeople = d.brokerage_stats.filter((b) => b.total > 0).slice(0, 12);

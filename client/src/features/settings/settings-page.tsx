@@ -50,7 +50,7 @@ export function SettingsPage() {
     return (
       <>
         <PageHeader title={SETTINGS_STRINGS.title} />
-        <QueryError things="system settings" error={query.error} />
+        <QueryError things="system settings" query={query} />
       </>
     );
   }

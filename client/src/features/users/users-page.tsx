@@ -164,83 +164,85 @@ export function UsersPage() {
         </Group>
       </Card>
 
-      {list.isError && <QueryError things={USER_STRINGS.things} error={list.error} />}
-
-      <DataTable<User>
-        withTableBorder
-        borderRadius="md"
-        striped
-        highlightOnHover
-        minHeight={list.isLoading || records.length === 0 ? 220 : undefined}
-        idAccessor="user_id"
-        records={records}
-        fetching={list.isFetching}
-        noRecordsText={USER_STRINGS.empty}
-        selectedRecords={selected}
-        onSelectedRecordsChange={setSelected}
-        isRecordSelectable={(u) => canManage(u) && u.user_id !== me?.user_id}
-        allRecordsSelectionCheckboxProps={{ 'aria-label': 'Select all users' }}
-        getRecordSelectionCheckboxProps={(u) => ({ 'aria-label': `Select ${u.first_name} ${u.last_name}` })}
-        sortStatus={sortStatus}
-        onSortStatusChange={(s) => setState({ sort: String(s.columnAccessor), order: s.direction })}
-        totalRecords={list.data?.pagination.total ?? 0}
-        page={page}
-        onPageChange={(p) => setState({ page: String(p) })}
-        recordsPerPage={limit}
-        recordsPerPageOptions={PAGE_SIZES}
-        onRecordsPerPageChange={(n) => setState({ limit: String(n) })}
-        recordsPerPageLabel="Users per page"
-        columns={[
-          {
-            accessor: 'name',
-            title: 'Name',
-            sortable: true,
-            render: (u) => (
-              <Text size="sm" fw={500}>
-                {u.first_name} {u.last_name}
-              </Text>
-            ),
-          },
-          { accessor: 'email', title: 'Email', sortable: true },
-          { accessor: 'role', title: 'Role', sortable: true, render: (u) => <RoleBadge role={roleName(u.role_id)} /> },
-          {
-            accessor: 'brokerage',
-            title: 'Brokerage',
-            sortable: true,
-            render: (u) => u.brokerage_name ?? <Text c="dimmed">-</Text>,
-          },
-          { accessor: 'status', title: 'Status', sortable: true, render: (u) => <StatusBadge active={u.is_active} /> },
-          { accessor: 'last_login', title: 'Last Login', sortable: true, render: (u) => formatDateTime(u.last_login) },
-          {
-            accessor: 'actions',
-            title: 'Actions',
-            textAlign: 'right',
-            render: (u) =>
-              canManage(u) ? (
-                <Group gap={4} justify="flex-end" wrap="nowrap">
-                  <Tooltip label="Edit">
-                    <ActionIcon variant="subtle" aria-label={`Edit ${u.first_name} ${u.last_name}`} onClick={() => openEdit(u)}>
-                      <IconEdit size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                  {u.user_id !== me?.user_id && u.is_active && <SendResetLinkAction user={u} />}
-                  {u.user_id !== me?.user_id && (
-                    <Tooltip label="Delete">
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Delete ${u.first_name} ${u.last_name}`}
-                        onClick={() => void onDelete(u)}
-                      >
-                        <IconTrash size={18} />
+      {list.isError ? (
+        <QueryError things={USER_STRINGS.things} query={list} />
+      ) : (
+        <DataTable<User>
+          withTableBorder
+          borderRadius="md"
+          striped
+          highlightOnHover
+          minHeight={list.isLoading || records.length === 0 ? 220 : undefined}
+          idAccessor="user_id"
+          records={records}
+          fetching={list.isFetching}
+          noRecordsText={USER_STRINGS.empty}
+          selectedRecords={selected}
+          onSelectedRecordsChange={setSelected}
+          isRecordSelectable={(u) => canManage(u) && u.user_id !== me?.user_id}
+          allRecordsSelectionCheckboxProps={{ 'aria-label': 'Select all users' }}
+          getRecordSelectionCheckboxProps={(u) => ({ 'aria-label': `Select ${u.first_name} ${u.last_name}` })}
+          sortStatus={sortStatus}
+          onSortStatusChange={(s) => setState({ sort: String(s.columnAccessor), order: s.direction })}
+          totalRecords={list.data?.pagination.total ?? 0}
+          page={page}
+          onPageChange={(p) => setState({ page: String(p) })}
+          recordsPerPage={limit}
+          recordsPerPageOptions={PAGE_SIZES}
+          onRecordsPerPageChange={(n) => setState({ limit: String(n) })}
+          recordsPerPageLabel="Users per page"
+          columns={[
+            {
+              accessor: 'name',
+              title: 'Name',
+              sortable: true,
+              render: (u) => (
+                <Text size="sm" fw={500}>
+                  {u.first_name} {u.last_name}
+                </Text>
+              ),
+            },
+            { accessor: 'email', title: 'Email', sortable: true },
+            { accessor: 'role', title: 'Role', sortable: true, render: (u) => <RoleBadge role={roleName(u.role_id)} /> },
+            {
+              accessor: 'brokerage',
+              title: 'Brokerage',
+              sortable: true,
+              render: (u) => u.brokerage_name ?? <Text c="dimmed">-</Text>,
+            },
+            { accessor: 'status', title: 'Status', sortable: true, render: (u) => <StatusBadge active={u.is_active} /> },
+            { accessor: 'last_login', title: 'Last Login', sortable: true, render: (u) => formatDateTime(u.last_login) },
+            {
+              accessor: 'actions',
+              title: 'Actions',
+              textAlign: 'right',
+              render: (u) =>
+                canManage(u) ? (
+                  <Group gap={4} justify="flex-end" wrap="nowrap">
+                    <Tooltip label="Edit">
+                      <ActionIcon variant="subtle" aria-label={`Edit ${u.first_name} ${u.last_name}`} onClick={() => openEdit(u)}>
+                        <IconEdit size={18} />
                       </ActionIcon>
                     </Tooltip>
-                  )}
-                </Group>
-              ) : null,
-          },
-        ]}
-      />
+                    {u.user_id !== me?.user_id && u.is_active && <SendResetLinkAction user={u} />}
+                    {u.user_id !== me?.user_id && (
+                      <Tooltip label="Delete">
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Delete ${u.first_name} ${u.last_name}`}
+                          onClick={() => void onDelete(u)}
+                        >
+                          <IconTrash size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                  </Group>
+                ) : null,
+            },
+          ]}
+        />
+      )}
 
       <UserFormModal
         opened={formOpen}
