@@ -3,7 +3,7 @@ import { signIn } from './fixtures/auth.ts';
 
 const TABS = ['General', 'License', 'Notifications', 'Security', 'File Uploads', 'System'];
 
-test('the settings screen shows every tab and field, and validates with the SPEC.md messages', async ({ page }) => {
+test('the settings screen shows every tab and field, and validates with the docs/product.md messages', async ({ page }) => {
   test.setTimeout(90_000);
   await signIn(page, 'admin');
   await page.goto('/settings');

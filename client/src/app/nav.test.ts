@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { navFor } from './nav.ts';
 
-describe('sidebar entries per role (SPEC.md section 2)', () => {
+describe('sidebar entries per role (docs/product.md section 2)', () => {
   it('shows all 14 to an Admin (the 13 of the spec and CE Rules) and the right subset to others', () => {
     expect(navFor('Admin')).toHaveLength(14);
     expect(navFor('Admin').map((e) => e.label)).toContain('CE Rules');

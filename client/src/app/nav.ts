@@ -26,14 +26,14 @@ export interface NavEntry {
 
 const ALL: readonly RoleName[] = ['Admin', 'School', 'Broker', 'Agent'];
 
-/** The sidebar of SPEC.md section 2, in order, with who sees each entry (plus CE Rules). */
+/** The sidebar of docs/product.md section 2, in order, with who sees each entry (plus CE Rules). */
 export const NAV: readonly NavEntry[] = [
   { path: '/dashboard', label: 'Dashboard', roles: ALL, icon: IconLayoutDashboard },
   { path: '/users', label: 'Users', roles: ['Admin', 'Broker'], icon: IconUsers },
   { path: '/brokerages', label: 'Brokerages', roles: ['Admin'], icon: IconBuilding },
   { path: '/licenses', label: 'Licenses', roles: ['Admin', 'Broker', 'Agent'], icon: IconCertificate },
   { path: '/courses', label: 'Courses', roles: ALL, icon: IconBook },
-  // Beyond SPEC.md: the state CE rules. Every role may open /ce-rules (read-only); the entry is for the Admin who keeps them.
+  // Beyond docs/product.md: the state CE rules. Every role may open /ce-rules (read-only); the entry is for the Admin who keeps them.
   { path: '/ce-rules', label: 'CE Rules', roles: ['Admin'], icon: IconChecklist },
   { path: '/payments', label: 'Payments', roles: ['Admin', 'Broker', 'Agent'], icon: IconCreditCard },
   { path: '/documents', label: 'Documents', roles: ALL, icon: IconFileText },

@@ -32,7 +32,7 @@ export function makeQueryClient() {
     queryCache: new QueryCache({ onError: onAnyError }),
     mutationCache: new MutationCache({ onError: onAnyError }),
     defaultOptions: {
-      // SPEC.md section 4: retry once, no refetch on window focus. Client errors are not retried.
+      // docs/product.md section 4: retry once, no refetch on window focus. Client errors are not retried.
       queries: {
         retry: (failures, err) => failures < 1 && !(httpStatus(err) && httpStatus(err)! < 500),
         refetchOnWindowFocus: false,

@@ -9,7 +9,7 @@ interface Props {
   onChange: (page: number) => void;
 }
 
-/** 'Showing X to Y of Z entries', Previous, at most 5 numbered page buttons, Next (SPEC.md section 2). */
+/** 'Showing X to Y of Z entries', Previous, at most 5 numbered page buttons, Next (docs/product.md section 2). */
 export function PageButtons({ page, pages, total, limit, onChange }: Props) {
   return (
     <Group justify="space-between" mt="md" wrap="wrap">

@@ -2,7 +2,7 @@ import { Card, List, Text, ThemeIcon } from '@mantine/core';
 import { IconClockHour4 } from '@tabler/icons-react';
 import { PageHeader } from './page-header.tsx';
 
-/** The pages SPEC.md defines as a list of planned features (Documents, Notifications). */
+/** The pages docs/product.md defines as a list of planned features (Documents, Notifications). */
 export function PlannedFeatures({ title, intro, features }: { title: string; intro: string; features: string[] }) {
   return (
     <>

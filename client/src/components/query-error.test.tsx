@@ -11,7 +11,7 @@ function serverError(message: string, httpStatus: number) {
   return TRPCClientError.from({ error: { message, code: -32603, data: { httpStatus, code: 'INTERNAL_SERVER_ERROR' } } });
 }
 
-describe('QueryError (SPEC.md section 8 text, with Retry)', () => {
+describe('QueryError (docs/product.md section 8 text, with Retry)', () => {
   it("shows the server's message and refetches on Retry", async () => {
     const refetch = vi.fn();
     render(

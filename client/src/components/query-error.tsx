@@ -6,7 +6,7 @@ import { errorMessage } from '../lib/errors.ts';
 export type RetryableQuery = { error: unknown; refetch: () => unknown; isFetching?: boolean };
 
 /**
- * The red alert of SPEC.md section 8: 'Error loading {things}: {message}', with the server's text, else
+ * The red alert of docs/product.md section 8: 'Error loading {things}: {message}', with the server's text, else
  * the screen's fetch-failure text (e.g. 'Failed to fetch audit logs'), and a Retry button that refetches.
  * A screen shows this instead of its empty state, never beside it (docs/architecture.md "Client").
  */

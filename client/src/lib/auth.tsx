@@ -21,7 +21,7 @@ const AuthContext = createContext<AuthState | null>(null);
 export const UNAUTHORIZED_EVENT = 'lm:unauthorized';
 
 /**
- * Session state (SPEC.md section 4): with a stored token the user is fetched from /auth/me at start
+ * Session state (docs/product.md section 4): with a stored token the user is fetched from /auth/me at start
  * while `loading` is true; if that fails the token is discarded and the user stays signed out.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {

@@ -1,4 +1,4 @@
-/** The stored session token (SPEC.md section 4: a stored token survives reloads). */
+/** The stored session token (docs/product.md section 4: a stored token survives reloads). */
 const KEY = 'lm.token';
 
 export const tokenStore = {

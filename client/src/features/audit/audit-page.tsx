@@ -57,7 +57,7 @@ function SummaryCard({ label, value, loading }: { label: string; value: number |
   );
 }
 
-/** Audit Logs (SPEC.md section 2), Admin only (wrapped in <AdminOnly> by the routes). */
+/** Audit Logs (docs/product.md section 2), Admin only (wrapped in <AdminOnly> by the routes). */
 export function AuditPage() {
   const [state, setState] = useUrlState(DEFAULTS);
   const page = Math.max(1, Number(state.page) || 1);

@@ -31,7 +31,7 @@ function renderActions(backup: Backup) {
   return handlers;
 }
 
-describe('backup row actions (SPEC.md section 4: download and restore only when completed)', () => {
+describe('backup row actions (docs/product.md section 4: download and restore only when completed)', () => {
   it('enables all three for a completed backup', async () => {
     const h = renderActions(base);
     await userEvent.click(screen.getByRole('button', { name: 'Download Nightly' }));

@@ -2,7 +2,7 @@ import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconDownload, IconRestore, IconTrash } from '@tabler/icons-react';
 import type { Backup } from '@lm/shared';
 
-/** Download, restore and delete for one backup; download and restore only when it is completed (SPEC.md section 4). */
+/** Download, restore and delete for one backup; download and restore only when it is completed (docs/product.md section 4). */
 export function BackupRowActions({
   backup,
   downloading,

@@ -8,7 +8,7 @@ import { formatTimestamp } from './format.ts';
 
 const ALL = Object.fromEntries(BACKUP_GROUPS.map((g) => [g, true])) as Record<BackupGroup, boolean>;
 
-/** The restore modal (SPEC.md section 2): a warning, one checkbox per data group; closes on success. */
+/** The restore modal (docs/product.md section 2): a warning, one checkbox per data group; closes on success. */
 export function RestoreModal({ backup, onClose }: { backup: Backup | null; onClose: () => void }) {
   const utils = trpc.useUtils();
   const restore = trpc.admin.backups.restore.useMutation();

@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import { COMPLETION_STATUS_COLORS, COURSE_TYPE_COLORS, type CompletionStatus, type CourseType } from '@lm/shared';
 
-/** Type badge (SPEC.md: Online primary, In-Person info, Webinar warning). */
+/** Type badge (docs/product.md: Online primary, In-Person info, Webinar warning). */
 export function CourseTypeBadge({ type }: { type: CourseType }) {
   return (
     <Badge variant="light" color={COURSE_TYPE_COLORS[type]}>

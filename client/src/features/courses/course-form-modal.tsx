@@ -17,7 +17,7 @@ interface Values {
   topic: CeTopic | null;
 }
 
-/** SPEC.md section 9: Online, cost 0, active, ce_hours 0. */
+/** docs/product.md section 9: Online, cost 0, active, ce_hours 0. */
 const DEFAULTS: Values = {
   course_name: '',
   description: '',

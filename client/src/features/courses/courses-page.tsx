@@ -6,7 +6,7 @@ import { useUrlState } from '../../lib/use-url-state.ts';
 import { CoursesTab } from './courses-tab.tsx';
 import { CompletionsTab } from './completions-tab.tsx';
 
-/** Course Management (SPEC.md) with the CE completions tab (DECISIONS.md). The tab is kept in the URL. */
+/** Course Management (docs/product.md) with the CE completions tab (docs/decisions.md). The tab is kept in the URL. */
 export function CoursesPage() {
   const [state, setState] = useUrlState({ tab: 'courses' });
   const tab = state.tab === 'completions' ? 'completions' : 'courses';

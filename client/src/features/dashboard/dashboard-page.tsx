@@ -8,7 +8,7 @@ import { RecentActivityCard } from './recent-activity-card.tsx';
 import { ExpiringLicensesCard } from './expiring-licenses-card.tsx';
 import { CeProgressCard } from './ce-progress-card.tsx';
 
-/** The dashboard (SPEC.md section 2): stat cards per role, recent activity, expiring licenses, CE progress. */
+/** The dashboard (docs/product.md section 2): stat cards per role, recent activity, expiring licenses, CE progress. */
 export function DashboardPage() {
   const { user } = useAuth();
   const stats = trpc.dashboard.stats.useQuery(undefined, { refetchInterval: DASHBOARD_REFRESH.stats });

@@ -25,7 +25,7 @@ interface StatCardDef {
 const money = (dollars: number) => dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 const n = (v: number) => v.toLocaleString('en-US');
 
-/** The stat cards of each role (SPEC.md section 3). */
+/** The stat cards of each role (docs/product.md section 3). */
 function cardsFor(stats: DashboardStats): StatCardDef[] {
   switch (stats.role) {
     case 'Admin':

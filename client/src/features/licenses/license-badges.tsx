@@ -2,7 +2,7 @@ import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
 import { expiryBand, localDateString, type LicenseStatus } from '@lm/shared';
 import { formatHours } from './format.ts';
 
-/** Expiry badge (SPEC.md): past 'Expired' red; up to 30 days yellow; 31 to 90 blue; beyond 90 green. */
+/** Expiry badge (docs/product.md): past 'Expired' red; up to 30 days yellow; 31 to 90 blue; beyond 90 green. */
 export function ExpiryBadge({ expirationDate, today = localDateString() }: { expirationDate: string; today?: string }) {
   const band = expiryBand(expirationDate, today);
   return (

@@ -29,7 +29,7 @@ interface Values {
   ce_hours_completed: number | string;
 }
 
-/** SPEC.md section 9: Sales, Active, CE hours 0. */
+/** docs/product.md section 9: Sales, Active, CE hours 0. */
 const DEFAULTS: Values = {
   user_id: null,
   license_number: '',

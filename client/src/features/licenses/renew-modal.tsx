@@ -38,7 +38,7 @@ function RenewBody({ license, onClose }: { license: License; onClose: () => void
 
   const onRenew = () =>
     renew.mutate(
-      // SPEC.md: the call carries the new expiration date and the status; the preview computed the date.
+      // docs/product.md: the call carries the new expiration date and the status; the preview computed the date.
       {
         id: license.license_id,
         expiration_date: data?.new_expiration_date,

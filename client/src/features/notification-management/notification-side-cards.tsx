@@ -4,7 +4,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { DeliveryStatusBadge, formatDateTime } from './template-badges.tsx';
 
-/** SPEC.md section 9: recent notifications 5. */
+/** docs/product.md section 9: recent notifications 5. */
 const RECENT_SHOWN = 5;
 
 function Stat({ label, value, color }: { label: string; value: number | undefined; color?: string }) {

@@ -30,7 +30,7 @@ interface Values {
   description: string;
 }
 
-/** SPEC.md: License Fee, Credit Card, Completed, payment_date today. */
+/** docs/product.md: License Fee, Credit Card, Completed, payment_date today. */
 function defaults(): Values {
   return {
     user_id: null,

@@ -44,7 +44,7 @@ function AccountCard({ user }: { user: User }) {
   );
 }
 
-/** Profile (SPEC.md): the user's own details and password, and what the account is. */
+/** Profile (docs/product.md): the user's own details and password, and what the account is. */
 export function ProfilePage() {
   const { user } = useAuth();
   if (!user) return null;

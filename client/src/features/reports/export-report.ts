@@ -11,7 +11,7 @@ export interface ReportQuery {
 
 /**
  * Downloads GET /api/reports/{name}/export?format=csv with the filters (non-empty only), named as the
- * server says (else as SPEC.md section 7 prescribes). Toasts success or the server's error text.
+ * server says (else as docs/product.md section 7 prescribes). Toasts success or the server's error text.
  */
 export async function exportReport(name: ReportName, q: ReportQuery): Promise<void> {
   const params = new URLSearchParams({ format: 'csv' });

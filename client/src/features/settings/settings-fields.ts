@@ -3,7 +3,7 @@ import { LOG_LEVELS, NOTIFICATION_FREQUENCIES, NOTIFICATION_STRINGS, type Settin
 /** Shown under the SMS switch, which is disabled while no SMS gateway exists. */
 export const SMS_UNAVAILABLE = `${NOTIFICATION_STRINGS.noSmsGateway}: text messages cannot be sent, so this switch is not available.`;
 
-/** Labels and hints of every setting (SPEC.md section 3), shown in the tab its SETTINGS_TABS entry names. */
+/** Labels and hints of every setting (docs/product.md section 3), shown in the tab its SETTINGS_TABS entry names. */
 export const SETTING_LABELS: Record<keyof Settings, { label: string; description?: string }> = {
   app_name: { label: 'App Name' },
   app_description: { label: 'App Description' },

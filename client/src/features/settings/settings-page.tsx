@@ -25,7 +25,7 @@ type FormValues = { [K in keyof Settings]: Settings[K] extends number ? number |
 
 const tabOf = (field: string): TabValue | undefined => SETTINGS_TABS.find((t) => (t.fields as readonly string[]).includes(field))?.value;
 
-/** The shared schema's messages (SPEC.md section 5), first per field. An emptied number is "not a number". */
+/** The shared schema's messages (docs/product.md section 5), first per field. An emptied number is "not a number". */
 function validate(values: FormValues): Record<string, string> {
   const input: Record<string, unknown> = { ...values };
   for (const f of NUMBER_FIELDS) if (input[f] === '') input[f] = undefined;
@@ -38,7 +38,7 @@ function validate(values: FormValues): Record<string, string> {
 
 export function SettingsPage() {
   const query = trpc.admin.settings.get.useQuery();
-  // SPEC.md section 4: a 404 from the settings call means the defaults are used.
+  // docs/product.md section 4: a 404 from the settings call means the defaults are used.
   const notFound = query.isError && httpStatus(query.error) === 404;
   const failed = query.isError && !notFound;
 

@@ -17,7 +17,7 @@ interface Props {
 type Dialog = 'change_role' | 'change_brokerage' | 'delete' | null;
 const NONE = 'none';
 
-/** The bulk menu of the Users screen (SPEC.md): activate, deactivate, change role, change brokerage, delete. */
+/** The bulk menu of the Users screen (docs/product.md): activate, deactivate, change role, change brokerage, delete. */
 export function BulkActions({ selectedIds, canReassign, brokerageOptions, onDone }: Props) {
   const utils = trpc.useUtils();
   const bulk = trpc.users.bulk.useMutation();

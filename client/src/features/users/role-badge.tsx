@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import { ROLE_COLORS, type RoleName } from '@lm/shared';
 
-/** Role badge: Admin danger, Broker primary, Agent success, School warning (SPEC.md). */
+/** Role badge: Admin danger, Broker primary, Agent success, School warning (docs/product.md). */
 export function RoleBadge({ role }: { role: RoleName }) {
   return (
     <Badge color={ROLE_COLORS[role]} variant="light" data-role={role}>

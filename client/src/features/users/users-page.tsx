@@ -30,7 +30,7 @@ function formatDateTime(value: string | null) {
 }
 
 /**
- * User Management (SPEC.md): Admins see everyone; Brokers see their own brokerage and manage its
+ * User Management (docs/product.md): Admins see everyone; Brokers see their own brokerage and manage its
  * Agents. The list state (page, size, sort, filters, search) lives in the URL.
  */
 export function UsersPage() {
