@@ -32,6 +32,12 @@ export function activeTemplates(db: Db, trigger: TriggerEvent): TemplateRow[] {
 }
 
 /** The values every template may use, whatever the event. */
+/** Where a message of a channel goes: SMS to the phone number, e-mail and push to the e-mail address (push has no device registry yet). */
+export function recipientFor(channel: NotificationType, u: { email: string; phone_number: string | null }): string | null {
+  if (channel === 'sms') return u.phone_number?.trim() || null;
+  return u.email;
+}
+
 export function commonValues(settings: Settings, config: Config): Record<string, string> {
   return {
     app_name: settings.app_name,
@@ -141,7 +147,7 @@ export async function sendCourseCompleted(db: Db, config: Config, completionId: 
   };
   const outcomes: DeliveryOutcome[] = [];
   for (const t of activeTemplates(db, 'course_completed')) {
-    const recipient = t.type === 'sms' ? row.phone_number?.trim() : row.email;
+    const recipient = recipientFor(t.type, row);
     if (!recipient) continue;
     outcomes.push(
       await deliver(db, config, {

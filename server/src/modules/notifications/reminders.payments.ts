@@ -11,7 +11,7 @@ import { payments, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { deliver, type DeliveryOutcome } from './delivery.ts';
-import { activeTemplates, commonValues, userValues } from './events.ts';
+import { activeTemplates, commonValues, recipientFor, userValues } from './events.ts';
 
 export interface DuePayment {
   payment_id: number;
@@ -88,7 +88,7 @@ export async function remindPayers(
       payment_type: p.payment_type,
     };
     for (const t of templates) {
-      const recipient = t.type === 'sms' ? p.phone_number?.trim() || null : p.email;
+      const recipient = recipientFor(t.type, p);
       if (!recipient) {
         onOutcome('no_address');
         continue;

@@ -16,14 +16,15 @@
  * immediate notices, key `broker_notice:{broker_id}:payment_due:{payment_id}`) list them for the payer's Broker.
  */
 import { and, asc, eq, gte, inArray, isNull, lte, lt, or } from 'drizzle-orm';
-import { addDays, daysBetween, renderTemplate, ROLE, type NotificationType, type Settings, type TriggerEvent } from '@lm/shared';
-import { brokerages, licenses, notificationTemplates, users } from '../../db/schema/index.ts';
+import { addDays, daysBetween, renderTemplate, ROLE, type Settings, type TriggerEvent } from '@lm/shared';
+import { brokerages, licenses, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { getSettings } from '../../core/settings.ts';
 import { today as officeToday } from '../../core/dates.ts';
 import { deliver, type DeliveryOutcome } from './delivery.ts';
 import { describePayment, duePayments, remindPayers, type DuePayment } from './reminders.payments.ts';
+import { activeTemplates, recipientFor } from './events.ts';
 
 /** An expiry older than this when first seen is not announced (no flood after importing old records). */
 export const EXPIRED_LOOKBACK_DAYS = 30;
@@ -109,19 +110,6 @@ function dueLicenses(db: Db, today: string, settings: Settings): DueLicense[] {
   }));
 }
 
-/** The first active template per channel for a trigger (one reminder per channel, not one per template). */
-function templatesFor(db: Db, trigger: TriggerEvent) {
-  const rows = db
-    .select()
-    .from(notificationTemplates)
-    .where(and(eq(notificationTemplates.trigger_event, trigger), eq(notificationTemplates.is_active, true)))
-    .orderBy(asc(notificationTemplates.id))
-    .all();
-  const perChannel = new Map<NotificationType, (typeof rows)[number]>();
-  for (const r of rows) if (!perChannel.has(r.type)) perChannel.set(r.type, r);
-  return [...perChannel.values()];
-}
-
 function licenseValues(l: DueLicense, settings: Settings): Record<string, string> {
   return {
     user_name: `${l.first_name} ${l.last_name}`,
@@ -138,12 +126,6 @@ function licenseValues(l: DueLicense, settings: Settings): Record<string, string
     app_name: settings.app_name,
     support_email: settings.support_email,
   };
-}
-
-function addressFor(channel: NotificationType, l: { email: string; phone_number: string | null }): string | null {
-  if (channel === 'sms') return l.phone_number?.trim() || null;
-  // Push has no device registry yet: the user's email identifies the recipient.
-  return l.email;
 }
 
 /** The period a digest belongs to at the given frequency, or null for immediate. */
@@ -224,13 +206,13 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
 
   // 1. Holders.
   const templates = {
-    license_expiring: templatesFor(db, 'license_expiring'),
-    license_expired: templatesFor(db, 'license_expired'),
+    license_expiring: activeTemplates(db, 'license_expiring'),
+    license_expired: activeTemplates(db, 'license_expired'),
   };
   for (const l of due) {
     const values = licenseValues(l, settings);
     for (const t of templates[l.trigger]) {
-      const recipient = addressFor(t.type, l);
+      const recipient = recipientFor(t.type, l);
       if (!recipient) {
         summary.no_address++;
         continue;
