@@ -10,28 +10,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, REPO_ROOT, serverEnv, sleep } from '../server/test/child-server.ts';
 
 const SECONDS = Number(process.env.FLOOD_SECONDS ?? 30);
 const CONCURRENCY = Number(process.env.FLOOD_CONCURRENCY ?? 150);
 const LEGIT_USERS = 10;
-const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN = { email: 'flood-admin@flood.test', password: 'Flood-Passw0rd' };
 const USER_PASSWORD = 'Legit-Passw0rd';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Answer {
   status: number;
@@ -80,19 +67,8 @@ function request(port: number, method: string, url: string, opts: { body?: unkno
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const nodeArgs = (process.env.FLOOD_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SCHEDULER: 'off',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      CLIENT_DIST: path.join(dataDir, 'no-client'),
-      NODE_ENV: 'production',
-      TRUST_PROXY: 'false',
-    },
+    cwd: REPO_ROOT,
+    env: { ...serverEnv(dataDir, port, ADMIN), TRUST_PROXY: 'false' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {

@@ -8,14 +8,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, REPO_ROOT, serverEnv, sleep } from '../child-server.ts';
 import Database from 'better-sqlite3';
 
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 10);
 const WRITERS = 6;
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const ADMIN = { email: 'crash-admin@crash.test', password: 'Crash-Passw0rd' };
 
 interface Ack {
@@ -23,33 +22,10 @@ interface Ack {
   id: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SCHEDULER: 'off',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      CLIENT_DIST: path.join(dataDir, 'no-client'),
-      NODE_ENV: 'production',
-    },
+    cwd: REPO_ROOT,
+    env: serverEnv(dataDir, port, ADMIN),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
