@@ -12,8 +12,8 @@ import { restoreWorkFile } from '../src/modules/backups/backups.service.ts';
 import { derivedCurrentSums } from '../src/modules/licenses/ce-ledger.ts';
 import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
 
-/** The newest migration of drizzle/meta/_journal.json: what a backup's manifest names as its schema. */
-const JOURNAL = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../drizzle/meta/_journal.json'), 'utf8')) as {
+/** The newest migration of drizzle/sqlite/meta/_journal.json: what a backup's manifest names as its schema. */
+const JOURNAL = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../drizzle/sqlite/meta/_journal.json'), 'utf8')) as {
   entries: Array<{ tag: string }>;
 };
 const LATEST_MIGRATION = { tag: JOURNAL.entries.at(-1)!.tag, count: JOURNAL.entries.length };

@@ -11,7 +11,7 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Either the database or a transaction: what service functions take. */
 export type DbOrTx = Db | Tx;
 
-export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../../drizzle');
+export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../../drizzle/sqlite');
 
 /** Pragmas (docs/architecture.md, docs/performance.md): WAL, durable commits (licenses and payments), and a busy timeout. */
 function applyPragmas(sqlite: Database.Database) {

@@ -1,11 +1,5 @@
-export * from './brokerages.ts';
-export * from './users.ts';
-export * from './licenses.ts';
-export * from './courses.ts';
-export * from './ce.ts';
-export * from './payments.ts';
-export * from './audit.ts';
-export * from './notifications.ts';
-export * from './backups.ts';
-export * from './settings.ts';
-export * from './password-reset.ts';
+/**
+ * The tables services query. Today the SQLite definitions; the data layer selects the active dialect's
+ * tables here (docs/architecture.md "Data layer").
+ */
+export * from './sqlite/index.ts';
