@@ -30,6 +30,49 @@ export default tseslint.config(
     },
   },
   {
+    // The data layer's seam (docs/architecture.md "Data layer"): only server/src/db/ and the per-dialect
+    // query modules (*.sqlite.ts, *.pg.ts) know which database is in use.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/db/**', 'server/src/**/*.sqlite.ts', 'server/src/**/*.pg.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ThrowStatement > NewExpression[callee.name='Error']",
+          message: 'Throw AppError (server/src/core/errors.ts), not Error.',
+        },
+        {
+          selector: "CallExpression[arguments.length=0][callee.property.name=/^(get|all|run)$/]",
+          message: 'Await the query builder: .get()/.all()/.run() are SQLite-only (docs/architecture.md "Data layer").',
+        },
+        {
+          selector: "MemberExpression[property.name=/^(\\$client|pragma|writer|pool)$/]",
+          message: 'Driver handles stay in server/src/db/ (docs/architecture.md "Data layer").',
+        },
+        {
+          selector:
+            "TaggedTemplateExpression[tag.name='sql'] TemplateElement[value.raw=/julianday|strftime|datetime\\(|COLLATE|NOCASE|ILIKE|PRAGMA|::|group_concat|string_agg|ifnull|iif\\(|to_char|date_trunc|\\bLIKE\\b/i]",
+          message: 'Dialect-only SQL belongs in server/src/db/sql.ts or a *.sqlite.ts / *.pg.ts query module.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='sql'][callee.property.name='raw']",
+          message: 'sql.raw belongs in server/src/db/ or a per-dialect query module.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(better-sqlite3|pg|drizzle-orm/(better-sqlite3|node-postgres|sqlite-core|pg-core)(/.*)?)$',
+              message: 'Only server/src/db/ imports drivers and dialect builders (docs/architecture.md "Data layer").',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['server/test/**/*.ts', 'server/src/db/**/*.ts', 'server/src/demo/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
+// TEST_DATABASE_URL=postgres://… runs the server suite on PostgreSQL (each test environment in a database
+// of its own, server/test/pg.ts); without it everything runs on SQLite and needs nothing installed.
+const pgEnv: Record<string, string> = process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {};
+
 export default defineConfig({
   test: {
     projects: [
@@ -9,7 +13,7 @@ export default defineConfig({
           name: 'server',
           include: ['server/**/*.test.ts'],
           environment: 'node',
-          env: { TZ: 'UTC' },
+          env: { TZ: 'UTC', ...pgEnv },
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -20,7 +24,7 @@ export default defineConfig({
           name: 'integrator',
           include: ['integrator/test/**/*.test.ts'],
           environment: 'node',
-          env: { TZ: 'UTC' },
+          env: { TZ: 'UTC', ...pgEnv },
           testTimeout: 30_000,
         },
       },

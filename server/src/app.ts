@@ -16,7 +16,8 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import type { Config } from './config.ts';
 import { closeDatabase, openDatabase, type Db } from './db/client.ts';
 import { appRouter, type AppRouter } from './router.ts';
-import { createAppServices, createContextFromRequest, type AppServices } from './core/context.ts';
+import { createAppServices, type AppServices } from './core/context.ts';
+import { createContextFromRequest } from './http/context.ts';
 import { AppError, toErrorBody } from './core/errors.ts';
 import { effectiveLogLevel, getSettings } from './core/settings.ts';
 import { registerRestAdapter } from './http/rest.ts';
@@ -24,7 +25,6 @@ import { openApiDocument } from './http/openapi.ts';
 import { fileRoutes } from './http/routes.ts';
 import { deviceCookieHeader } from './modules/auth/sources.ts';
 import { loginGate } from './modules/auth/login-gate.ts';
-import { closeLoginCounters } from './modules/auth/throttle.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -61,11 +61,11 @@ function errorReply(err: FastifyError | Error) {
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config } = options;
   const ownsDb = !options.db;
-  const db = options.db ?? openDatabase(config.databasePath);
+  const db = options.db ?? (await openDatabase(config));
   const services = options.services ?? createAppServices();
 
   const app = Fastify({
-    logger: options.logger ?? { level: effectiveLogLevel(getSettings(db)) },
+    logger: options.logger ?? { level: effectiveLogLevel(await getSettings(db)) },
     bodyLimit: BODY_LIMIT,
     // A hop count trusts the nearest N peers (Fastify 5 refuses bare numbers: they cannot check the peer
     // is a proxy); README says to use it only when the proxy is the only way in.
@@ -207,8 +207,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   app.addHook('onClose', async () => {
-    closeLoginCounters(db);
-    if (ownsDb) closeDatabase(db);
+    if (ownsDb) await closeDatabase(db);
   });
 
   return { app, db, services };

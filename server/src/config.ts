@@ -7,7 +7,10 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The SQLite file (the default backend). */
   databasePath: string;
+  /** postgres://… selects PostgreSQL instead (docs/architecture.md "Data layer"). */
+  databaseUrl: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -68,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir,
     databasePath: path.resolve(env.DATABASE_PATH ?? path.join(dataDir, 'license-manager.db')),
+    databaseUrl: env.DATABASE_URL || undefined,
     adminEmail: env.ADMIN_EMAIL || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     smtpUrl: env.SMTP_URL || undefined,

@@ -1,22 +1,25 @@
 /**
- * Test harness: a real SQLite file built from the real migrations, the real app (for app.inject on the
- * REST paths) and createCaller for the tRPC path. No mocks.
+ * Test harness: a real database built from the real migrations (a SQLite file; with TEST_DATABASE_URL a
+ * PostgreSQL database of its own), the real app (for app.inject on the REST paths) and createCaller for
+ * the tRPC path. No mocks.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROLE, type RoleName } from '@lm/shared';
 import { loadConfig, type Config } from '../src/config.ts';
-import { openDatabase, type Db } from '../src/db/client.ts';
+import { ENGINE, openDatabase, type Db } from '../src/db/client.ts';
 import { buildApp } from '../src/app.ts';
 import { brokerages, users } from '../src/db/schema/index.ts';
-import { createAppServices, createContextInner, type AppServices } from '../src/core/context.ts';
+import { createAppServices, type AppServices } from '../src/core/context.ts';
+import { createContextInner } from '../src/http/context.ts';
 import { hashPassword } from '../src/core/passwords.ts';
 import { createCallerFactory } from '../src/core/trpc.ts';
 import { appRouter } from '../src/router.ts';
 import { createSession } from '../src/modules/auth/sessions.ts';
 import type { FastifyInstance } from 'fastify';
 import { toErrorBody } from '../src/core/errors.ts';
+import { createTestDatabase } from './pg.ts';
 
 export const TEST_PASSWORD = 'Passw0rd!Test';
 
@@ -29,10 +32,19 @@ export interface TestEnv {
   close: () => Promise<void>;
 }
 
+/** The environment variables of a test server: a temp DATA_DIR and, on the PostgreSQL pass, a fresh database. */
+export async function testServerEnv(dir: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  const env: Record<string, string> = { DATA_DIR: dir, SCHEDULER: 'off', CLIENT_DIST: path.join(dir, 'no-client') };
+  if (ENGINE !== 'postgres') return { env, drop: async () => {} };
+  const created = await createTestDatabase(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL!);
+  return { env: { ...env, DATABASE_URL: created.url }, drop: created.drop };
+}
+
 export async function createTestEnv(env: Record<string, string> = {}): Promise<TestEnv> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-test-'));
-  const config = loadConfig({ DATA_DIR: dir, SCHEDULER: 'off', CLIENT_DIST: path.join(dir, 'no-client'), ...env });
-  const db = openDatabase(config.databasePath);
+  const server = await testServerEnv(dir);
+  const config = loadConfig({ ...server.env, ...env });
+  const db = await openDatabase(config);
   const services = createAppServices();
   const { app } = await buildApp({ config, db, services, logger: false });
   await app.ready();
@@ -44,7 +56,8 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<T
     dir,
     close: async () => {
       await app.close();
-      db.$client.close();
+      await db.close();
+      await server.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -82,37 +95,46 @@ export async function seedUser(
   const password = fields.password ?? TEST_PASSWORD;
   const hash = fields.password ? await hashPassword(fields.password) : await testPasswordHash();
   const email = fields.email ?? `${role.toLowerCase()}${counter}-${Date.now()}@test.example`;
-  const row = env.db
-    .insert(users)
-    .values({
-      email,
-      password_hash: hash,
-      first_name: fields.first_name ?? role,
-      last_name: fields.last_name ?? `User${counter}`,
-      role_id: ROLE[role],
-      brokerage_id: fields.brokerage_id ?? null,
-      is_active: fields.is_active ?? true,
-    })
-    .returning()
-    .get();
-  return { user_id: row.user_id, email, password, role_id: row.role_id, brokerage_id: row.brokerage_id };
+  const [row] = await env.db.transaction((tx) =>
+    tx
+      .insert(users)
+      .values({
+        email,
+        password_hash: hash,
+        first_name: fields.first_name ?? role,
+        last_name: fields.last_name ?? `User${counter}`,
+        role_id: ROLE[role],
+        brokerage_id: fields.brokerage_id ?? null,
+        is_active: fields.is_active ?? true,
+      })
+      .returning(),
+  );
+  return { user_id: row!.user_id, email, password, role_id: row!.role_id, brokerage_id: row!.brokerage_id };
 }
 
-export function seedBrokerage(env: Pick<TestEnv, 'db'>, name = `Brokerage ${++counter}`): number {
-  return env.db.insert(brokerages).values({ name }).returning().get().brokerage_id;
+export async function seedBrokerage(env: Pick<TestEnv, 'db'>, name = `Brokerage ${++counter}`): Promise<number> {
+  const [row] = await env.db.transaction((tx) => tx.insert(brokerages).values({ name }).returning());
+  return row!.brokerage_id;
 }
 
 /** A live session token for a user, without going through login. */
-export function tokenFor(env: Pick<TestEnv, 'db'>, userId: number): string {
-  return createSession(env.db, userId, { ip: '127.0.0.1', userAgent: 'vitest' }).token;
+export async function tokenFor(env: Pick<TestEnv, 'db'>, userId: number): Promise<string> {
+  return (await env.db.transaction((tx) => createSession(tx, userId, { ip: '127.0.0.1', userAgent: 'vitest' }))).token;
 }
 
 const createCaller = createCallerFactory(appRouter);
 
 /** The tRPC path: a caller acting as the user (or signed out with null). */
 export function callerFor(env: Pick<TestEnv, 'db' | 'config' | 'services'>, userId: number | null) {
-  const token = userId === null ? null : tokenFor(env, userId);
-  return createCaller(createContextInner({ db: env.db, config: env.config, services: env.services, ip: '127.0.0.1', token }));
+  let context: ReturnType<typeof createContextInner> | undefined;
+  // The session is created on the first call, once, and every call of this caller uses it.
+  return createCaller(
+    () =>
+      (context ??= (async () => {
+        const token = userId === null ? null : await tokenFor(env, userId);
+        return createContextInner({ db: env.db, config: env.config, services: env.services, ip: '127.0.0.1', token });
+      })()),
+  );
 }
 
 export interface ApiResponse<T = any> {
@@ -150,17 +172,17 @@ export async function login(env: Pick<TestEnv, 'app'>, email: string, password =
 
 /** One signed-in user of each role, plus a brokerage for the Broker and Agent. */
 export async function seedRoles(env: TestEnv) {
-  const brokerageId = seedBrokerage(env, 'Main Street Realty');
+  const brokerageId = await seedBrokerage(env, 'Main Street Realty');
   const admin = await seedUser(env, 'Admin');
   const broker = await seedUser(env, 'Broker', { brokerage_id: brokerageId });
   const agent = await seedUser(env, 'Agent', { brokerage_id: brokerageId });
   const school = await seedUser(env, 'School');
   return {
     brokerageId,
-    admin: { ...admin, token: tokenFor(env, admin.user_id) },
-    broker: { ...broker, token: tokenFor(env, broker.user_id) },
-    agent: { ...agent, token: tokenFor(env, agent.user_id) },
-    school: { ...school, token: tokenFor(env, school.user_id) },
+    admin: { ...admin, token: await tokenFor(env, admin.user_id) },
+    broker: { ...broker, token: await tokenFor(env, broker.user_id) },
+    agent: { ...agent, token: await tokenFor(env, agent.user_id) },
+    school: { ...school, token: await tokenFor(env, school.user_id) },
   };
 }
 

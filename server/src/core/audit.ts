@@ -1,5 +1,5 @@
 import { auditLogs } from '../db/schema/index.ts';
-import type { DbOrTx } from '../db/client.ts';
+import type { Tx } from '../db/client.ts';
 
 /** Who did it and from where: the part of the request context that every audit entry needs. */
 export interface Actor {
@@ -41,16 +41,14 @@ function toJson(value: unknown): string | null {
  * The one audit function. Call it with the transaction handle of the change it records, so the
  * change and its entry commit together or not at all. Secrets are removed from old and new values.
  */
-export function audit(db: DbOrTx, actor: Actor, entry: AuditEntry): void {
-  db.insert(auditLogs)
-    .values({
-      user_id: actor.userId,
-      ip_address: actor.ip,
-      action: entry.action,
-      target_table: entry.table ?? null,
-      target_id: entry.id ?? null,
-      old_values: toJson(entry.old),
-      new_values: toJson(entry.new),
-    })
-    .run();
+export async function audit(tx: Tx, actor: Actor, entry: AuditEntry): Promise<void> {
+  await tx.insert(auditLogs).values({
+    user_id: actor.userId,
+    ip_address: actor.ip,
+    action: entry.action,
+    target_table: entry.table ?? null,
+    target_id: entry.id ?? null,
+    old_values: toJson(entry.old),
+    new_values: toJson(entry.new),
+  });
 }

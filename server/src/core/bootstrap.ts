@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { count } from 'drizzle-orm';
 import { normalizeEmail, passwordProblems, ROLE } from '@lm/shared';
 import { users } from '../db/schema/index.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import type { Config } from '../config.ts';
 import { audit } from './audit.ts';
 import { hashPassword } from './passwords.ts';
@@ -26,24 +26,28 @@ export async function ensureAdmin(
   config: Config,
   print: (line: string) => void,
 ): Promise<{ email: string; generated: boolean } | null> {
-  const existing = db.select({ n: count() }).from(users).get()?.n ?? 0;
-  if (existing > 0) return null;
+  const hasUsers = async (handle: DbOrTx) => ((await handle.select({ n: count() }).from(users))[0]?.n ?? 0) > 0;
+  if (await hasUsers(db)) return null;
   const email = normalizeEmail(config.adminEmail ?? DEFAULT_ADMIN_EMAIL);
   const generated = !config.adminPassword;
   const password = config.adminPassword ?? generatePassword();
   const hash = await hashPassword(password);
-  db.transaction((tx) => {
-    const row = tx
+  // Checked again inside the transaction: instances starting together on one PostgreSQL database
+  // create one Admin (the transaction is serialisable; the loser sees the winner's user and stops).
+  const created = await db.transaction(async (tx) => {
+    if (await hasUsers(tx)) return false;
+    const [row] = await tx
       .insert(users)
       .values({ email, password_hash: hash, first_name: 'System', last_name: 'Administrator', role_id: ROLE.Admin })
-      .returning({ user_id: users.user_id })
-      .get();
-    audit(
+      .returning({ user_id: users.user_id });
+    await audit(
       tx,
       { userId: null, ip: null },
-      { action: 'create', table: 'users', id: row.user_id, new: { email, role_id: ROLE.Admin, reason: 'first start' } },
+      { action: 'create', table: 'users', id: row!.user_id, new: { email, role_id: ROLE.Admin, reason: 'first start' } },
     );
+    return true;
   });
+  if (!created) return null;
   if (generated) {
     print('');
     print('  First start: created the Admin account.');

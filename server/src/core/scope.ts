@@ -1,20 +1,17 @@
 import { eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { AnyColumn } from 'drizzle-orm';
 import { users } from '../db/schema/index.ts';
-import type { AuthUser } from '../modules/auth/sessions.ts';
+import { isAdmin, isBroker, type AuthUser } from './identity.ts';
 import { notFound } from './errors.ts';
 
-export const isAdmin = (u: AuthUser) => u.role_id === 1;
-export const isBroker = (u: AuthUser) => u.role_id === 2;
-export const isAgent = (u: AuthUser) => u.role_id === 3;
-export const isSchool = (u: AuthUser) => u.role_id === 4;
+export { isAdmin, isAgent, isBroker, isSchool } from './identity.ts';
 
 /**
  * The people whose records (licenses, payments, completions) a caller may see, as a condition on a
  * user-id column (docs/decisions.md): Admin everyone (undefined = no condition); Broker itself and the users
  * of its brokerage; Agent and School only themselves. Put it in the WHERE of every scoped query.
  */
-export function visibleUsersCondition(actor: AuthUser, userIdColumn: SQLiteColumn): SQL | undefined {
+export function visibleUsersCondition(actor: AuthUser, userIdColumn: AnyColumn): SQL | undefined {
   if (isAdmin(actor)) return undefined;
   if (isBroker(actor) && actor.brokerage_id !== null) {
     return or(

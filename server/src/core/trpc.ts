@@ -8,11 +8,13 @@
  */
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { roleName, type RoleName } from '@lm/shared';
-import type { Context } from './context.ts';
-import { AppError, forbidden, toErrorBody, unauthorized, type AppErrorCode } from './errors.ts';
-import { getSettings } from './settings.ts';
-import type { AuthUser } from '../modules/auth/sessions.ts';
+import type { RoleName } from '@lm/shared';
+import type { AuthedContext, Context } from './context.ts';
+import { toErrorBody, type AppErrorCode } from './errors.ts';
+import { checkAccess } from './access.ts';
+
+export { MAINTENANCE_MESSAGE } from './access.ts';
+export type { AuthedContext } from './context.ts';
 
 /**
  * Procedure meta: `openapi` (REST path, trpc-to-openapi) plus what the OpenAPI document derives each
@@ -47,21 +49,14 @@ export const middleware = t.middleware;
 
 export const publicProcedure = t.procedure;
 
-export const MAINTENANCE_MESSAGE = 'The system is under maintenance. Please try again later.';
-
-export const authedProcedure = t.procedure.meta({ access: { authed: true } }).use(({ ctx, next }) => {
-  if (!ctx.user || !ctx.session) throw unauthorized();
-  if (ctx.user.role_id !== 1 && getSettings(ctx.db).maintenance_mode) {
-    throw new AppError('SERVICE_UNAVAILABLE', MAINTENANCE_MESSAGE);
-  }
-  return next({ ctx: { ...ctx, user: ctx.user as AuthUser, session: ctx.session } });
-});
+export const authedProcedure = t.procedure
+  .meta({ access: { authed: true } })
+  .use(async ({ ctx, next }) => next({ ctx: (await checkAccess(ctx)) satisfies AuthedContext }));
 
 export function roleProcedure(...roles: RoleName[]) {
-  return authedProcedure.meta({ access: { authed: true, roles } }).use(({ ctx, next }) => {
-    if (!roles.includes(roleName(ctx.user.role_id))) throw forbidden();
-    return next();
-  });
+  return t.procedure
+    .meta({ access: { authed: true, roles } })
+    .use(async ({ ctx, next }) => next({ ctx: (await checkAccess(ctx, roles)) satisfies AuthedContext }));
 }
 
 export const adminProcedure = roleProcedure('Admin');

@@ -4,18 +4,8 @@ import { sessions, users } from '../../db/schema/index.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { getSettings } from '../../core/settings.ts';
 
-/** The signed-in user as procedures see it. */
-export interface AuthUser {
-  user_id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role_id: number;
-  brokerage_id: number | null;
-}
-export interface AuthSession {
-  session_id: number;
-}
+import type { AuthSession, AuthUser } from '../../core/identity.ts';
+export type { AuthSession, AuthUser } from '../../core/identity.ts';
 
 export const ABSOLUTE_SESSION_HOURS = 12;
 /** last_seen_at is written at most this often, so reads do not turn into writes. */

@@ -16,12 +16,8 @@ const DEVICE_COOKIE_SECONDS = 400 * 86_400;
 /** A known source unused for this long is a stranger again. */
 export const KNOWN_SOURCE_DAYS = 90;
 
-/** The device cookie of one request: its value when sent, and issue() to set it on the answer. */
-export interface DeviceCookie {
-  token: string | null;
-  /** The value to remember: the one the browser sent, else a new one set on the answer. */
-  issue(): string;
-}
+import type { DeviceCookie } from '../../core/identity.ts';
+export type { DeviceCookie } from '../../core/identity.ts';
 
 const pending = new WeakMap<object, string>();
 

@@ -24,7 +24,7 @@ import {
   uploadResultSchema,
   type UploadResult,
 } from '@lm/shared';
-import type { FileRoutes } from '../../http/routes.ts';
+import type { FileRoutes } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { AppError, badRequest } from '../../core/errors.ts';
 import { getSettings } from '../../core/settings.ts';

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify/sync';
 import { idParam, neutraliseCsvCell, transcriptFileName, type Transcript } from '@lm/shared';
-import type { FileRoutes, RouteDeps } from '../../http/routes.ts';
+import type { FileRoutes, RouteDeps } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { today } from '../../core/dates.ts';
 import { getTranscript } from './licenses.service.ts';

@@ -1,4 +1,4 @@
-import type { JobDeps } from '../../jobs.ts';
+import type { JobDeps } from '../../core/context.ts';
 import { today } from '../../core/dates.ts';
 import { getSettings } from '../../core/settings.ts';
 import { autoRenewDueLicenses } from '../licenses/licenses.auto-renew.ts';

@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify, type Stringifier } from 'csv-stringify';
 import { neutraliseCsvCell, REPORT_NAMES, reportExportQuery, reportFileName, type ReportName } from '@lm/shared';
-import type { FileRoutes, RouteDeps } from '../../http/routes.ts';
+import type { FileRoutes, RouteDeps } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { systemStats } from '../admin/stats.service.ts';
 import { resolvePeriod } from './period.ts';

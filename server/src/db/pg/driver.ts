@@ -1,0 +1,132 @@
+import path from 'node:path';
+import pg from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import type { Db, Drizzle, Tx } from '../types.ts';
+import { currentTx, openTxOf, RAW, readsOn, txOn } from '../handles.ts';
+import { driverCode, translateDbError } from '../errors.ts';
+import { PgCounters } from './counters.ts';
+
+export const PG_MIGRATIONS = path.resolve(import.meta.dirname, '../../../../drizzle/pg');
+
+// Counts and sums come back as numbers, as they do on SQLite (bigint and numeric are strings by default).
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+/** One fixed advisory lock key for migrations: instances starting together migrate one after the other. */
+const MIGRATION_LOCK = 4_857_301;
+/** Conflicts PostgreSQL asks the client to retry: serialization failure and deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 30;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface PgDb extends Db {
+  readonly pool: pg.Pool;
+}
+
+/** Applies pending migrations under an advisory lock, so several instances starting together migrate once. */
+export async function runPgMigrations(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle(client), { migrationsFolder: PG_MIGRATIONS });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * PostgreSQL (docs/architecture.md "Data layer"): a connection pool; every transaction is SERIALIZABLE
+ * and retried with a growing random pause when PostgreSQL reports a serialization failure or deadlock,
+ * so read-then-write rules (uniqueness, CE credit, the last Admin, restore) hold across requests and
+ * instances without hand-placed row locks. Reads outside transactions run on any pooled connection.
+ */
+export async function openPostgres(url: string, options: { migrate?: boolean; poolSize?: number } = {}): Promise<PgDb> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    options: '-c TimeZone=UTC',
+    application_name: 'license-manager',
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  try {
+    if (options.migrate !== false) await runPgMigrations(pool);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  const base = drizzle(pool) as unknown as Drizzle;
+  const counters = new PgCounters(pool);
+  let closed = false;
+
+  const db: PgDb = {
+    ...readsOn(() => openTxOf(db)?.drizzle ?? base),
+    engine: 'postgres',
+    shared: true,
+    counters,
+    pool,
+    get [RAW]() {
+      return openTxOf(db)?.drizzle ?? base;
+    },
+    async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+      const open = openTxOf(db);
+      if (open) {
+        const nested = open.drizzle as unknown as { transaction: (f: (t: Drizzle) => Promise<T>) => Promise<T> };
+        return nested.transaction((t) => {
+          const tx = txOn(t, 'postgres');
+          return currentTx.run({ owner: db, drizzle: t, tx, depth: open.depth + 1 }, () => fn(tx));
+        });
+      }
+      const outer = base as unknown as {
+        transaction: (f: (t: Drizzle) => Promise<T>, config: { isolationLevel: 'serializable' }) => Promise<T>;
+      };
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await outer.transaction(
+            (t) => {
+              const tx = txOn(t, 'postgres');
+              return currentTx.run({ owner: db, drizzle: t, tx, depth: 0 }, () => fn(tx));
+            },
+            { isolationLevel: 'serializable' },
+          );
+        } catch (err) {
+          const code = driverCode(err);
+          if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
+            await sleep(Math.random() * Math.min(200, 5 * 2 ** Math.min(attempt, 6)));
+            continue;
+          }
+          throw translateDbError(err);
+        }
+      }
+    },
+    async exclusive<T>(name: string, fn: () => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [name]);
+        if (!rows[0]?.ok) return { acquired: false as const };
+        try {
+          return { acquired: true as const, value: await fn() };
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+  return db;
+}

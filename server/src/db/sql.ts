@@ -1,0 +1,57 @@
+/**
+ * SQL fragments whose spelling differs between SQLite and PostgreSQL, for services to use with the
+ * query builder (docs/architecture.md "Data layer"). Anything dialect-specific beyond these belongs in a
+ * per-dialect query module (*.sqlite.ts / *.pg.ts).
+ */
+import { sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { ENGINE } from './engine.ts';
+
+const pg = () => ENGINE === 'postgres';
+
+/** `%text%` with LIKE's wildcards (and the escape character) matched literally. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Case-insensitive "contains", the user's text matched literally. */
+export function containsText(expr: SQLWrapper | AnyColumn, text: string): SQL {
+  const pattern = likePattern(text);
+  return pg() ? sql`${expr} ILIKE ${pattern} ESCAPE '\\'` : sql`${expr} LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/** An ORDER BY key that ignores case. */
+export function caseInsensitive(expr: SQLWrapper | AnyColumn): SQL {
+  return pg() ? sql`lower(${expr})` : sql`${expr} COLLATE NOCASE`;
+}
+
+/** count(...) as a number on both engines. */
+export function countOf(expr?: SQLWrapper | AnyColumn): SQL<number> {
+  return (expr ? sql`count(${expr})` : sql`count(*)`).mapWith(Number) as SQL<number>;
+}
+
+/** sum(...) as a number, 0 when there are no rows. */
+export function sumOf(expr: SQLWrapper | AnyColumn): SQL<number> {
+  return sql`coalesce(sum(${expr}), 0)`.mapWith(Number) as SQL<number>;
+}
+
+/** How many rows satisfy a condition (portable replacement for sum(boolean)). */
+export function countWhere(condition: SQL): SQL<number> {
+  return sql`coalesce(sum(case when ${condition} then 1 else 0 end), 0)`.mapWith(Number) as SQL<number>;
+}
+
+/** The UTC calendar day (YYYY-MM-DD) of an ISO timestamp column. */
+export function dayOf(expr: SQLWrapper | AnyColumn): SQL<string> {
+  return (pg() ? sql`to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD')` : sql`substr(${expr}, 1, 10)`) as SQL<string>;
+}
+
+/** The UTC month (YYYY-MM) of an ISO timestamp or a calendar date column. */
+export function monthOf(expr: SQLWrapper | AnyColumn): SQL<string> {
+  return (pg() ? sql`to_char(${expr}, 'YYYY-MM')` : sql`substr(${expr}, 1, 7)`) as SQL<string>;
+}
+
+/** Whole days from calendar date `from` to calendar date `to` (both YYYY-MM-DD columns or values). */
+export function daysBetween(from: SQLWrapper | AnyColumn | string, to: SQLWrapper | AnyColumn | string): SQL<number> {
+  return (pg() ? sql`(${to}::date - ${from}::date)` : sql`cast(julianday(${to}) - julianday(${from}) as integer)`).mapWith(
+    Number,
+  ) as SQL<number>;
+}

@@ -1,0 +1,147 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from '../schema/sqlite/index.ts';
+import type { Db, Drizzle, Tx } from '../types.ts';
+import { currentTx, openTxOf, RAW, readsOn, txOn } from '../handles.ts';
+import { translateDbError } from '../errors.ts';
+import { SqliteCounters } from './counters.ts';
+
+export const SQLITE_MIGRATIONS = path.resolve(import.meta.dirname, '../../../../drizzle/sqlite');
+
+/** Pragmas (docs/architecture.md, docs/performance.md): WAL, durable commits (licenses and payments), and a busy timeout. */
+function applyPragmas(sqlite: Database.Database) {
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('temp_store = MEMORY');
+}
+
+/**
+ * Applies pending migrations with foreign keys off (a table rebuild must not cascade deletes,
+ * drizzle issue 5782), then checks every foreign key before turning enforcement back on.
+ */
+export function runSqliteMigrations(sqlite: Database.Database) {
+  sqlite.pragma('foreign_keys = OFF');
+  try {
+    migrate(drizzle(sqlite), { migrationsFolder: SQLITE_MIGRATIONS });
+    const violations = sqlite.pragma('foreign_key_check') as unknown[];
+    if (violations.length > 0) {
+      throw new Error(`Migration left ${violations.length} foreign key violation(s): ${JSON.stringify(violations.slice(0, 5))}`);
+    }
+  } finally {
+    sqlite.pragma('foreign_keys = ON');
+  }
+}
+
+export interface SqliteDb extends Db {
+  /** The writer connection: for the data layer's own SQLite code (snapshots, restore), never for services. */
+  readonly writer: Database.Database;
+  /** Runs `job` when the writer is free (no transaction open), holding it until `job` settles. */
+  withWriter<T>(job: () => Promise<T> | T): Promise<T>;
+  readonly file: string;
+}
+
+/**
+ * SQLite with two connections (docs/architecture.md "Data layer"): a writer that one transaction at a
+ * time has to itself (an async queue hands it over), and a query_only reader for everything outside a
+ * transaction. WAL gives the reader the last committed state, so a request never sees another request's
+ * uncommitted writes, and reads never wait for a write.
+ */
+export function openSqlite(file: string, options: { migrate?: boolean } = {}): SqliteDb {
+  const memory = file === ':memory:';
+  if (!memory) fs.mkdirSync(path.dirname(file), { recursive: true });
+  const writer = new Database(file);
+  applyPragmas(writer);
+  if (options.migrate !== false) runSqliteMigrations(writer);
+  let reader = writer;
+  if (!memory) {
+    reader = new Database(file);
+    applyPragmas(reader);
+    reader.pragma('query_only = ON');
+  }
+  const w = drizzle(writer, { schema }) as unknown as Drizzle;
+  const r = drizzle(reader, { schema }) as unknown as Drizzle;
+  const tx: Tx = txOn(w, 'sqlite');
+  const held = new Set<string>();
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  const withWriter = <T>(job: () => Promise<T> | T): Promise<T> => {
+    const run = async () => {
+      if (closed) throw new Error('The database is closed');
+      return job();
+    };
+    const result = queue.then(run, run);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+  const counters = new SqliteCounters(writer, withWriter);
+
+  const db: SqliteDb = {
+    ...readsOn(() => (openTxOf(db) ? w : r)),
+    engine: 'sqlite',
+    shared: false,
+    counters,
+    writer,
+    file,
+    withWriter,
+    get [RAW]() {
+      return openTxOf(db) ? w : r;
+    },
+    async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+      const open = openTxOf(db);
+      if (open) {
+        const name = `sp${open.depth + 1}`;
+        writer.exec(`SAVEPOINT ${name}`);
+        try {
+          const out = await currentTx.run({ ...open, depth: open.depth + 1 }, () => fn(tx));
+          writer.exec(`RELEASE ${name}`);
+          return out;
+        } catch (err) {
+          writer.exec(`ROLLBACK TO ${name}`);
+          writer.exec(`RELEASE ${name}`);
+          throw translateDbError(err);
+        }
+      }
+      return withWriter(async (): Promise<T> => {
+        writer.exec('BEGIN IMMEDIATE');
+        try {
+          const out = await currentTx.run({ owner: db, drizzle: w, tx, depth: 0 }, () => fn(tx));
+          writer.exec('COMMIT');
+          return out;
+        } catch (err) {
+          if (writer.inTransaction) writer.exec('ROLLBACK');
+          throw translateDbError(err);
+        }
+      });
+    },
+    async exclusive<T>(name: string, fn: () => Promise<T>) {
+      if (held.has(name)) return { acquired: false as const };
+      held.add(name);
+      try {
+        return { acquired: true as const, value: await fn() };
+      } finally {
+        held.delete(name);
+      }
+    },
+    async ping() {
+      reader.prepare('SELECT 1').get();
+    },
+    async close() {
+      if (closed) return;
+      await withWriter(() => undefined).catch(() => undefined);
+      closed = true;
+      if (reader !== writer && reader.open) reader.close();
+      if (!writer.open) return;
+      try {
+        writer.pragma('wal_checkpoint(TRUNCATE)');
+      } finally {
+        writer.close();
+      }
+    },
+  };
+  return db;
+}

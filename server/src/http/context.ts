@@ -1,0 +1,58 @@
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { AppServices, Context } from '../core/context.ts';
+import type { DeviceCookie } from '../core/identity.ts';
+import { resolveSession } from '../modules/auth/sessions.ts';
+import { deviceCookieOf } from '../modules/auth/sources.ts';
+
+export interface ContextInput {
+  db: Db;
+  config: Config;
+  services: AppServices;
+  ip?: string | null;
+  userAgent?: string | null;
+  token?: string | null;
+  device?: DeviceCookie | null;
+  channel?: 'trpc' | 'rest' | null;
+}
+
+/** The HTTP-free half of context creation: tests call it directly and hand the result to createCaller. */
+export async function createContextInner(input: ContextInput): Promise<Context> {
+  const ip = input.ip ?? null;
+  const resolved = input.token ? await resolveSession(input.db, input.token) : null;
+  const user = resolved?.user ?? null;
+  return {
+    db: input.db,
+    config: input.config,
+    services: input.services,
+    ip,
+    userAgent: input.userAgent ?? null,
+    device: input.device ?? null,
+    channel: input.channel ?? null,
+    user,
+    session: resolved?.session ?? null,
+    actor: { userId: user?.user_id ?? null, ip },
+  };
+}
+
+export function bearerToken(header: string | string[] | undefined): string | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(value.trim());
+  return match?.[1] ?? null;
+}
+
+/** Context for a Fastify request (both /trpc and the REST adapter under /api use this). */
+export function createContextFromRequest(db: Db, config: Config, services: AppServices, req: FastifyRequest): Promise<Context> {
+  return createContextInner({
+    db,
+    config,
+    services,
+    ip: req.ip ?? null,
+    userAgent: req.headers['user-agent'] ?? null,
+    token: bearerToken(req.headers.authorization),
+    device: deviceCookieOf(req),
+    channel: req.routeOptions?.url?.startsWith('/trpc') ? 'trpc' : 'rest',
+  });
+}

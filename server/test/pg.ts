@@ -1,0 +1,33 @@
+/**
+ * The PostgreSQL pass of the server suite (TEST_DATABASE_URL=postgres://… npm test): every test
+ * environment gets a database of its own, created through the base URL's role (a non-superuser with
+ * CREATEDB) and dropped when the environment closes.
+ */
+import pg from 'pg';
+
+let seq = 0;
+
+export async function createTestDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `lm_t_${process.pid}_${Date.now().toString(36)}_${++seq}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
