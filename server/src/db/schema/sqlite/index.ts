@@ -9,3 +9,4 @@ export * from './notifications.ts';
 export * from './backups.ts';
 export * from './settings.ts';
 export * from './password-reset.ts';
+export * from './jobs.ts';

@@ -1,0 +1,28 @@
+import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+import { createdAt, isoTimestamp } from './columns.ts';
+
+/**
+ * Single-use links to choose a password: "Forgot password?" (purpose reset, 60 minutes) and the
+ * welcome e-mail of a new user (purpose welcome, 7 days). Only the SHA-256 of the token is stored.
+ */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    // Tokens are not history: they go with their user.
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.user_id, { onDelete: 'cascade' }),
+    token_hash: text('token_hash').notNull(),
+    purpose: text('purpose', { enum: ['reset', 'welcome'] }).notNull(),
+    expires_at: isoTimestamp('expires_at').notNull(),
+    used_at: isoTimestamp('used_at'),
+    requested_ip: text('requested_ip'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('password_reset_tokens_hash_unique').on(t.token_hash),
+    index('password_reset_tokens_user_idx').on(t.user_id, t.created_at),
+  ],
+);
