@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { ROOT } from './paths.ts';
 import { AppError } from './core/errors.ts';
 
 /** Every environment variable the server reads (README lists them for operators). */
@@ -80,7 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    clientDist: path.resolve(env.CLIENT_DIST ?? path.join(import.meta.dirname, '../../client/dist')),
+    clientDist: path.resolve(env.CLIENT_DIST ?? path.join(ROOT, 'client/dist')),
     production: env.NODE_ENV === 'production',
     scheduler: env.SCHEDULER !== 'off',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import pg from 'pg';
+import { ROOT } from '../../paths.ts';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { Db, Drizzle, Tx } from '../types.ts';
@@ -7,7 +8,7 @@ import { currentTx, openTxOf, RAW, readsOn, txOn } from '../handles.ts';
 import { driverCode, translateDbError } from '../errors.ts';
 import { PgCounters } from './counters.ts';
 
-export const PG_MIGRATIONS = path.resolve(import.meta.dirname, '../../../../drizzle/pg');
+export const PG_MIGRATIONS = path.join(ROOT, 'drizzle/pg');
 
 // Counts and sums come back as numbers, as they do on SQLite (bigint and numeric are strings by default).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ROOT } from '../../paths.ts';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from '../schema/sqlite/index.ts';
@@ -9,7 +10,7 @@ import { currentTx, openTxOf, RAW, readsOn, txOn } from '../handles.ts';
 import { translateDbError } from '../errors.ts';
 import { SqliteCounters } from './counters.ts';
 
-export const SQLITE_MIGRATIONS = path.resolve(import.meta.dirname, '../../../../drizzle/sqlite');
+export const SQLITE_MIGRATIONS = path.join(ROOT, 'drizzle/sqlite');
 
 /** Pragmas (docs/architecture.md, docs/performance.md): WAL, durable commits (licenses and payments), and a busy timeout. */
 function applyPragmas(sqlite: Database.Database) {
