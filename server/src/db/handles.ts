@@ -28,9 +28,6 @@ export function readsOn(resolve: () => Drizzle): Reads {
     $count: ((...a: unknown[]) => call(resolve(), '$count', a)) as Drizzle['$count'],
     $with: ((...a: unknown[]) => call(resolve(), '$with', a)) as Drizzle['$with'],
     with: ((...a: unknown[]) => call(resolve(), 'with', a)) as Drizzle['with'],
-    get query() {
-      return resolve().query;
-    },
   };
 }
 
