@@ -12,7 +12,8 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { CARRIED_OVER_REASON, FORM_ADJUSTMENT_REASON } from '@lm/shared';
-import { MIGRATIONS_FOLDER, runMigrations } from '../src/db/client.ts';
+import { ENGINE } from '../src/db/client.ts';
+import { runSqliteMigrations, SQLITE_MIGRATIONS } from '../src/db/sqlite/driver.ts';
 import { auditLogs, ceAdjustments, licenses, notificationDeliveries } from '../src/db/schema/index.ts';
 import { derivedCurrentSums, refreshAllCeCaches } from '../src/modules/licenses/ce-ledger.ts';
 import { autoRenewDueLicenses } from '../src/modules/licenses/licenses.auto-renew.ts';
@@ -28,11 +29,11 @@ let otherBroker: { user_id: number; token: string };
 beforeAll(async () => {
   env = await createTestEnv();
   roles = await seedRoles(env);
-  const elsewhere = seedBrokerage(env, 'Across Town Realty');
+  const elsewhere = await seedBrokerage(env, 'Across Town Realty');
   const o = await seedUser(env, 'Agent', { brokerage_id: elsewhere });
-  outsider = { user_id: o.user_id, token: tokenFor(env, o.user_id) };
+  outsider = { user_id: o.user_id, token: await tokenFor(env, o.user_id) };
   const b = await seedUser(env, 'Broker', { brokerage_id: elsewhere });
-  otherBroker = { user_id: b.user_id, token: tokenFor(env, b.user_id) };
+  otherBroker = { user_id: b.user_id, token: await tokenFor(env, b.user_id) };
 });
 afterAll(async () => env.close());
 
@@ -90,14 +91,10 @@ const getLicense = async (id: number) =>
 const transcript = async (id: number, token = roles.admin.token) => api(env, 'GET', `/api/licenses/${id}/transcript`, { token });
 
 /** Every license's cache equals the ledger's derived sum. */
-function expectCacheExact() {
-  const derived = derivedCurrentSums(env.db);
+async function expectCacheExact() {
+  const derived = await derivedCurrentSums(env.db);
   const cached = new Map(
-    env.db
-      .select({ id: licenses.license_id, c: licenses.ce_hours_completed })
-      .from(licenses)
-      .all()
-      .map((r) => [r.id, r.c]),
+    (await env.db.select({ id: licenses.license_id, c: licenses.ce_hours_completed }).from(licenses)).map((r) => [r.id, r.c]),
   );
   expect(cached).toEqual(derived);
 }
@@ -153,20 +150,22 @@ describe('must show 1: two approved completions fill the cycle; renew closes it'
     expect(t.body.closed[0].completions.map((c: { hours: number }) => c.hours)).toEqual([6, 4]);
 
     // Audited: the cycle closed, and the license updated with reason renew.
-    const closeEntry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'close_cycle'), eq(auditLogs.target_id, t.body.closed[0].cycle_id)))
-      .get();
+    const closeEntry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'close_cycle'), eq(auditLogs.target_id, t.body.closed[0].cycle_id)))
+    )[0];
     expect(JSON.parse(closeEntry!.new_values!)).toMatchObject({ license_id: lic.license_id, completed: 10, required: 10 });
-    const renewEntry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'licenses'), eq(auditLogs.target_id, lic.license_id), eq(auditLogs.action, 'update')))
-      .all()
-      .at(-1)!;
+    const renewEntry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.target_table, 'licenses'), eq(auditLogs.target_id, lic.license_id), eq(auditLogs.action, 'update')))
+        .orderBy(auditLogs.log_id)
+    ).at(-1)!;
     expect(JSON.parse(renewEntry.new_values!)).toMatchObject({ reason: 'renew', expiration_date: '2028-12-31' });
-    expectCacheExact();
+    await expectCacheExact();
   });
 
   it('the boundary day counts in the cycle that ends on it, the next day in the new cycle; late entries update a closed cycle', async () => {
@@ -185,7 +184,7 @@ describe('must show 1: two approved completions fill the cycle; renew closes it'
       body: { course_id: course.course_id, user_id: roles.agent.user_id, license_id: lic.license_id, completion_date: '2022-12-31' },
     });
     expect(early.status).toBe(400);
-    expectCacheExact();
+    await expectCacheExact();
   });
 });
 
@@ -208,11 +207,12 @@ describe('must show 2: the form field records adjustments; reviews move exactly 
         created_at: expect.any(String),
       },
     ]);
-    const adjAudit = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'ce_adjustments'), eq(auditLogs.target_id, t.current.adjustments[0].adjustment_id)))
-      .get();
+    const adjAudit = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.target_table, 'ce_adjustments'), eq(auditLogs.target_id, t.current.adjustments[0].adjustment_id)))
+    )[0];
     expect(adjAudit?.action).toBe('create');
     expect(JSON.parse(adjAudit!.new_values!)).toMatchObject({ hours: 5, reason: FORM_ADJUSTMENT_REASON });
 
@@ -224,7 +224,7 @@ describe('must show 2: the form field records adjustments; reviews move exactly 
       token: roles.admin.token,
       body: { ce_hours_completed: 8, status: 'Active' },
     });
-    expect(env.db.select().from(ceAdjustments).where(eq(ceAdjustments.license_id, lic.license_id)).all()).toHaveLength(1);
+    expect(await env.db.select().from(ceAdjustments).where(eq(ceAdjustments.license_id, lic.license_id))).toHaveLength(1);
 
     const reopen = await api(env, 'POST', `/api/completions/${completionId}/review`, {
       token: roles.admin.token,
@@ -240,7 +240,7 @@ describe('must show 2: the form field records adjustments; reviews move exactly 
     });
     expect(lowered.body.ce_hours_completed).toBe(1.5);
     expect((await transcript(lic.license_id)).body.current.adjustments.map((a: { hours: number }) => a.hours)).toEqual([5, -3.5]);
-    expectCacheExact();
+    await expectCacheExact();
   });
 
   it('POST /licenses/{id}/adjustments: signed hours with a reason; below 0 answers 409 with the cycle hours and changes nothing', async () => {
@@ -275,7 +275,7 @@ describe('must show 2: the form field records adjustments; reviews move exactly 
       body: { hours: -4, reason: 'Duplicate' },
     });
     expect(down.body.ce_hours_completed).toBe(0);
-    expectCacheExact();
+    await expectCacheExact();
   });
 
   it('a date edit that drops completions out of the cycle and would leave it below 0 answers 409 and changes nothing', async () => {
@@ -290,7 +290,7 @@ describe('must show 2: the form field records adjustments; reviews move exactly 
     // A harmless issue date edit moves the first cycle's start and its adjustments with it.
     const ok = await api(env, 'PUT', `/api/licenses/${lic.license_id}`, { token: roles.admin.token, body: { issue_date: '2023-06-01' } });
     expect(ok.body).toMatchObject({ cycle_start_date: '2023-06-01', ce_hours_completed: 3 });
-    expectCacheExact();
+    await expectCacheExact();
   });
 });
 
@@ -318,12 +318,13 @@ describe('renewing with CE outstanding', () => {
       renewed_with_ce_outstanding: true,
       closed_by: roles.broker.user_id,
     });
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'licenses'), eq(auditLogs.target_id, lic.license_id), eq(auditLogs.action, 'update')))
-      .all()
-      .at(-1)!;
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.target_table, 'licenses'), eq(auditLogs.target_id, lic.license_id), eq(auditLogs.action, 'update')))
+        .orderBy(auditLogs.log_id)
+    ).at(-1)!;
     expect(JSON.parse(entry.new_values!).reason).toBe('renew_ce_outstanding');
     // An explicit expiration must move forward.
     const back = await api(env, 'POST', `/api/licenses/${lic.license_id}/renew`, {
@@ -336,7 +337,7 @@ describe('renewing with CE outstanding', () => {
 
 describe('must show 4: the daily pass with a fixed today', () => {
   it('a complete cycle renews once; an incomplete one is left to expire and gets the expired notice; a second pass changes nothing', async () => {
-    ensureDefaultTemplates(env.db);
+    await ensureDefaultTemplates(env.db);
     const complete = await createLicense({ issue_date: '2024-03-10', expiration_date: '2026-03-09', ce_hours_required: 6 });
     const behind = await createLicense({ issue_date: '2024-03-10', expiration_date: '2026-03-09', ce_hours_required: 6 });
     const notYet = await createLicense({ issue_date: '2024-03-10', expiration_date: '2026-03-10', ce_hours_required: 6 });
@@ -344,9 +345,9 @@ describe('must show 4: the daily pass with a fixed today', () => {
     await approvedCompletion(behind.license_id, 2, '2025-05-01');
     const TODAY = '2026-03-10';
     const NOW = new Date(`${TODAY}T12:00:00Z`);
-    const snapshot = () => env.db.select().from(licenses).all();
+    const snapshot = async () => env.db.select().from(licenses).orderBy(licenses.license_id);
 
-    expect(autoRenewDueLicenses(env.db, TODAY)).toMatchObject({ renewed: 1, expired: 1 });
+    expect(await autoRenewDueLicenses(env.db, TODAY)).toMatchObject({ renewed: 1, expired: 1 });
     const renewed = await getLicense(complete.license_id);
     expect(renewed).toMatchObject({
       expiration_date: '2028-03-09',
@@ -359,21 +360,17 @@ describe('must show 4: the daily pass with a fixed today', () => {
     expect(await getLicense(notYet.license_id)).toMatchObject({ expiration_date: '2026-03-10', status: 'Active' });
 
     await runReminders(env.db, env.config, NOW);
-    const notices = env.db
-      .select()
-      .from(notificationDeliveries)
-      .all()
-      .filter((d) => d.reminder_key?.startsWith('license_expired:'));
+    const notices = (await env.db.select().from(notificationDeliveries)).filter((d) => d.reminder_key?.startsWith('license_expired:'));
     expect(notices.map((d) => d.license_id)).toContain(behind.license_id);
     expect(notices.map((d) => d.license_id)).not.toContain(complete.license_id);
 
-    const before = snapshot();
-    const sentBefore = env.db.select().from(notificationDeliveries).all().length;
-    expect(autoRenewDueLicenses(env.db, TODAY)).toEqual({ renewed: 0, expired: 0 });
+    const before = await snapshot();
+    const sentBefore = (await env.db.select().from(notificationDeliveries)).length;
+    expect(await autoRenewDueLicenses(env.db, TODAY)).toEqual({ renewed: 0, expired: 0 });
     await runReminders(env.db, env.config, NOW);
-    expect(snapshot()).toEqual(before);
-    expect(env.db.select().from(notificationDeliveries).all().length).toBe(sentBefore);
-    expectCacheExact();
+    expect(await snapshot()).toEqual(before);
+    expect((await env.db.select().from(notificationDeliveries)).length).toBe(sentBefore);
+    await expectCacheExact();
   });
 });
 
@@ -381,19 +378,21 @@ describe('the cache stays exact', () => {
   it('after create, form edit, adjustment, review, renew, delete and a full recompute', async () => {
     const a = await createLicense({ ce_hours_completed: 2 });
     expect(a.ce_hours_completed).toBe(2);
-    expectCacheExact();
+    await expectCacheExact();
     const b = await createLicense();
     const c1 = await approvedCompletion(b.license_id, 3, '2025-01-05');
-    expectCacheExact();
+    await expectCacheExact();
     await api(env, 'POST', `/api/completions/${c1}/review`, { token: roles.admin.token, body: { status: 'Rejected' } });
-    expectCacheExact();
+    await expectCacheExact();
     await api(env, 'DELETE', `/api/licenses/${a.license_id}`, { token: roles.admin.token });
-    expect(env.db.select().from(ceAdjustments).where(eq(ceAdjustments.license_id, a.license_id)).all()).toEqual([]);
-    expectCacheExact();
+    expect(await env.db.select().from(ceAdjustments).where(eq(ceAdjustments.license_id, a.license_id))).toEqual([]);
+    await expectCacheExact();
     // A stale cache (written behind the ledger's back) is put right by the recompute a restore runs.
-    env.db.update(licenses).set({ ce_hours_completed: 99 }).where(eq(licenses.license_id, b.license_id)).run();
-    expect(refreshAllCeCaches(env.db)).toBe(1);
-    expectCacheExact();
+    await env.db.transaction(async (tx) => {
+      await tx.update(licenses).set({ ce_hours_completed: 99 }).where(eq(licenses.license_id, b.license_id));
+    });
+    expect(await env.db.transaction((tx) => refreshAllCeCaches(tx))).toBe(1);
+    await expectCacheExact();
   });
 });
 
@@ -486,20 +485,27 @@ describe('roles and scope of the new license procedures (/api and /trpc)', () =>
       expect(await trpcStatus(caller.licenses.adjust({ id, hours: 0.5, reason: 'scope check' })), label).toBe(write);
     }
     expect((await api(env, 'GET', `/api/licenses/${own.license_id}/transcript`)).status).toBe(401);
-    expectCacheExact();
+    await expectCacheExact();
   });
 });
 
 describe('the CE ledger migration', () => {
-  it('starts every cycle on the issue date and carries over what the approved completions do not explain', () => {
+  // A data migration of old SQLite rows: a PostgreSQL database starts fresh (its first migration already
+  // has the ledger), so there is no PostgreSQL counterpart to run; the PostgreSQL pass checks the
+  // cycle-start trigger below instead.
+  it('SQLite only (PostgreSQL starts fresh, nothing to migrate): starts every cycle on the issue date and carries over what the approved completions do not explain', () => {
+    if (ENGINE !== 'sqlite') {
+      expect(fs.existsSync(path.join(SQLITE_MIGRATIONS, 'meta/_journal.json'))).toBe(true);
+      return;
+    }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-ledger-migration-'));
     try {
       // A database at the first migration, with the old free counter.
       const old = path.join(dir, 'old');
       fs.mkdirSync(path.join(old, 'meta'), { recursive: true });
-      const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8'));
+      const journal = JSON.parse(fs.readFileSync(path.join(SQLITE_MIGRATIONS, 'meta/_journal.json'), 'utf8'));
       fs.writeFileSync(path.join(old, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }));
-      fs.copyFileSync(path.join(MIGRATIONS_FOLDER, '0000_init.sql'), path.join(old, '0000_init.sql'));
+      fs.copyFileSync(path.join(SQLITE_MIGRATIONS, '0000_init.sql'), path.join(old, '0000_init.sql'));
       const sqlite = new Database(path.join(dir, 'db.sqlite'));
       migrate(drizzle(sqlite), { migrationsFolder: old });
       const now = new Date().toISOString();
@@ -528,7 +534,7 @@ describe('the CE ledger migration', () => {
       comp.run(3, '2025-01-01', 2, 'Approved', now, now);
       comp.run(3, '2025-01-02', 4, 'Pending', now, now);
 
-      runMigrations(sqlite);
+      runSqliteMigrations(sqlite);
       expect(sqlite.prepare('SELECT license_id, cycle_start_date FROM licenses ORDER BY license_id').all()).toEqual([
         { license_id: 1, cycle_start_date: '2024-01-01' },
         { license_id: 2, cycle_start_date: '2024-01-01' },
@@ -547,5 +553,25 @@ describe('the CE ledger migration', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('both engines: a license inserted without a cycle start begins its cycle on the issue date (trigger)', async () => {
+    const [row] = await env.db.transaction((tx) =>
+      tx
+        .insert(licenses)
+        .values({
+          user_id: roles.agent.user_id,
+          license_number: `TRIGGER-${++seq}`,
+          state: 'CA',
+          issue_date: '2024-05-06',
+          expiration_date: '2026-05-06',
+        })
+        .returning({ id: licenses.license_id }),
+    );
+    const [stored] = await env.db
+      .select({ cycle_start_date: licenses.cycle_start_date })
+      .from(licenses)
+      .where(eq(licenses.license_id, row!.id));
+    expect(stored!.cycle_start_date).toBe('2024-05-06');
   });
 });

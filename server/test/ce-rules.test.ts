@@ -64,17 +64,17 @@ describe('CRUD, roles and validation', () => {
 
     expect((await api(env, 'DELETE', `/api/ce-rules/${id}`, { token: roles.admin.token })).body).toEqual({ success: true });
     expect((await api(env, 'DELETE', `/api/ce-rules/${id}`, { token: roles.admin.token })).status).toBe(404);
-    const trail = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'ce_rules'), eq(auditLogs.target_id, id)))
-      .all()
-      .map((a) => a.action);
+    const trail = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.target_table, 'ce_rules'), eq(auditLogs.target_id, id)))
+    ).map((a) => a.action);
     expect(trail).toEqual(['create', 'update', 'delete']);
   });
 
   it('refuses bad rules with a clear 400 and changes nothing', async () => {
-    const before = env.db.select().from(ceRules).all().length;
+    const before = (await env.db.select().from(ceRules)).length;
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ ...TX_RULE, state: 'Texas' }, 'State must be a two-letter code'],
       [{ ...TX_RULE, topics: [{ topic: 'Knitting', hours: 2 }] }, 'Topic must be one of'],
@@ -92,7 +92,7 @@ describe('CRUD, roles and validation', () => {
     const shrink = await api(env, 'PUT', `/api/ce-rules/${ok.body.rule_id}`, { token: roles.admin.token, body: { hours_required: 5 } });
     expect(shrink.status).toBe(400);
     expect(shrink.body.error).toBe("The topics' hours cannot exceed the hours required per cycle");
-    expect(env.db.select().from(ceRules).all().length).toBe(before + 1);
+    expect((await env.db.select().from(ceRules)).length).toBe(before + 1);
     // A course topic must be one of the CE topics too.
     const course = await api(env, 'POST', '/api/courses', {
       token: roles.admin.token,

@@ -16,30 +16,31 @@ let licenseSeq = 0;
  * Inserts a license directly (the licenses domain is tested through its own API); starting hours are
  * an adjustment of its cycle, so the ledger explains them.
  */
-function seedLicense(userId: number, ceCompleted = 0): number {
-  const id = env.db
-    .insert(licenses)
-    .values({
-      user_id: userId,
-      license_number: `CE-${++licenseSeq}-${Date.now()}`,
-      state: 'CA',
-      issue_date: '2024-01-01',
-      expiration_date: '2027-01-01',
-      ce_hours_required: 24,
-    })
-    .returning()
-    .get().license_id;
-  if (ceCompleted !== 0) {
-    env.db
-      .insert(ceAdjustments)
-      .values({ license_id: id, cycle_start_date: '2024-01-01', hours: ceCompleted, reason: 'starting hours' })
-      .run();
-  }
-  refreshCeCache(env.db, id);
-  return id;
+async function seedLicense(userId: number, ceCompleted = 0): Promise<number> {
+  return env.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(licenses)
+      .values({
+        user_id: userId,
+        license_number: `CE-${++licenseSeq}-${Date.now()}`,
+        state: 'CA',
+        issue_date: '2024-01-01',
+        expiration_date: '2027-01-01',
+        ce_hours_required: 24,
+      })
+      .returning();
+    const id = row!.license_id;
+    if (ceCompleted !== 0) {
+      await tx
+        .insert(ceAdjustments)
+        .values({ license_id: id, cycle_start_date: '2024-01-01', hours: ceCompleted, reason: 'starting hours' });
+    }
+    await refreshCeCache(tx, id);
+    return id;
+  });
 }
-const ceOf = (licenseId: number) =>
-  env.db.select({ h: licenses.ce_hours_completed }).from(licenses).where(eq(licenses.license_id, licenseId)).get()!.h;
+const ceOf = async (licenseId: number) =>
+  (await env.db.select({ h: licenses.ce_hours_completed }).from(licenses).where(eq(licenses.license_id, licenseId)))[0]!.h;
 
 let courseSeq = 0;
 /** A course owned by the given School (or by an Admin when schoolUserId is null). */
@@ -77,7 +78,7 @@ describe('OpenAPI', () => {
 describe('acceptance 4: an Agent completion, approved by the School', () => {
   it('starts Pending, approval adds exactly the course hours, another Agent cannot see it, and the course cannot be deleted', async () => {
     const course = await seedCourse(roles.school.user_id, { ce_hours: 7.5 });
-    const licenseId = seedLicense(roles.agent.user_id, 2);
+    const licenseId = await seedLicense(roles.agent.user_id, 2);
 
     const created = await api(env, 'POST', '/api/completions', {
       token: roles.agent.token,
@@ -95,10 +96,10 @@ describe('acceptance 4: an Agent completion, approved by the School', () => {
       reviewed_by: null,
     });
     const id = created.body.completion_id as number;
-    expect(ceOf(licenseId)).toBe(2);
+    expect(await ceOf(licenseId)).toBe(2);
 
     const other = await seedUser(env, 'Agent', { brokerage_id: roles.brokerageId });
-    const otherToken = tokenFor(env, other.user_id);
+    const otherToken = await tokenFor(env, other.user_id);
     const otherList = await api(env, 'GET', '/api/completions', { token: otherToken });
     expect(otherList.status).toBe(200);
     expect(otherList.body.map((c: { completion_id: number }) => c.completion_id)).not.toContain(id);
@@ -110,7 +111,7 @@ describe('acceptance 4: an Agent completion, approved by the School', () => {
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: 'Approved', note: 'Certificate checked', reviewed_by: roles.school.user_id });
     expect(approved.body.reviewed_at).toEqual(expect.any(String));
-    expect(ceOf(licenseId)).toBe(9.5);
+    expect(await ceOf(licenseId)).toBe(9.5);
 
     const mine = await api(env, 'GET', '/api/completions', { token: roles.agent.token });
     expect(mine.body.find((c: { completion_id: number }) => c.completion_id === id).status).toBe('Approved');
@@ -124,7 +125,7 @@ describe('acceptance 4: an Agent completion, approved by the School', () => {
 describe('review moves the hours exactly once', () => {
   it('approve credits, re-approve does not double, reject and reopen take them back; below 0 is a 409, never a clamp', async () => {
     const course = await seedCourse(roles.school.user_id, { ce_hours: 3 });
-    const licenseId = seedLicense(roles.agent.user_id, 10);
+    const licenseId = await seedLicense(roles.agent.user_id, 10);
     const school = callerFor(env, roles.school.user_id);
     const c = await callerFor(env, roles.agent.user_id).completions.create({
       course_id: course.course_id,
@@ -134,41 +135,41 @@ describe('review moves the hours exactly once', () => {
     });
     expect(c.hours).toBe(2.5);
     await school.completions.review({ id: c.completion_id, status: 'Approved' });
-    expect(ceOf(licenseId)).toBe(12.5);
+    expect(await ceOf(licenseId)).toBe(12.5);
     await school.completions.review({ id: c.completion_id, status: 'Approved', note: 'again' });
-    expect(ceOf(licenseId)).toBe(12.5);
+    expect(await ceOf(licenseId)).toBe(12.5);
     const rejected = await school.completions.review({ id: c.completion_id, status: 'Rejected', note: 'Wrong certificate' });
     expect(rejected).toMatchObject({ status: 'Rejected', note: 'Wrong certificate' });
-    expect(ceOf(licenseId)).toBe(10);
+    expect(await ceOf(licenseId)).toBe(10);
     await school.completions.review({ id: c.completion_id, status: 'Pending' });
-    expect(ceOf(licenseId)).toBe(10);
+    expect(await ceOf(licenseId)).toBe(10);
     const admin = callerFor(env, roles.admin.user_id);
     await admin.completions.review({ id: c.completion_id, status: 'Approved' });
-    expect(ceOf(licenseId)).toBe(12.5);
+    expect(await ceOf(licenseId)).toBe(12.5);
     const reopened = await admin.completions.review({ id: c.completion_id, status: 'Pending' });
     expect(reopened).toMatchObject({ status: 'Pending', reviewed_by: null, reviewed_at: null, note: 'Wrong certificate' });
-    expect(ceOf(licenseId)).toBe(10);
+    expect(await ceOf(licenseId)).toBe(10);
 
     // Someone adjusted the hours down meanwhile: taking the completion back would leave the cycle below
     // 0, so the review answers 409 with what is in the cycle and changes nothing.
     await admin.completions.review({ id: c.completion_id, status: 'Approved' });
     await admin.licenses.adjust({ id: licenseId, hours: -11.5, reason: 'Certificates withdrawn' });
-    expect(ceOf(licenseId)).toBe(1);
+    expect(await ceOf(licenseId)).toBe(1);
     const refused = await api(env, 'POST', `/api/completions/${c.completion_id}/review`, {
       token: roles.admin.token,
       body: { status: 'Rejected' },
     });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe('This cycle has 1 CE hour; taking 2.5 away would leave it below 0.');
-    expect(ceOf(licenseId)).toBe(1);
-    expect(env.db.select().from(completions).where(eq(completions.completion_id, c.completion_id)).get()!.status).toBe('Approved');
+    expect(await ceOf(licenseId)).toBe(1);
+    expect((await env.db.select().from(completions).where(eq(completions.completion_id, c.completion_id)))[0]!.status).toBe('Approved');
 
-    const trail = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'completions'), eq(auditLogs.target_id, c.completion_id)))
-      .all()
-      .map((r) => r.action);
+    const trail = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.target_table, 'completions'), eq(auditLogs.target_id, c.completion_id)))
+    ).map((r) => r.action);
     expect(trail).toEqual([
       'create',
       'update_approve',
@@ -179,38 +180,37 @@ describe('review moves the hours exactly once', () => {
       'update_reopen',
       'update_approve',
     ]);
-    const licenseTrail = env.db
+    const licenseTrail = await env.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'licenses'), eq(auditLogs.target_id, licenseId)))
-      .all();
+      .where(and(eq(auditLogs.target_table, 'licenses'), eq(auditLogs.target_id, licenseId)));
     expect(licenseTrail.map((r) => r.action)).toEqual(Array(6).fill('update_ce_hours'));
     expect(JSON.parse(licenseTrail[0]!.new_values!).ce_hours_completed).toBe(12.5);
   });
 
   it('a completion without a license changes no license', async () => {
     const course = await seedCourse(null);
-    const licenseId = seedLicense(roles.agent.user_id, 4);
+    const licenseId = await seedLicense(roles.agent.user_id, 4);
     const c = await callerFor(env, roles.agent.user_id).completions.create({ course_id: course.course_id, completion_date: nextDate() });
     expect(c.license_id).toBeNull();
     expect(c.hours).toBe(4.5);
     await callerFor(env, roles.admin.user_id).completions.review({ id: c.completion_id, status: 'Approved' });
-    expect(ceOf(licenseId)).toBe(4);
+    expect(await ceOf(licenseId)).toBe(4);
   });
 
   it('the ledger sums tenths without drift and knows no missing license', async () => {
-    const licenseId = seedLicense(roles.agent.user_id, 1.5);
+    const licenseId = await seedLicense(roles.agent.user_id, 1.5);
     const admin = callerFor(env, roles.admin.user_id);
     expect((await admin.licenses.adjust({ id: licenseId, hours: 0.1, reason: 'a' })).ce_hours_completed).toBe(1.6);
     expect((await admin.licenses.adjust({ id: licenseId, hours: 0.2, reason: 'b' })).ce_hours_completed).toBe(1.8);
     expect(await trpcStatus(admin.licenses.adjust({ id: licenseId, hours: -5, reason: 'c' }))).toBe(409);
-    expect(ceOf(licenseId)).toBe(1.8);
-    expect(refreshCeCache(env.db, 987_654)).toBeNull();
+    expect(await ceOf(licenseId)).toBe(1.8);
+    expect(await env.db.transaction((tx) => refreshCeCache(tx, 987_654))).toBeNull();
   });
 
   it('a completion dated outside every cycle of its license is refused (400)', async () => {
     const course = await seedCourse(null);
-    const licenseId = seedLicense(roles.agent.user_id);
+    const licenseId = await seedLicense(roles.agent.user_id);
     const res = await api(env, 'POST', '/api/completions', {
       token: roles.agent.token,
       body: { course_id: course.course_id, license_id: licenseId, completion_date: '2023-12-31' },
@@ -224,10 +224,10 @@ describe('recording rules', () => {
   it('answers 400 with a human message for bad input and changes nothing', async () => {
     const course = await seedCourse(roles.school.user_id, { ce_hours: 3 });
     const inactive = await seedCourse(roles.school.user_id, { is_active: false });
-    const othersLicense = seedLicense(roles.broker.user_id);
+    const othersLicense = await seedLicense(roles.broker.user_id);
     const t = roles.agent.token;
-    const count = () => env.db.select().from(completions).all().length;
-    const before = count();
+    const count = async () => (await env.db.select().from(completions)).length;
+    const before = await count();
     const cases: Array<[Record<string, unknown>, number, string]> = [
       [{ course_id: undefined }, 400, 'Course is required'],
       [{ completion_date: '' }, 400, 'Completion date is required'],
@@ -250,7 +250,7 @@ describe('recording rules', () => {
       expect(res.status, message).toBe(status);
       expect(res.body.error).toBe(message);
     }
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it('refuses the same course on the same day twice (409) unless the first was rejected', async () => {
@@ -270,7 +270,7 @@ describe('recording rules', () => {
 
   it('a Broker records for its agents and itself, not for another brokerage; an Admin for any Agent or Broker only', async () => {
     const course = await seedCourse(null);
-    const agentLicense = seedLicense(roles.agent.user_id);
+    const agentLicense = await seedLicense(roles.agent.user_id);
     const broker = callerFor(env, roles.broker.user_id);
     const forAgent = await broker.completions.create({
       course_id: course.course_id,
@@ -281,7 +281,7 @@ describe('recording rules', () => {
     expect(forAgent).toMatchObject({ user_id: roles.agent.user_id, license_id: agentLicense, status: 'Pending' });
     expect(await trpcStatus(broker.completions.create({ course_id: course.course_id, completion_date: nextDate() }))).toBe(200);
 
-    const elsewhere = await seedUser(env, 'Agent', { brokerage_id: seedBrokerage(env) });
+    const elsewhere = await seedUser(env, 'Agent', { brokerage_id: await seedBrokerage(env) });
     const res = await api(env, 'POST', '/api/completions', {
       token: roles.broker.token,
       body: { course_id: course.course_id, user_id: elsewhere.user_id, completion_date: nextDate() },
@@ -305,7 +305,7 @@ describe('recording rules', () => {
 
 describe('scopes', () => {
   it('Admin sees all; Broker its brokerage; Agent its own; School its own courses', async () => {
-    const otherBrokerage = seedBrokerage(env);
+    const otherBrokerage = await seedBrokerage(env);
     const outsider = await seedUser(env, 'Agent', { brokerage_id: otherBrokerage });
     const otherSchool = await seedUser(env, 'School');
     const mineCourse = await seedCourse(roles.school.user_id);
@@ -359,9 +359,9 @@ describe('scopes', () => {
   });
 
   it('myLicenses lists only the licenses in the caller scope', async () => {
-    const mine = seedLicense(roles.agent.user_id);
-    const outsider = await seedUser(env, 'Agent', { brokerage_id: seedBrokerage(env) });
-    const theirs = seedLicense(outsider.user_id);
+    const mine = await seedLicense(roles.agent.user_id);
+    const outsider = await seedUser(env, 'Agent', { brokerage_id: await seedBrokerage(env) });
+    const theirs = await seedLicense(outsider.user_id);
     const list = async (id: number, input?: { user_id?: number }) =>
       (await callerFor(env, id).completions.myLicenses(input)).map((l) => l.license_id);
     expect(await list(roles.agent.user_id)).toContain(mine);

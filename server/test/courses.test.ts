@@ -58,7 +58,7 @@ describe('REST validation and defaults (acceptance 3)', () => {
       expect(res.status, message).toBe(400);
       expect(res.body.error).toBe(message);
     }
-    const before = env.db.select().from(courses).all().length;
+    const before = (await env.db.select().from(courses)).length;
     expect(before).toBe(0);
   });
 
@@ -74,7 +74,7 @@ describe('REST validation and defaults (acceptance 3)', () => {
     expect(priced.status).toBe(200);
     expect(priced.body.cost).toBe(49.99);
     expect(priced.body.ce_hours).toBe(1.5);
-    const row = env.db.select().from(courses).where(eq(courses.course_id, priced.body.course_id)).get()!;
+    const row = (await env.db.select().from(courses).where(eq(courses.course_id, priced.body.course_id)))[0]!;
     expect(row.cost_cents).toBe(4999);
     const updated = await api(env, 'PUT', `/api/courses/${priced.body.course_id}`, { token: roles.admin.token, body: { cost: 0.1 } });
     expect(updated.status).toBe(200);
@@ -144,7 +144,7 @@ describe('School ownership', () => {
     const denied = await api(env, 'PUT', `/api/courses/${admins.course_id}`, { token: school.token, body: { course_name: 'Mine now' } });
     expect(denied.status).toBe(403);
     expect(denied.body.error).toBe('You can only manage your own courses');
-    expect(env.db.select().from(courses).where(eq(courses.course_id, admins.course_id)).get()!.course_name).toBe(admins.course_name);
+    expect((await env.db.select().from(courses).where(eq(courses.course_id, admins.course_id)))[0]!.course_name).toBe(admins.course_name);
 
     const other = await seedUser(env, 'School');
     const othersCourse = await callerFor(env, other.user_id).courses.create(body());
@@ -176,7 +176,7 @@ describe('list filters', () => {
     const sc = callerFor(env, school.user_id);
     const a = await sc.courses.create(body({ course_name: 'Zebra Contracts Intensive', course_type: 'In-Person' }));
     const b = await sc.courses.create(body({ course_name: 'Zebra Ethics', is_active: false }));
-    const token = tokenFor(env, roles.broker.user_id);
+    const token = await tokenFor(env, roles.broker.user_id);
     const ids = (res: { body: Array<{ course_id: number }> }) => res.body.map((c) => c.course_id);
 
     const mine = await api(env, 'GET', `/api/courses?school_id=${school.user_id}`, { token });
@@ -203,10 +203,11 @@ describe('list filters', () => {
 describe('delete', () => {
   it('refuses a course with completions (409, deactivate instead) and audits every change', async () => {
     const course = await adminCourse();
-    env.db
-      .insert(completions)
-      .values({ user_id: roles.agent.user_id, course_id: course.course_id, completion_date: '2025-01-10', hours: 3 })
-      .run();
+    await env.db.transaction(async (tx) => {
+      await tx
+        .insert(completions)
+        .values({ user_id: roles.agent.user_id, course_id: course.course_id, completion_date: '2025-01-10', hours: 3 });
+    });
     const res = await api(env, 'DELETE', `/api/courses/${course.course_id}`, { token: roles.admin.token });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('This course has completions and cannot be deleted. Deactivate it instead.');
@@ -219,18 +220,19 @@ describe('delete', () => {
 
     const free = await adminCourse();
     expect((await api(env, 'DELETE', `/api/courses/${free.course_id}`, { token: roles.admin.token })).body).toEqual({ success: true });
-    const actions = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'courses'), eq(auditLogs.target_id, free.course_id)))
-      .all()
-      .map((r) => r.action);
+    const actions = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.target_table, 'courses'), eq(auditLogs.target_id, free.course_id)))
+    ).map((r) => r.action);
     expect(actions).toEqual(['create', 'delete']);
-    const upd = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'courses'), eq(auditLogs.target_id, course.course_id), eq(auditLogs.action, 'update')))
-      .get()!;
+    const upd = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.target_table, 'courses'), eq(auditLogs.target_id, course.course_id), eq(auditLogs.action, 'update')))
+    )[0]!;
     expect(JSON.parse(upd.old_values!).is_active).toBe(true);
     expect(JSON.parse(upd.new_values!).is_active).toBe(false);
     expect(upd.user_id).toBe(roles.admin.user_id);

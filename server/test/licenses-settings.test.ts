@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { auditLogs, licenses } from '../src/db/schema/index.ts';
-import { writeSettings } from '../src/core/settings.ts';
+import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { autoRenewDueLicenses } from '../src/modules/licenses/licenses.auto-renew.ts';
 import { api, callerFor, createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
 
@@ -13,23 +13,27 @@ beforeAll(async () => {
 });
 afterAll(async () => env.close());
 
-const license = (over: Partial<typeof licenses.$inferInsert>) =>
-  env.db
-    .insert(licenses)
-    .values({
-      user_id: roles.agent.user_id,
-      license_number: `AR-${Math.random()}`,
-      state: 'CA',
-      issue_date: '2020-01-01',
-      expiration_date: '2026-11-20',
-      ...over,
-    })
-    .returning()
-    .get();
+const license = async (over: Partial<typeof licenses.$inferInsert>) =>
+  (
+    await env.db.transaction((tx) =>
+      tx
+        .insert(licenses)
+        .values({
+          user_id: roles.agent.user_id,
+          license_number: `AR-${Math.random()}`,
+          state: 'CA',
+          issue_date: '2020-01-01',
+          expiration_date: '2026-11-20',
+          ...over,
+        })
+        .returning(),
+    )
+  )[0]!;
 
 describe('settings that shape licenses', () => {
   it('default_ce_hours is the CE hours required of a new license that names none', async () => {
-    env.db.transaction((tx) => writeSettings(tx, { default_ce_hours: 45 }, null));
+    await env.db.transaction((tx) => writeSettings(tx, { default_ce_hours: 45 }, null));
+    invalidateSettings();
     const body = {
       user_id: roles.agent.user_id,
       license_number: 'DCE-1',
@@ -45,27 +49,34 @@ describe('settings that shape licenses', () => {
       body: { ...body, license_number: 'DCE-2', ce_hours_required: 12 },
     });
     expect(explicit.body.ce_hours_required).toBe(12);
-    env.db.transaction((tx) => writeSettings(tx, { default_ce_hours: 0 }, null));
+    await env.db.transaction((tx) => writeSettings(tx, { default_ce_hours: 0 }, null));
+    invalidateSettings();
   });
 
   it('auto-renewal renews an expired license with its CE hours complete, and only that one', async () => {
-    const complete = license({ ce_hours_required: 10 });
-    const short = license({ ce_hours_required: 10 });
-    const future = license({ expiration_date: '2027-06-01', ce_hours_required: 0 });
+    const complete = await license({ ce_hours_required: 10 });
+    const short = await license({ ce_hours_required: 10 });
+    const future = await license({ expiration_date: '2027-06-01', ce_hours_required: 0 });
     // The hours are the ledger's: an adjustment each (the form field records one too).
     const admin = callerFor(env, roles.admin.user_id);
     await admin.licenses.adjust({ id: complete.license_id, hours: 10, reason: 'certificates on file' });
     await admin.licenses.adjust({ id: short.license_id, hours: 4, reason: 'certificates on file' });
-    expect(autoRenewDueLicenses(env.db, '2026-11-22')).toEqual({ renewed: 1, expired: 1 });
-    const get = (id: number) => env.db.select().from(licenses).where(eq(licenses.license_id, id)).get()!;
-    expect(get(complete.license_id)).toMatchObject({ expiration_date: '2028-11-20', status: 'Active' });
-    expect(get(complete.license_id).renewed_at).toBeTruthy();
-    expect(get(short.license_id)).toMatchObject({ expiration_date: '2026-11-20', status: 'Expired' });
-    expect(get(future.license_id).expiration_date).toBe('2027-06-01');
-    const entry = env.db.select().from(auditLogs).where(eq(auditLogs.target_id, complete.license_id)).all().at(-1)!;
+    expect(await autoRenewDueLicenses(env.db, '2026-11-22')).toEqual({ renewed: 1, expired: 1 });
+    const get = async (id: number) => (await env.db.select().from(licenses).where(eq(licenses.license_id, id)))[0]!;
+    expect(await get(complete.license_id)).toMatchObject({ expiration_date: '2028-11-20', status: 'Active' });
+    expect((await get(complete.license_id)).renewed_at).toBeTruthy();
+    expect(await get(short.license_id)).toMatchObject({ expiration_date: '2026-11-20', status: 'Expired' });
+    expect((await get(future.license_id)).expiration_date).toBe('2027-06-01');
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.target_table, 'licenses'), eq(auditLogs.target_id, complete.license_id)))
+        .orderBy(auditLogs.log_id)
+    ).at(-1)!;
     expect(entry.action).toBe('update');
     expect(entry.new_values).toContain('auto_renewal');
     // A second pass finds nothing left to do.
-    expect(autoRenewDueLicenses(env.db, '2026-11-22')).toEqual({ renewed: 0, expired: 0 });
+    expect(await autoRenewDueLicenses(env.db, '2026-11-22')).toEqual({ renewed: 0, expired: 0 });
   });
 });

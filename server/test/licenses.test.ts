@@ -16,13 +16,13 @@ const TODAY = today();
 beforeAll(async () => {
   env = await createTestEnv();
   roles = await seedRoles(env);
-  const brokerageId = seedBrokerage(env, 'Other Realty');
+  const brokerageId = await seedBrokerage(env, 'Other Realty');
   const broker = await seedUser(env, 'Broker', { brokerage_id: brokerageId, first_name: 'Otto', last_name: 'Otherbroker' });
   const agent = await seedUser(env, 'Agent', { brokerage_id: brokerageId, first_name: 'Olga', last_name: 'Otheragent' });
   other = {
     brokerageId,
-    broker: { user_id: broker.user_id, token: tokenFor(env, broker.user_id) },
-    agent: { user_id: agent.user_id, token: tokenFor(env, agent.user_id) },
+    broker: { user_id: broker.user_id, token: await tokenFor(env, broker.user_id) },
+    agent: { user_id: agent.user_id, token: await tokenFor(env, agent.user_id) },
   };
 });
 afterAll(async () => env.close());
@@ -173,7 +173,7 @@ describe('REST rules (acceptance 1)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ expiration_date: '2028-06-30', status: 'Active' });
-    const stored = env.db.select().from(licenses).where(eq(licenses.license_id, lic.license_id)).get()!;
+    const stored = (await env.db.select().from(licenses).where(eq(licenses.license_id, lic.license_id)))[0]!;
     expect(stored.expiration_date).toBe('2028-06-30');
     const bad = await api(env, 'POST', `/api/licenses/${lic.license_id}/renew`, {
       token: roles.admin.token,
@@ -206,7 +206,7 @@ describe('REST rules (acceptance 1)', () => {
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ success: true });
     expect((await api(env, 'DELETE', `/api/licenses/${lic.license_id}`, { token: t })).status).toBe(404);
-    const kept = env.db.select().from(payments).where(eq(payments.payment_id, pay.payment_id)).get()!;
+    const kept = (await env.db.select().from(payments).where(eq(payments.payment_id, pay.payment_id)))[0]!;
     expect(kept.license_id).toBeNull();
   });
 
@@ -216,11 +216,10 @@ describe('REST rules (acceptance 1)', () => {
     await caller.update({ id: lic.license_id, status: 'Inactive' });
     await caller.renew({ id: lic.license_id });
     await caller.delete({ id: lic.license_id });
-    const rows = env.db
+    const rows = await env.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'licenses'), eq(auditLogs.target_id, lic.license_id)))
-      .all();
+      .where(and(eq(auditLogs.target_table, 'licenses'), eq(auditLogs.target_id, lic.license_id)));
     expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'update', 'delete']);
     expect(rows.every((r) => r.user_id === roles.broker.user_id)).toBe(true);
     expect(JSON.parse(rows[2]!.new_values!)).toMatchObject({ reason: 'renew', status: 'Active' });
@@ -273,7 +272,7 @@ describe('REST scopes (acceptance 2)', () => {
     expect((await api(env, 'PUT', `/api/licenses/${mine.license_id}`, { token: t, body: { user_id: other.agent.user_id } })).status).toBe(
       404,
     );
-    const untouched = env.db.select().from(licenses).where(eq(licenses.license_id, foreign.license_id)).get()!;
+    const untouched = (await env.db.select().from(licenses).where(eq(licenses.license_id, foreign.license_id)))[0]!;
     expect(untouched.status).toBe('Active');
   });
 });
@@ -357,7 +356,7 @@ describe('role x action (both paths)', () => {
         expect(await trpcStatus(trpc(role, action, b.license_id))).toBe(EXPECTED[role][action]);
         if (EXPECTED[role][action] !== 200 && action !== 'list' && action !== 'page' && action !== 'holders') {
           // A refused mutation changes nothing.
-          const still = env.db.select().from(licenses).where(eq(licenses.license_id, a.license_id)).get();
+          const still = (await env.db.select().from(licenses).where(eq(licenses.license_id, a.license_id)))[0];
           expect(still).toMatchObject({ ce_hours_required: 0, expiration_date: a.expiration_date });
         }
       });

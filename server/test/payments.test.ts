@@ -14,12 +14,12 @@ const who = (r: RoleName) => roles[r.toLowerCase() as 'admin' | 'broker' | 'agen
 beforeAll(async () => {
   env = await createTestEnv();
   roles = await seedRoles(env);
-  const brokerageId = seedBrokerage(env, 'Other Realty');
+  const brokerageId = await seedBrokerage(env, 'Other Realty');
   const broker = await seedUser(env, 'Broker', { brokerage_id: brokerageId });
   const agent = await seedUser(env, 'Agent', { brokerage_id: brokerageId, first_name: 'Olga', last_name: 'Otheragent' });
   other = {
-    broker: { user_id: broker.user_id, token: tokenFor(env, broker.user_id) },
-    agent: { user_id: agent.user_id, token: tokenFor(env, agent.user_id) },
+    broker: { user_id: broker.user_id, token: await tokenFor(env, broker.user_id) },
+    agent: { user_id: agent.user_id, token: await tokenFor(env, agent.user_id) },
   };
 });
 afterAll(async () => env.close());
@@ -93,7 +93,7 @@ describe('REST rules (acceptance 5)', () => {
       created_by: roles.admin.user_id,
     });
     const id = created.body.payment_id as number;
-    expect(env.db.select().from(payments).where(eq(payments.payment_id, id)).get()!.amount_cents).toBe(1999);
+    expect((await env.db.select().from(payments).where(eq(payments.payment_id, id)))[0]!.amount_cents).toBe(1999);
 
     const list = await api(env, 'GET', '/api/payments', { token: t });
     expect(list.status).toBe(200);
@@ -118,18 +118,18 @@ describe('REST rules (acceptance 5)', () => {
       payment_method: 'Check',
       description: 'Refund for duplicate charge',
     });
-    expect(env.db.select().from(payments).where(eq(payments.payment_id, id)).get()!.amount_cents).toBe(2010);
+    expect((await env.db.select().from(payments).where(eq(payments.payment_id, id)))[0]!.amount_cents).toBe(2010);
 
     const del = await api(env, 'DELETE', `/api/payments/${id}`, { token: t });
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ success: true });
     expect((await api(env, 'GET', `/api/payments/${id}`, { token: t })).status).toBe(404);
-    const actions = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'payments'), eq(auditLogs.target_id, id)))
-      .all()
-      .map((r) => r.action);
+    const actions = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.target_table, 'payments'), eq(auditLogs.target_id, id)))
+    ).map((r) => r.action);
     expect(actions).toEqual(['create', 'update', 'delete']);
   });
 
@@ -224,7 +224,7 @@ describe('scopes', () => {
     expect((await api(env, 'PUT', `/api/payments/${foreign.payment_id}`, { token: t, body: { amount: 1 } })).status).toBe(404);
     expect((await api(env, 'DELETE', `/api/payments/${foreign.payment_id}`, { token: t })).status).toBe(404);
     expect((await api(env, 'POST', '/api/payments', { token: t, body: body(other.agent.user_id) })).status).toBe(404);
-    expect(env.db.select().from(payments).where(eq(payments.payment_id, foreign.payment_id)).get()!.amount_cents).toBe(7700);
+    expect((await env.db.select().from(payments).where(eq(payments.payment_id, foreign.payment_id)))[0]!.amount_cents).toBe(7700);
 
     expect((await api(env, 'GET', '/api/payments', { token: roles.school.token })).status).toBe(403);
     expect((await api(env, 'GET', '/api/payments/summary', { token: roles.school.token })).status).toBe(403);
@@ -304,7 +304,7 @@ describe('role x action (both paths)', () => {
         const b = await seedPayment(roles.agent.user_id);
         expect(await trpcStatus(trpc(role, action, b.payment_id))).toBe(EXPECTED[role][action]);
         if (EXPECTED[role][action] !== 200) {
-          expect(env.db.select().from(payments).where(eq(payments.payment_id, a.payment_id)).get()?.amount_cents).toBe(12550);
+          expect((await env.db.select().from(payments).where(eq(payments.payment_id, a.payment_id)))[0]?.amount_cents).toBe(12550);
         }
       });
     }

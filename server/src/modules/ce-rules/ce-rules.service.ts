@@ -7,22 +7,21 @@ import { and, asc, eq, ne } from 'drizzle-orm';
 import { CE_MESSAGES, topicsFit, type CeRule, type ceRuleCreateInput, type ceRuleUpdateInput } from '@lm/shared';
 import type { z } from 'zod';
 import { ceRules } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Context } from '../../core/context.ts';
-import type { AuthUser } from '../auth/sessions.ts';
+import type { AuthedContext } from '../../core/trpc.ts';
 import { audit } from '../../core/audit.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { found } from '../../core/scope.ts';
 import { toCeRule } from '../licenses/ce-ledger.ts';
 
-type Ctx = Context & { user: AuthUser };
-
-function byId(db: DbOrTx, id: number) {
-  return db.select().from(ceRules).where(eq(ceRules.rule_id, id)).get();
+async function byId(db: DbOrTx, id: number) {
+  const [row] = await db.select().from(ceRules).where(eq(ceRules.rule_id, id));
+  return row;
 }
 
-function assertUnique(db: DbOrTx, state: string, licenseType: CeRule['license_type'], exceptId?: number): void {
-  const clash = db
+async function assertUnique(tx: Tx, state: string, licenseType: CeRule['license_type'], exceptId?: number): Promise<void> {
+  const [clash] = await tx
     .select({ id: ceRules.rule_id })
     .from(ceRules)
     .where(
@@ -31,8 +30,7 @@ function assertUnique(db: DbOrTx, state: string, licenseType: CeRule['license_ty
         eq(ceRules.license_type, licenseType),
         exceptId === undefined ? undefined : ne(ceRules.rule_id, exceptId),
       ),
-    )
-    .get();
+    );
   if (clash) throw conflict(CE_MESSAGES.ruleDuplicate(state, licenseType));
 }
 
@@ -42,38 +40,38 @@ function assertTopicsFit(rule: Pick<CeRule, 'topics' | 'hours_required'>): void 
   }
 }
 
-export function listRules(ctx: Pick<Context, 'db'>): CeRule[] {
-  return ctx.db.select().from(ceRules).orderBy(asc(ceRules.state), asc(ceRules.license_type)).all().map(toCeRule);
+export async function listRules(ctx: Pick<Context, 'db'>): Promise<CeRule[]> {
+  return (await ctx.db.select().from(ceRules).orderBy(asc(ceRules.state), asc(ceRules.license_type))).map(toCeRule);
 }
 
-export function createRule(ctx: Ctx, input: z.output<typeof ceRuleCreateInput>): CeRule {
+export async function createRule(ctx: AuthedContext, input: z.output<typeof ceRuleCreateInput>): Promise<CeRule> {
   assertTopicsFit(input);
-  return ctx.db.transaction((tx) => {
-    assertUnique(tx, input.state, input.license_type);
-    const row = tx.insert(ceRules).values(input).returning().get();
-    audit(tx, ctx.actor, { action: 'create', table: 'ce_rules', id: row.rule_id, new: row });
-    return toCeRule(row);
+  return ctx.db.transaction(async (tx) => {
+    await assertUnique(tx, input.state, input.license_type);
+    const [row] = await tx.insert(ceRules).values(input).returning();
+    await audit(tx, ctx.actor, { action: 'create', table: 'ce_rules', id: row!.rule_id, new: row });
+    return toCeRule(row!);
   });
 }
 
-export function updateRule(ctx: Ctx, { id, ...patch }: z.output<typeof ceRuleUpdateInput>): CeRule {
-  return ctx.db.transaction((tx) => {
-    const old = found(byId(tx, id), 'CE rule');
+export async function updateRule(ctx: AuthedContext, { id, ...patch }: z.output<typeof ceRuleUpdateInput>): Promise<CeRule> {
+  return ctx.db.transaction(async (tx) => {
+    const old = found(await byId(tx, id), 'CE rule');
     const next = { ...old, ...patch };
     assertTopicsFit(next);
-    if (next.state !== old.state || next.license_type !== old.license_type) assertUnique(tx, next.state, next.license_type, id);
+    if (next.state !== old.state || next.license_type !== old.license_type) await assertUnique(tx, next.state, next.license_type, id);
     // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
-    const row = Object.keys(patch).length > 0 ? tx.update(ceRules).set(patch).where(eq(ceRules.rule_id, id)).returning().get() : old;
-    audit(tx, ctx.actor, { action: 'update', table: 'ce_rules', id, old, new: row });
+    const row = Object.keys(patch).length > 0 ? (await tx.update(ceRules).set(patch).where(eq(ceRules.rule_id, id)).returning())[0]! : old;
+    await audit(tx, ctx.actor, { action: 'update', table: 'ce_rules', id, old, new: row });
     return toCeRule(row);
   });
 }
 
-export function deleteRule(ctx: Ctx, id: number): { success: true } {
-  ctx.db.transaction((tx) => {
-    const old = found(byId(tx, id), 'CE rule');
-    tx.delete(ceRules).where(eq(ceRules.rule_id, id)).run();
-    audit(tx, ctx.actor, { action: 'delete', table: 'ce_rules', id, old });
+export async function deleteRule(ctx: AuthedContext, id: number): Promise<{ success: true }> {
+  await ctx.db.transaction(async (tx) => {
+    const old = found(await byId(tx, id), 'CE rule');
+    await tx.delete(ceRules).where(eq(ceRules.rule_id, id));
+    await audit(tx, ctx.actor, { action: 'delete', table: 'ce_rules', id, old });
   });
   return { success: true };
 }

@@ -11,17 +11,16 @@ import {
 } from '@lm/shared';
 import type { z } from 'zod';
 import { completions, courses, licenses, users } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../../db/client.ts';
-import type { Context } from '../../core/context.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import type { AuthedContext } from '../../core/trpc.ts';
+import { isAdmin, isAgent, isSchool, type AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
 import { today } from '../../core/dates.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.ts';
-import { found, isAdmin, isAgent, isSchool, visibleUsersCondition } from '../../core/scope.ts';
+import { found, visibleUsersCondition } from '../../core/scope.ts';
 import { cycleContaining, ledgerOf, refreshCeCache } from '../licenses/ce-ledger.ts';
-import type { AuthUser } from '../auth/sessions.ts';
+import { assertHolder, assertLicenseOfHolder } from '../licenses/licenses.service.ts';
 import { notifyCourseCompleted } from '../notifications/events.ts';
-
-type Ctx = Context & { user: AuthUser };
 
 /**
  * Who sees which completions (docs/decisions.md): Admin all; Broker its own and its brokerage's people's;
@@ -63,13 +62,18 @@ function baseQuery(db: DbOrTx) {
 }
 
 /** One completion as the caller may see it, or undefined when it is missing or out of scope. */
-function getVisible(db: DbOrTx, actor: AuthUser, id: number): Completion | undefined {
-  return baseQuery(db)
-    .where(and(eq(completions.completion_id, id), scopeCondition(actor)))
-    .get();
+async function getVisible(db: DbOrTx, actor: AuthUser, id: number): Promise<Completion | undefined> {
+  const [row] = await baseQuery(db).where(and(eq(completions.completion_id, id), scopeCondition(actor)));
+  return row;
 }
 
-export function listCompletions(ctx: Ctx, query: z.output<typeof completionListQuery>): Completion[] {
+/** A completion just written in this transaction. */
+async function written(tx: Tx, id: number): Promise<Completion> {
+  const [row] = await baseQuery(tx).where(eq(completions.completion_id, id));
+  return row!;
+}
+
+export async function listCompletions(ctx: AuthedContext, query: z.output<typeof completionListQuery>): Promise<Completion[]> {
   const q = query ?? {};
   const where: Array<SQL | undefined> = [scopeCondition(ctx.user)];
   if (q.status) where.push(eq(completions.status, q.status));
@@ -78,58 +82,48 @@ export function listCompletions(ctx: Ctx, query: z.output<typeof completionListQ
   if (q.license_id) where.push(eq(completions.license_id, q.license_id));
   return baseQuery(ctx.db)
     .where(and(...where))
-    .orderBy(desc(completions.created_at), desc(completions.completion_id))
-    .all();
+    .orderBy(desc(completions.created_at), desc(completions.completion_id));
 }
 
 /**
- * Whose completion this is. Agents record only their own; Brokers their own or their brokerage's
+ * Whose completion this is. Agents record only their own (403); Brokers their own or their brokerage's
  * people's (others answer 404, as if they did not exist); Admins anyone. The person must hold licenses,
- * so must be an Agent or a Broker.
+ * so must be an Agent or a Broker (the licenses module's holder check).
  */
-function resolveHolder(ctx: Ctx, requested: number | null | undefined): number {
+async function resolveHolder(ctx: AuthedContext, tx: Tx, requested: number | null | undefined): Promise<number> {
   const userId = requested ?? ctx.user.user_id;
   if (isAgent(ctx.user) && userId !== ctx.user.user_id) throw forbidden(COMPLETION_MESSAGES.onlyOwn);
-  const holder = ctx.db
-    .select({ user_id: users.user_id, role_id: users.role_id })
-    .from(users)
-    .where(and(eq(users.user_id, userId), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)))
-    .get();
-  if (!holder) throw notFound('User');
-  if (holder.role_id !== 2 && holder.role_id !== 3) {
-    throw badRequest(COMPLETION_MESSAGES.holderRole, [{ path: 'user_id', message: COMPLETION_MESSAGES.holderRole }]);
-  }
-  return holder.user_id;
+  return (await assertHolder(tx, ctx.user, userId, COMPLETION_MESSAGES.holderRole)).user_id;
 }
 
-export function recordCompletion(ctx: Ctx, input: z.output<typeof completionCreateInput>): Completion {
-  const userId = resolveHolder(ctx, input.user_id);
-  const course = ctx.db.select().from(courses).where(eq(courses.course_id, input.course_id)).get();
-  if (!course) throw notFound('Course');
-  if (!course.is_active)
-    throw badRequest(COMPLETION_MESSAGES.courseInactive, [{ path: 'course_id', message: COMPLETION_MESSAGES.courseInactive }]);
+/**
+ * Records a Pending completion. Every check that decides the insert (holder, course, license, the
+ * license's cycles, duplicates) reads inside the inserting transaction.
+ */
+export async function recordCompletion(ctx: AuthedContext, input: z.output<typeof completionCreateInput>): Promise<Completion> {
   if (input.completion_date > today()) {
     throw badRequest(COMPLETION_MESSAGES.dateFuture, [{ path: 'completion_date', message: COMPLETION_MESSAGES.dateFuture }]);
   }
-  const hours = input.hours ?? course.ce_hours;
-  if (hours > course.ce_hours)
-    throw badRequest(COMPLETION_MESSAGES.hoursOverCourse, [{ path: 'hours', message: COMPLETION_MESSAGES.hoursOverCourse }]);
-  const licenseId = input.license_id ?? null;
-  if (licenseId !== null) {
-    const license = ctx.db.select({ user_id: licenses.user_id }).from(licenses).where(eq(licenses.license_id, licenseId)).get();
-    if (!license || license.user_id !== userId) {
-      throw badRequest(COMPLETION_MESSAGES.licenseNotOwned, [{ path: 'license_id', message: COMPLETION_MESSAGES.licenseNotOwned }]);
+  return ctx.db.transaction(async (tx) => {
+    const userId = await resolveHolder(ctx, tx, input.user_id);
+    const [course] = await tx.select().from(courses).where(eq(courses.course_id, input.course_id));
+    if (!course) throw notFound('Course');
+    if (!course.is_active)
+      throw badRequest(COMPLETION_MESSAGES.courseInactive, [{ path: 'course_id', message: COMPLETION_MESSAGES.courseInactive }]);
+    const hours = input.hours ?? course.ce_hours;
+    if (hours > course.ce_hours)
+      throw badRequest(COMPLETION_MESSAGES.hoursOverCourse, [{ path: 'hours', message: COMPLETION_MESSAGES.hoursOverCourse }]);
+    const licenseId = input.license_id ?? null;
+    if (licenseId !== null) {
+      await assertLicenseOfHolder(tx, licenseId, userId, COMPLETION_MESSAGES.licenseNotOwned);
+      // The hours count in the cycle containing the date, so the date must lie in one (docs/decisions.md).
+      const { cycles } = (await ledgerOf(tx, licenseId))!;
+      if (!cycleContaining(cycles, input.completion_date)) {
+        const message = CE_MESSAGES.completionOutsideCycle(cycles[0]!.counts_from, cycles[cycles.length - 1]!.end_date);
+        throw badRequest(message, [{ path: 'completion_date', message }]);
+      }
     }
-    // The hours count in the cycle containing the date, so the date must lie in one (docs/decisions.md).
-    const { cycles } = ledgerOf(ctx.db, licenseId)!;
-    if (!cycleContaining(cycles, input.completion_date)) {
-      const message = CE_MESSAGES.completionOutsideCycle(cycles[0]!.counts_from, cycles[cycles.length - 1]!.end_date);
-      throw badRequest(message, [{ path: 'completion_date', message }]);
-    }
-  }
-
-  return ctx.db.transaction((tx) => {
-    const duplicate = tx
+    const [duplicate] = await tx
       .select({ id: completions.completion_id })
       .from(completions)
       .where(
@@ -140,9 +134,9 @@ export function recordCompletion(ctx: Ctx, input: z.output<typeof completionCrea
           inArray(completions.status, ['Pending', 'Approved']),
         ),
       )
-      .get();
+      .limit(1);
     if (duplicate) throw conflict(COMPLETION_MESSAGES.duplicate);
-    const row = tx
+    const [row] = await tx
       .insert(completions)
       .values({
         user_id: userId,
@@ -153,10 +147,9 @@ export function recordCompletion(ctx: Ctx, input: z.output<typeof completionCrea
         rating: input.rating ?? null,
         status: 'Pending',
       })
-      .returning({ completion_id: completions.completion_id })
-      .get();
-    const created = baseQuery(tx).where(eq(completions.completion_id, row.completion_id)).get()!;
-    audit(tx, ctx.actor, { action: 'create', table: 'completions', id: created.completion_id, new: created });
+      .returning({ completion_id: completions.completion_id });
+    const created = await written(tx, row!.completion_id);
+    await audit(tx, ctx.actor, { action: 'create', table: 'completions', id: created.completion_id, new: created });
     return created;
   });
 }
@@ -167,30 +160,36 @@ export function recordCompletion(ctx: Ctx, input: z.output<typeof completionCrea
  * the completion date and leaving it takes exactly them back; the cache is refreshed in the same
  * transaction. Taking hours back that would leave that cycle below 0 (because of negative adjustments)
  * answers 409 and changes nothing (docs/decisions.md "CE ledger and cycles").
+ *
+ * The completion is read inside the reviewing transaction, so of two concurrent approvals the second sees
+ * it Approved and credits nothing; a review that would change nothing (same status, no new note) is a
+ * no-op: no write, no audit entry.
  */
-export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionReviewInput>): Completion {
-  const old = found(getVisible(ctx.db, ctx.user, input.id), 'Completion');
-  // Only reviewers reach here (roleProcedure), and a School only sees its own courses' completions.
-  if (!isAdmin(ctx.user) && !(isSchool(ctx.user) && old.course_school_id === ctx.user.user_id)) throw notFound('Completion');
+export async function reviewCompletion(ctx: AuthedContext, input: z.output<typeof completionReviewInput>): Promise<Completion> {
+  const { result, approvedNow } = await ctx.db.transaction(async (tx) => {
+    const old = found(await getVisible(tx, ctx.user, input.id), 'Completion');
+    // Only reviewers reach here (roleProcedure), and a School only sees its own courses' completions.
+    if (!isAdmin(ctx.user) && !(isSchool(ctx.user) && old.course_school_id === ctx.user.user_id)) throw notFound('Completion');
+    const note = input.note ?? old.note;
+    if (old.status === input.status && note === old.note) return { result: old, approvedNow: false };
 
-  const result = ctx.db.transaction((tx) => {
     const ceChange = old.license_id !== null && (old.status === 'Approved') !== (input.status === 'Approved');
-    const before = ceChange ? ceBefore(tx, old) : null;
+    const before = ceChange ? await ceBefore(tx, old) : null;
     const reviewed = input.status !== 'Pending';
-    tx.update(completions)
+    await tx
+      .update(completions)
       .set({
         status: input.status,
-        note: input.note ?? old.note,
+        note,
         reviewed_by: reviewed ? ctx.user.user_id : null,
         reviewed_at: reviewed ? new Date().toISOString() : null,
       })
-      .where(eq(completions.completion_id, input.id))
-      .run();
-    const after = old.license_id !== null ? refreshCeCache(tx, old.license_id) : null;
-    const updated = baseQuery(tx).where(eq(completions.completion_id, input.id)).get()!;
+      .where(eq(completions.completion_id, input.id));
+    const after = old.license_id !== null ? await refreshCeCache(tx, old.license_id) : null;
+    const updated = await written(tx, input.id);
     const ce = before && after ? { before: before.current, after: after.completed } : null;
     const action = input.status === 'Approved' ? 'update_approve' : input.status === 'Rejected' ? 'update_reject' : 'update_reopen';
-    audit(tx, ctx.actor, {
+    await audit(tx, ctx.actor, {
       action,
       table: 'completions',
       id: input.id,
@@ -203,7 +202,7 @@ export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionRevi
       },
     });
     if (ce && before) {
-      audit(tx, ctx.actor, {
+      await audit(tx, ctx.actor, {
         action: 'update_ce_hours',
         table: 'licenses',
         id: old.license_id,
@@ -211,10 +210,10 @@ export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionRevi
         new: { ce_hours_completed: ce.after, completion_id: input.id, hours: before.change, cycle_start_date: before.cycleStart },
       });
     }
-    return updated;
+    return { result: updated, approvedNow: updated.status === 'Approved' && old.status !== 'Approved' };
   });
   // course_completed: after the commit, in the background; never fails the review (notifications/events.ts).
-  if (result.status === 'Approved' && old.status !== 'Approved') notifyCourseCompleted(ctx, result.completion_id);
+  if (approvedNow) notifyCourseCompleted(ctx, result.completion_id);
   return result;
 }
 
@@ -222,8 +221,8 @@ export function reviewCompletion(ctx: Ctx, input: z.output<typeof completionRevi
  * Before a review moves a linked completion in or out of Approved: the current cycle's hours, the change
  * to the completion's cycle, and a 409 when taking the hours back would leave that cycle below 0.
  */
-function ceBefore(tx: DbOrTx, old: Completion): { current: number; change: number; cycleStart: string | null } | null {
-  const ledger = ledgerOf(tx, old.license_id!);
+async function ceBefore(tx: Tx, old: Completion): Promise<{ current: number; change: number; cycleStart: string | null } | null> {
+  const ledger = await ledgerOf(tx, old.license_id!);
   if (!ledger) return null;
   const change = old.status === 'Approved' ? -old.hours : old.hours;
   const index = ledger.cycles.findIndex((c) => c === cycleContaining(ledger.cycles, old.completion_date));
@@ -238,7 +237,7 @@ function ceBefore(tx: DbOrTx, old: Completion): { current: number; change: numbe
  * The licenses a caller may record completions against: Admin all, Broker its own and its brokerage's,
  * Agent its own. Feeds the Record Completion form (the licenses domain owns the full list).
  */
-export function licenseOptions(ctx: Ctx, userId?: number): CompletionLicenseOption[] {
+export async function licenseOptions(ctx: AuthedContext, userId?: number): Promise<CompletionLicenseOption[]> {
   return ctx.db
     .select({
       license_id: licenses.license_id,
@@ -260,6 +259,5 @@ export function licenseOptions(ctx: Ctx, userId?: number): CompletionLicenseOpti
         userId !== undefined ? eq(licenses.user_id, userId) : undefined,
       ),
     )
-    .orderBy(asc(users.last_name), asc(users.first_name), asc(licenses.license_number))
-    .all();
+    .orderBy(asc(users.last_name), asc(users.first_name), asc(licenses.license_number));
 }

@@ -10,17 +10,18 @@ import {
 } from '@lm/shared';
 import type { z } from 'zod';
 import { completions, courses, users } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../../db/client.ts';
-import type { Context } from '../../core/context.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { containsText, countOf } from '../../db/sql.ts';
+import type { AuthedContext } from '../../core/trpc.ts';
+import { isAdmin, isSchool, type AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
 import { badRequest, conflict, forbidden } from '../../core/errors.ts';
-import { found, isAdmin, isSchool } from '../../core/scope.ts';
-import type { AuthUser } from '../auth/sessions.ts';
-
-type Ctx = Context & { user: AuthUser };
+import { found } from '../../core/scope.ts';
 type CourseRow = typeof courses.$inferSelect;
 
-const completionCount = sql<number>`(SELECT COUNT(*) FROM ${completions} WHERE ${completions.course_id} = ${courses.course_id})`;
+const completionCount = sql<number>`(SELECT COUNT(*) FROM ${completions} WHERE ${completions.course_id} = ${courses.course_id})`.mapWith(
+  Number,
+);
 
 function toCourse(row: CourseRow & { completion_count: number }): Course {
   return {
@@ -42,34 +43,33 @@ function toCourse(row: CourseRow & { completion_count: number }): Course {
 
 const selection = () => ({ ...getTableColumns(courses), completion_count: completionCount });
 
-export function getCourse(db: DbOrTx, id: number): Course | undefined {
-  const row = db.select(selection()).from(courses).where(eq(courses.course_id, id)).get();
+export async function getCourse(db: DbOrTx, id: number): Promise<Course | undefined> {
+  const [row] = await db.select(selection()).from(courses).where(eq(courses.course_id, id));
   return row ? toCourse(row) : undefined;
 }
 
 /** Every signed-in user reads every course (docs/decisions.md); the filters narrow the list. */
-export function listCourses(ctx: Ctx, query: z.output<typeof courseListQuery>): Course[] {
+export async function listCourses(ctx: AuthedContext, query: z.output<typeof courseListQuery>): Promise<Course[]> {
   const q = query ?? {};
-  const where: SQL[] = [];
+  const where: Array<SQL | undefined> = [];
   if (q.is_active !== undefined) where.push(eq(courses.is_active, q.is_active));
   if (q.course_type) where.push(eq(courses.course_type, q.course_type));
   if (q.school_id) where.push(eq(courses.school_id, q.school_id));
   if (q.search) {
-    const term = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const cond = or(
-      sql`${courses.course_name} LIKE ${term} ESCAPE '\\'`,
-      sql`${courses.provider} LIKE ${term} ESCAPE '\\'`,
-      sql`${courses.description} LIKE ${term} ESCAPE '\\'`,
+    where.push(
+      or(
+        containsText(courses.course_name, q.search),
+        containsText(courses.provider, q.search),
+        containsText(courses.description, q.search),
+      ),
     );
-    if (cond) where.push(cond);
   }
-  return ctx.db
+  const rows = await ctx.db
     .select(selection())
     .from(courses)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(courses.created_at), desc(courses.course_id))
-    .all()
-    .map(toCourse);
+    .where(and(...where))
+    .orderBy(desc(courses.created_at), desc(courses.course_id));
+  return rows.map(toCourse);
 }
 
 /** A School may manage only its own courses: 403 (the course is visible to it, so 404 would be a lie). */
@@ -80,22 +80,22 @@ function assertCanManage(actor: AuthUser, course: Course) {
 }
 
 /** The owner an Admin names must be an active School user (400 otherwise). */
-function assertSchoolOwner(db: DbOrTx, schoolId: number) {
-  const u = db.select({ role_id: users.role_id, deleted_at: users.deleted_at }).from(users).where(eq(users.user_id, schoolId)).get();
-  if (!u || u.role_id !== 4 || u.deleted_at) {
+async function assertSchoolOwner(tx: Tx, schoolId: number): Promise<void> {
+  const [u] = await tx.select({ role_id: users.role_id, deleted_at: users.deleted_at }).from(users).where(eq(users.user_id, schoolId));
+  if (!u || !isSchool(u) || u.deleted_at) {
     throw badRequest(COURSE_MESSAGES.schoolInvalid, [{ path: 'school_id', message: COURSE_MESSAGES.schoolInvalid }]);
   }
 }
 
-export function createCourse(ctx: Ctx, input: z.output<typeof courseCreateInput>): Course {
-  let schoolId: number | null;
-  if (isSchool(ctx.user)) schoolId = ctx.user.user_id;
-  else {
-    schoolId = input.school_id ?? null;
-    if (schoolId !== null) assertSchoolOwner(ctx.db, schoolId);
-  }
-  return ctx.db.transaction((tx) => {
-    const row = tx
+export async function createCourse(ctx: AuthedContext, input: z.output<typeof courseCreateInput>): Promise<Course> {
+  return ctx.db.transaction(async (tx) => {
+    let schoolId: number | null;
+    if (isSchool(ctx.user)) schoolId = ctx.user.user_id;
+    else {
+      schoolId = input.school_id ?? null;
+      if (schoolId !== null) await assertSchoolOwner(tx, schoolId);
+    }
+    const [row] = await tx
       .insert(courses)
       .values({
         course_name: input.course_name,
@@ -108,46 +108,42 @@ export function createCourse(ctx: Ctx, input: z.output<typeof courseCreateInput>
         school_id: schoolId,
         topic: input.topic ?? null,
       })
-      .returning({ course_id: courses.course_id })
-      .get();
-    const course = getCourse(tx, row.course_id)!;
-    audit(tx, ctx.actor, { action: 'create', table: 'courses', id: course.course_id, new: course });
+      .returning({ course_id: courses.course_id });
+    const course = (await getCourse(tx, row!.course_id))!;
+    await audit(tx, ctx.actor, { action: 'create', table: 'courses', id: course.course_id, new: course });
     return course;
   });
 }
 
-export function updateCourse(ctx: Ctx, { id, ...input }: z.output<typeof courseUpdateInput>): Course {
-  const old = found(getCourse(ctx.db, id), 'Course');
-  assertCanManage(ctx.user, old);
-  if (input.school_id !== undefined) {
-    // Ownership is the Admin's to give; a School cannot hand its course to someone else.
-    if (!isAdmin(ctx.user) && input.school_id !== old.school_id) throw forbidden(COURSE_MESSAGES.notOwner);
-    if (input.school_id !== null) assertSchoolOwner(ctx.db, input.school_id);
-  }
+/** The course, its owner and the new owner are read inside the updating transaction. */
+export async function updateCourse(ctx: AuthedContext, { id, ...input }: z.output<typeof courseUpdateInput>): Promise<Course> {
   const { cost, ...rest } = input;
-  return ctx.db.transaction((tx) => {
+  return ctx.db.transaction(async (tx) => {
+    const old = found(await getCourse(tx, id), 'Course');
+    assertCanManage(ctx.user, old);
+    if (input.school_id !== undefined) {
+      // Ownership is the Admin's to give; a School cannot hand its course to someone else.
+      if (!isAdmin(ctx.user) && input.school_id !== old.school_id) throw forbidden(COURSE_MESSAGES.notOwner);
+      if (input.school_id !== null) await assertSchoolOwner(tx, input.school_id);
+    }
     const values = { ...rest, ...(cost !== undefined ? { cost_cents: toCents(cost) } : {}) };
     // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
-    if (Object.keys(values).length > 0) tx.update(courses).set(values).where(eq(courses.course_id, id)).run();
-    const course = getCourse(tx, id)!;
-    audit(tx, ctx.actor, { action: 'update', table: 'courses', id, old, new: course });
+    if (Object.keys(values).length > 0) await tx.update(courses).set(values).where(eq(courses.course_id, id));
+    const course = (await getCourse(tx, id))!;
+    await audit(tx, ctx.actor, { action: 'update', table: 'courses', id, old, new: course });
     return course;
   });
 }
 
-export function deleteCourse(ctx: Ctx, id: number): { success: true } {
-  const old = found(getCourse(ctx.db, id), 'Course');
-  assertCanManage(ctx.user, old);
-  return ctx.db.transaction((tx) => {
+export async function deleteCourse(ctx: AuthedContext, id: number): Promise<{ success: true }> {
+  return ctx.db.transaction(async (tx) => {
+    const old = found(await getCourse(tx, id), 'Course');
+    assertCanManage(ctx.user, old);
     // Checked inside the transaction, so a completion recorded meanwhile cannot slip past it.
-    const used = tx
-      .select({ n: sql<number>`COUNT(*)` })
-      .from(completions)
-      .where(eq(completions.course_id, id))
-      .get();
-    if (used && Number(used.n) > 0) throw conflict(COURSE_MESSAGES.hasCompletions);
-    tx.delete(courses).where(eq(courses.course_id, id)).run();
-    audit(tx, ctx.actor, { action: 'delete', table: 'courses', id, old });
+    const [used] = await tx.select({ n: countOf() }).from(completions).where(eq(completions.course_id, id));
+    if (used && used.n > 0) throw conflict(COURSE_MESSAGES.hasCompletions);
+    await tx.delete(courses).where(eq(courses.course_id, id));
+    await audit(tx, ctx.actor, { action: 'delete', table: 'courses', id, old });
     return { success: true as const };
   });
 }

@@ -9,7 +9,7 @@
  * renewed cycle starts on the previous expiration date but counts from the day after it, so the
  * boundary day belongs to the cycle that ends on it (exactly one cycle).
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   addDays,
   DEFAULT_CYCLE_YEARS,
@@ -24,7 +24,7 @@ import {
   type TranscriptCompletion,
 } from '@lm/shared';
 import { ceAdjustments, ceRules, completions, courses, licenseCycles, licenses, users } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import { conflict } from '../../core/errors.ts';
 
 type LicenseRow = typeof licenses.$inferSelect;
@@ -54,12 +54,12 @@ const nameOf = (first: string | null, last: string | null) => (first === null ? 
 // Rules
 
 /** The state CE rule of a state and license type, if the office keeps one. */
-export function ruleFor(db: DbOrTx, state: string, licenseType: LicenseRow['license_type']): RuleRow | undefined {
-  return db
+export async function ruleFor(db: DbOrTx, state: string, licenseType: LicenseRow['license_type']): Promise<RuleRow | undefined> {
+  const [row] = await db
     .select()
     .from(ceRules)
-    .where(and(eq(ceRules.state, state), eq(ceRules.license_type, licenseType)))
-    .get();
+    .where(and(eq(ceRules.state, state), eq(ceRules.license_type, licenseType)));
+  return row;
 }
 
 export function toCeRule(row: RuleRow): CeRule {
@@ -89,8 +89,7 @@ function loadCompletions(db: DbOrTx, licenseIds: number[]) {
     .from(completions)
     .innerJoin(courses, eq(courses.course_id, completions.course_id))
     .where(and(inArray(completions.license_id, licenseIds), eq(completions.status, 'Approved')))
-    .orderBy(asc(completions.completion_date), asc(completions.completion_id))
-    .all();
+    .orderBy(asc(completions.completion_date), asc(completions.completion_id));
 }
 
 function loadAdjustments(db: DbOrTx, licenseIds: number[]) {
@@ -109,8 +108,7 @@ function loadAdjustments(db: DbOrTx, licenseIds: number[]) {
     .from(ceAdjustments)
     .leftJoin(users, eq(users.user_id, ceAdjustments.created_by))
     .where(inArray(ceAdjustments.license_id, licenseIds))
-    .orderBy(asc(ceAdjustments.created_at), asc(ceAdjustments.adjustment_id))
-    .all();
+    .orderBy(asc(ceAdjustments.created_at), asc(ceAdjustments.adjustment_id));
 }
 
 function loadClosed(db: DbOrTx, licenseIds: number[]) {
@@ -118,11 +116,10 @@ function loadClosed(db: DbOrTx, licenseIds: number[]) {
     .select()
     .from(licenseCycles)
     .where(inArray(licenseCycles.license_id, licenseIds))
-    .orderBy(asc(licenseCycles.start_date), asc(licenseCycles.cycle_id))
-    .all();
+    .orderBy(asc(licenseCycles.start_date), asc(licenseCycles.cycle_id));
 }
 
-type AdjustmentRow = ReturnType<typeof loadAdjustments>[number];
+type AdjustmentRow = Awaited<ReturnType<typeof loadAdjustments>>[number];
 
 function toAdjustment(a: AdjustmentRow): CeAdjustment & { cycle_start_date: string } {
   return {
@@ -150,19 +147,19 @@ function groupBy<T>(rows: T[], key: (r: T) => number | null): Map<number, T[]> {
 }
 
 /** Everything the figures of some licenses derive from, in four queries whatever the count. */
-function loadSources(db: DbOrTx, licenseRows: LicenseRow[]): LedgerSources[] {
+async function loadSources(db: DbOrTx, licenseRows: LicenseRow[]): Promise<LedgerSources[]> {
   if (licenseRows.length === 0) return [];
   const ids = licenseRows.map((l) => l.license_id);
   const all: LedgerSources[] = [];
   // SQLite limits bound parameters; chunks keep a restore of many licenses within it.
-  const rules = db.select().from(ceRules).all();
+  const rules = await db.select().from(ceRules);
   const ruleKey = (state: string, type: string) => `${state}|${type}`;
   const ruleMap = new Map(rules.map((r) => [ruleKey(r.state, r.license_type), r]));
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    const closed = groupBy(loadClosed(db, chunk), (r) => r.license_id);
-    const comps = groupBy(loadCompletions(db, chunk), (r) => r.license_id);
-    const adjs = groupBy(loadAdjustments(db, chunk), (r) => r.license_id);
+    const closed = groupBy(await loadClosed(db, chunk), (r) => r.license_id);
+    const comps = groupBy(await loadCompletions(db, chunk), (r) => r.license_id);
+    const adjs = groupBy(await loadAdjustments(db, chunk), (r) => r.license_id);
     for (const license of licenseRows.slice(i, i + 500)) {
       all.push({
         license,
@@ -264,45 +261,46 @@ function compute(src: LedgerSources): ComputedCycle[] {
   });
 }
 
-function licenseRow(db: DbOrTx, licenseId: number): LicenseRow | undefined {
-  return db.select().from(licenses).where(eq(licenses.license_id, licenseId)).get();
+async function licenseRow(db: DbOrTx, licenseId: number): Promise<LicenseRow | undefined> {
+  const [row] = await db.select().from(licenses).where(eq(licenses.license_id, licenseId));
+  return row;
 }
 
-function computeOne(db: DbOrTx, licenseId: number): ComputedCycle[] | null {
-  const row = licenseRow(db, licenseId);
+async function computeOne(db: DbOrTx, licenseId: number): Promise<ComputedCycle[] | null> {
+  const row = await licenseRow(db, licenseId);
   if (!row) return null;
-  return compute(loadSources(db, [row])[0]!);
+  return compute((await loadSources(db, [row]))[0]!);
 }
 
 /** The current cycle's figures of a license (null when it does not exist). */
-export function cycleFigures(db: DbOrTx, licenseId: number): CycleFigures | null {
-  const computed = computeOne(db, licenseId);
+export async function cycleFigures(db: DbOrTx, licenseId: number): Promise<CycleFigures | null> {
+  const computed = await computeOne(db, licenseId);
   return computed ? computed[computed.length - 1]!.figures : null;
 }
 
 /** The cycles of a license with their figures, for checks that need the cycle of a date. */
-export function ledgerOf(db: DbOrTx, licenseId: number): { cycles: Cycle[]; figures: CycleFigures[] } | null {
-  const computed = computeOne(db, licenseId);
+export async function ledgerOf(db: DbOrTx, licenseId: number): Promise<{ cycles: Cycle[]; figures: CycleFigures[] } | null> {
+  const computed = await computeOne(db, licenseId);
   return computed ? { cycles: computed.map((c) => c.cycle), figures: computed.map((c) => c.figures) } : null;
 }
 
 /** The transcript body (the license itself is added by the service, with its holder's names). */
-export function transcriptOf(db: DbOrTx, licenseId: number): Omit<Transcript, 'license'> | null {
-  const computed = computeOne(db, licenseId);
+export async function transcriptOf(db: DbOrTx, licenseId: number): Promise<Omit<Transcript, 'license'> | null> {
+  const computed = await computeOne(db, licenseId);
   if (!computed) return null;
   const current = computed[computed.length - 1]!;
   const closers = new Map(
-    db
-      .select({ user_id: users.user_id, first_name: users.first_name, last_name: users.last_name })
-      .from(users)
-      .where(
-        inArray(
-          users.user_id,
-          computed.map((c) => c.cycle.closed?.closed_by ?? -1),
-        ),
-      )
-      .all()
-      .map((u) => [u.user_id, nameOf(u.first_name, u.last_name)]),
+    (
+      await db
+        .select({ user_id: users.user_id, first_name: users.first_name, last_name: users.last_name })
+        .from(users)
+        .where(
+          inArray(
+            users.user_id,
+            computed.map((c) => c.cycle.closed?.closed_by ?? -1),
+          ),
+        )
+    ).map((u) => [u.user_id, nameOf(u.first_name, u.last_name)]),
   );
   const closed: TranscriptClosedCycle[] = computed
     .slice(0, -1)
@@ -342,28 +340,28 @@ function checkedCurrent(computed: ComputedCycle[]): CycleFigures {
  * transaction rolls back) when any cycle of the license would go below 0 hours. Returns the current
  * cycle's figures, or null when the license does not exist.
  */
-export function refreshCeCache(tx: DbOrTx, licenseId: number): CycleFigures | null {
-  const computed = computeOne(tx, licenseId);
+export async function refreshCeCache(tx: Tx, licenseId: number): Promise<CycleFigures | null> {
+  const computed = await computeOne(tx, licenseId);
   if (!computed) return null;
   const figures = checkedCurrent(computed);
-  tx.update(licenses)
+  await tx
+    .update(licenses)
     .set({ ce_hours_completed: figures.completed, updated_at: sql`${licenses.updated_at}` })
-    .where(and(eq(licenses.license_id, licenseId), sql`${licenses.ce_hours_completed} IS NOT ${figures.completed}`))
-    .run();
+    .where(and(eq(licenses.license_id, licenseId), ne(licenses.ce_hours_completed, figures.completed)));
   return figures;
 }
 
 /** refreshCeCache for every license (after a restore): returns how many caches changed. */
-export function refreshAllCeCaches(tx: DbOrTx): number {
-  const rows = tx.select().from(licenses).all();
+export async function refreshAllCeCaches(tx: Tx): Promise<number> {
+  const rows = await tx.select().from(licenses);
   let changed = 0;
-  for (const src of loadSources(tx, rows)) {
+  for (const src of await loadSources(tx, rows)) {
     const figures = checkedCurrent(compute(src));
     if (src.license.ce_hours_completed !== figures.completed) {
-      tx.update(licenses)
+      await tx
+        .update(licenses)
         .set({ ce_hours_completed: figures.completed, updated_at: sql`${licenses.updated_at}` })
-        .where(eq(licenses.license_id, src.license.license_id))
-        .run();
+        .where(eq(licenses.license_id, src.license.license_id));
       changed++;
     }
   }
@@ -371,7 +369,7 @@ export function refreshAllCeCaches(tx: DbOrTx): number {
 }
 
 /** The derived sums of every license's current cycle, for tests and checks: license_id → completed. */
-export function derivedCurrentSums(db: DbOrTx): Map<number, number> {
-  const rows = db.select().from(licenses).all();
-  return new Map(loadSources(db, rows).map((src) => [src.license.license_id, compute(src).at(-1)!.figures.completed]));
+export async function derivedCurrentSums(db: DbOrTx): Promise<Map<number, number>> {
+  const rows = await db.select().from(licenses);
+  return new Map((await loadSources(db, rows)).map((src) => [src.license.license_id, compute(src).at(-1)!.figures.completed]));
 }

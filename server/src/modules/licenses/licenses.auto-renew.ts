@@ -21,23 +21,22 @@ export interface AutoRenewResult {
  * expiration date with CE outstanding is left to expire: status Expired (it then gets the license_expired
  * notice). Licenses expiring today with CE outstanding keep today. One transaction; audited as the system.
  */
-export function autoRenewDueLicenses(db: Db, today: string): AutoRenewResult {
-  return db.transaction((tx) => {
-    const due = tx
+export async function autoRenewDueLicenses(db: Db, today: string): Promise<AutoRenewResult> {
+  return db.transaction(async (tx) => {
+    const due = await tx
       .select()
       .from(licenses)
       .where(and(inArray(licenses.status, ['Active', 'Pending Renewal']), lte(licenses.expiration_date, today)))
-      .orderBy(licenses.license_id)
-      .all();
+      .orderBy(licenses.license_id);
     const result: AutoRenewResult = { renewed: 0, expired: 0 };
     for (const old of due) {
-      const plan = planRenewal(tx, old);
+      const plan = await planRenewal(tx, old);
       if (plan.figures.complete && old.cycle_start_date < old.expiration_date) {
-        applyRenewal(tx, SYSTEM, plan, { status: 'Active', outstanding: false, reason: 'auto_renewal' });
+        await applyRenewal(tx, SYSTEM, plan, { status: 'Active', outstanding: false, reason: 'auto_renewal' });
         result.renewed++;
       } else if (old.expiration_date < today) {
-        tx.update(licenses).set({ status: 'Expired' }).where(eq(licenses.license_id, old.license_id)).run();
-        audit(tx, SYSTEM, {
+        await tx.update(licenses).set({ status: 'Expired' }).where(eq(licenses.license_id, old.license_id));
+        await audit(tx, SYSTEM, {
           action: 'update',
           table: 'licenses',
           id: old.license_id,

@@ -81,9 +81,9 @@ export function transcriptRows(t: Transcript): Row[] {
 }
 
 async function exportTranscript(deps: RouteDeps, req: FastifyRequest, reply: FastifyReply) {
-  const ctx = authenticate(deps, req, ['Admin', 'Broker', 'Agent']);
+  const ctx = await authenticate(deps, req, ['Admin', 'Broker', 'Agent']);
   const id = idParam.parse((req.params as { id?: string }).id);
-  const transcript = getTranscript(ctx, id);
+  const transcript = await getTranscript(ctx, id);
   const csv = stringify(transcriptRows(transcript), {
     header: true,
     columns: [...TRANSCRIPT_COLUMNS],

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
   CE_MESSAGES,
@@ -24,20 +24,19 @@ import {
   type UpdateLicenseInput,
 } from '@lm/shared';
 import { ceAdjustments, licenseCycles, licenses, users } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
 import type { Context } from '../../core/context.ts';
-import type { AuthUser } from '../auth/sessions.ts';
+import type { AuthedContext } from '../../core/trpc.ts';
+import { isAgent, isBroker, type AuthUser } from '../../core/identity.ts';
 import { audit, type Actor } from '../../core/audit.ts';
-import { badRequest, conflict, notFound } from '../../core/errors.ts';
+import { badRequest, conflict } from '../../core/errors.ts';
 import { found, visibleUsersCondition } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
 import { getSettings } from '../../core/settings.ts';
 import { cycleFigures, cycleYearsOf, refreshCeCache, ruleFor, transcriptOf } from './ce-ledger.ts';
 
 type LicenseRow = typeof licenses.$inferSelect;
-
-/** The context of a signed-in caller (what authedProcedure hands on). */
-export type AuthedContext = Context & { user: AuthUser };
 
 /** A license row as the API shows it: with the holder's names. */
 const licenseColumns = {
@@ -59,29 +58,84 @@ const licenseColumns = {
   updated_at: licenses.updated_at,
 };
 
-const HOLDER_ROLES = [ROLE.Broker, ROLE.Agent];
-
-/** `column LIKE %text%`, with the user's % and _ taken literally. */
-function containsText(column: SQL, text: string): SQL {
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql`${column} LIKE ${pattern} ESCAPE '\\'`;
-}
+/** Who may hold a license: Agents and Brokers. */
+export const isLicenseHolderRole = (u: Pick<AuthUser, 'role_id'>) => isAgent(u) || isBroker(u);
 
 function selectLicenses(db: DbOrTx) {
   return db.select(licenseColumns).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id));
 }
 
-/** One license by id, without a scope check (after a write the caller already proved access). */
-function byId(db: DbOrTx, licenseId: number): License | undefined {
-  return selectLicenses(db).where(eq(licenses.license_id, licenseId)).get();
+/**
+ * The one read of a license with its holder's names. With `actor`, only a license in the actor's
+ * scope (docs/decisions.md); without, any (after a write whose caller already proved access).
+ */
+export async function licenseWithHolder(db: DbOrTx, licenseId: number, actor?: AuthUser): Promise<License | undefined> {
+  const [row] = await selectLicenses(db).where(
+    and(eq(licenses.license_id, licenseId), actor ? visibleUsersCondition(actor, licenses.user_id) : undefined),
+  );
+  return row;
 }
 
 /** One license the caller may see, or 404. */
-export function getVisibleLicense(ctx: AuthedContext, licenseId: number, db: DbOrTx = ctx.db): License {
-  const row = selectLicenses(db)
-    .where(and(eq(licenses.license_id, licenseId), visibleUsersCondition(ctx.user, licenses.user_id)))
-    .get();
+export async function getVisibleLicense(ctx: AuthedContext, licenseId: number, db: DbOrTx = ctx.db): Promise<License> {
+  return found(await licenseWithHolder(db, licenseId, ctx.user), 'License');
+}
+
+/** The stored columns of a license in the caller's scope (one read: scope check and audit "old"), or 404. */
+async function storedVisible(ctx: AuthedContext, db: DbOrTx, licenseId: number): Promise<LicenseRow> {
+  const [row] = await db
+    .select()
+    .from(licenses)
+    .where(and(eq(licenses.license_id, licenseId), visibleUsersCondition(ctx.user, licenses.user_id)));
   return found(row, 'License');
+}
+
+/** A person the actor may act for: exists, not deleted, in the actor's scope (undefined otherwise). */
+export async function personInScope(
+  db: DbOrTx,
+  actor: AuthUser,
+  userId: number,
+): Promise<{ user_id: number; role_id: number } | undefined> {
+  const [row] = await db
+    .select({ user_id: users.user_id, role_id: users.role_id })
+    .from(users)
+    .where(and(eq(users.user_id, userId), isNull(users.deleted_at), visibleUsersCondition(actor, users.user_id)));
+  return row;
+}
+
+/** personInScope, or 404 'User' (out of scope answers as if it did not exist). */
+export async function assertPersonInScope(db: DbOrTx, actor: AuthUser, userId: number): Promise<{ user_id: number; role_id: number }> {
+  return found(await personInScope(db, actor, userId), 'User');
+}
+
+/**
+ * The holder check of licenses, completions and payments: the user exists in the actor's scope (404)
+ * and is an Agent or Broker (400 with `message` on user_id). Returns the holder.
+ */
+export async function assertHolder(
+  db: DbOrTx,
+  actor: AuthUser,
+  userId: number,
+  message: string = LICENSE_MESSAGES.holderRole,
+): Promise<{ user_id: number; role_id: number }> {
+  const holder = await assertPersonInScope(db, actor, userId);
+  if (!isLicenseHolderRole(holder)) throw badRequest(message, [{ path: 'user_id', message }]);
+  return holder;
+}
+
+/** A linked license must exist and be one of `userId`'s own (400 with `message` on license_id). */
+export async function assertLicenseOfHolder(
+  db: DbOrTx,
+  licenseId: number,
+  userId: number,
+  message: string,
+): Promise<{ license_id: number; user_id: number }> {
+  const [license] = await db
+    .select({ license_id: licenses.license_id, user_id: licenses.user_id })
+    .from(licenses)
+    .where(eq(licenses.license_id, licenseId));
+  if (!license || license.user_id !== userId) throw badRequest(message, [{ path: 'license_id', message }]);
+  return license;
 }
 
 function whereOf(ctx: AuthedContext, q: LicenseListQuery): SQL | undefined {
@@ -96,14 +150,14 @@ function whereOf(ctx: AuthedContext, q: LicenseListQuery): SQL | undefined {
   }
   if (q.search) {
     const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
-    conds.push(sql`(${containsText(fullName, q.search)} OR ${containsText(sql`${licenses.license_number}`, q.search)})`);
+    conds.push(or(containsText(fullName, q.search), containsText(licenses.license_number, q.search)));
   }
   return and(...conds);
 }
 
 const SORTS: Record<LicenseSortColumn, SQL[]> = {
-  holder: [sql`${users.last_name} COLLATE NOCASE`, sql`${users.first_name} COLLATE NOCASE`],
-  license_number: [sql`${licenses.license_number} COLLATE NOCASE`],
+  holder: [caseInsensitive(users.last_name), caseInsensitive(users.first_name)],
+  license_number: [caseInsensitive(licenses.license_number)],
   state: [sql`${licenses.state}`],
   license_type: [sql`${licenses.license_type}`],
   issue_date: [sql`${licenses.issue_date}`],
@@ -119,38 +173,33 @@ function orderOf(q: LicenseListQuery): SQL[] {
 }
 
 /** GET /licenses: every matching license in the caller's scope (a page of them when `limit` is given). */
-export function listLicenses(ctx: AuthedContext, q: LicenseListQuery = {}): License[] {
+export async function listLicenses(ctx: AuthedContext, q: LicenseListQuery = {}): Promise<License[]> {
   const query = selectLicenses(ctx.db)
     .where(whereOf(ctx, q))
     .orderBy(...orderOf(q));
-  if (!q.limit) return query.all();
-  return query
-    .limit(q.limit)
-    .offset(((q.page ?? 1) - 1) * q.limit)
-    .all();
+  if (!q.limit) return query;
+  return query.limit(q.limit).offset(((q.page ?? 1) - 1) * q.limit);
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
 
 /** GET /licenses/page: one page and the pagination, for the screen's server-side paging. */
-export function pageLicenses(ctx: AuthedContext, q: LicenseListQuery = {}): LicensePage {
+export async function pageLicenses(ctx: AuthedContext, q: LicenseListQuery = {}): Promise<LicensePage> {
   const page = q.page ?? 1;
   const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const where = whereOf(ctx, q);
-  const total =
-    ctx.db.select({ n: count() }).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id)).where(where).get()?.n ?? 0;
-  const rows = selectLicenses(ctx.db)
+  const [counted] = await ctx.db.select({ n: countOf() }).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id)).where(where);
+  const rows = await selectLicenses(ctx.db)
     .where(where)
     .orderBy(...orderOf(q))
     .limit(limit)
-    .offset((page - 1) * limit)
-    .all();
-  return { licenses: rows, pagination: makePagination(page, limit, total) };
+    .offset((page - 1) * limit);
+  return { licenses: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 
 /** The users the caller may name as a holder: Agents and Brokers in its scope, not deleted. */
-export function listHolders(ctx: AuthedContext): LicenseHolder[] {
-  return ctx.db
+export async function listHolders(ctx: AuthedContext): Promise<LicenseHolder[]> {
+  const rows = await ctx.db
     .select({
       user_id: users.user_id,
       first_name: users.first_name,
@@ -160,27 +209,18 @@ export function listHolders(ctx: AuthedContext): LicenseHolder[] {
     })
     .from(users)
     .where(and(inArray(users.role_id, HOLDER_ROLES), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)))
-    .orderBy(sql`${users.last_name} COLLATE NOCASE`, sql`${users.first_name} COLLATE NOCASE`, users.user_id)
-    .all()
-    .map(({ role_id, ...u }) => ({ ...u, role_name: roleName(role_id) }));
+    .orderBy(caseInsensitive(users.last_name), caseInsensitive(users.first_name), users.user_id);
+  return rows.map(({ role_id, ...u }) => ({ ...u, role_name: roleName(role_id) }));
 }
 
-/** The holder must exist in the caller's scope (404) and be an Agent or Broker (400). */
-function assertHolder(ctx: AuthedContext, db: DbOrTx, userId: number): void {
-  const holder = db
-    .select({ role_id: users.role_id })
-    .from(users)
-    .where(and(eq(users.user_id, userId), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)))
-    .get();
-  if (!holder) throw notFound('User');
-  if (!HOLDER_ROLES.includes(holder.role_id as (typeof HOLDER_ROLES)[number])) {
-    throw badRequest(LICENSE_MESSAGES.holderRole, [{ path: 'user_id', message: LICENSE_MESSAGES.holderRole }]);
-  }
-}
+const HOLDER_ROLES = [ROLE.Broker, ROLE.Agent];
 
-/** A license number is unique within a state, whatever its letter case (409). */
-function assertUniqueNumber(db: DbOrTx, state: string, licenseNumber: string, exceptId?: number): void {
-  const clash = db
+/**
+ * A license number is unique within a state, whatever its letter case (409). Read inside the writing
+ * transaction; the unique index licenses_state_number_unique backs it up when two writers race.
+ */
+async function assertUniqueNumber(tx: Tx, state: string, licenseNumber: string, exceptId?: number): Promise<void> {
+  const [clash] = await tx
     .select({ id: licenses.license_id })
     .from(licenses)
     .where(
@@ -189,8 +229,7 @@ function assertUniqueNumber(db: DbOrTx, state: string, licenseNumber: string, ex
         sql`upper(${licenses.license_number}) = upper(${licenseNumber})`,
         exceptId === undefined ? undefined : ne(licenses.license_id, exceptId),
       ),
-    )
-    .get();
+    );
   if (clash) throw conflict(LICENSE_MESSAGES.duplicate(licenseNumber, state));
 }
 
@@ -201,49 +240,53 @@ function assertDateOrder(issueDate: string, expirationDate: string): void {
 }
 
 /** The stored columns of a license, for audit entries. */
-function stored(db: DbOrTx, licenseId: number) {
-  return db.select().from(licenses).where(eq(licenses.license_id, licenseId)).get();
+async function stored(db: DbOrTx, licenseId: number): Promise<LicenseRow | undefined> {
+  const [row] = await db.select().from(licenses).where(eq(licenses.license_id, licenseId));
+  return row;
+}
+
+/** A license just written in this transaction, with its holder's names. */
+async function written(tx: Tx, licenseId: number): Promise<License> {
+  return (await licenseWithHolder(tx, licenseId))!;
 }
 
 /** Records a signed adjustment of the license's current cycle, audited. Refresh the cache after it. */
-function insertAdjustment(ctx: AuthedContext, tx: DbOrTx, licenseId: number, cycleStart: string, hours: number, reason: string) {
-  const row = tx
+async function insertAdjustment(ctx: AuthedContext, tx: Tx, licenseId: number, cycleStart: string, hours: number, reason: string) {
+  const [row] = await tx
     .insert(ceAdjustments)
     .values({ license_id: licenseId, cycle_start_date: cycleStart, hours: roundHours(hours), reason, created_by: ctx.user.user_id })
-    .returning()
-    .get();
-  audit(tx, ctx.actor, { action: 'create', table: 'ce_adjustments', id: row.adjustment_id, new: row });
-  return row;
+    .returning();
+  await audit(tx, ctx.actor, { action: 'create', table: 'ce_adjustments', id: row!.adjustment_id, new: row });
+  return row!;
 }
 
 /**
  * The license form's "CE hours completed": a number different from the current cycle's sum is recorded
  * as an adjustment for the difference (reason FORM_ADJUSTMENT_REASON), so the sum becomes that number.
  */
-function applyFormHours(ctx: AuthedContext, tx: DbOrTx, licenseId: number, wanted: number | undefined): void {
+async function applyFormHours(ctx: AuthedContext, tx: Tx, licenseId: number, wanted: number | undefined): Promise<void> {
   if (wanted === undefined) return;
-  const figures = refreshCeCache(tx, licenseId)!;
+  const figures = (await refreshCeCache(tx, licenseId))!;
   const diff = roundHours(wanted - figures.completed);
   if (diff === 0) return;
-  insertAdjustment(ctx, tx, licenseId, figures.start_date, diff, FORM_ADJUSTMENT_REASON);
-  refreshCeCache(tx, licenseId);
+  await insertAdjustment(ctx, tx, licenseId, figures.start_date, diff, FORM_ADJUSTMENT_REASON);
+  await refreshCeCache(tx, licenseId);
 }
 
-export function createLicense(ctx: AuthedContext, data: CreateLicenseInput): License {
+export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput): Promise<License> {
   assertDateOrder(data.issue_date, data.expiration_date);
   const { ce_hours_completed, ...fields } = data;
-  return ctx.db.transaction((tx) => {
-    assertHolder(ctx, tx, data.user_id);
-    assertUniqueNumber(tx, data.state, data.license_number);
-    const ce_hours_required = data.ce_hours_required ?? getSettings(ctx.db).default_ce_hours;
-    const row = tx
+  return ctx.db.transaction(async (tx) => {
+    await assertHolder(tx, ctx.user, data.user_id);
+    await assertUniqueNumber(tx, data.state, data.license_number);
+    const ce_hours_required = data.ce_hours_required ?? (await getSettings(tx)).default_ce_hours;
+    const [row] = await tx
       .insert(licenses)
       .values({ ...fields, ce_hours_required, ce_hours_completed: 0, cycle_start_date: data.issue_date })
-      .returning()
-      .get();
-    audit(tx, ctx.actor, { action: 'create', table: 'licenses', id: row.license_id, new: row });
-    applyFormHours(ctx, tx, row.license_id, ce_hours_completed);
-    return byId(tx, row.license_id)!;
+      .returning();
+    await audit(tx, ctx.actor, { action: 'create', table: 'licenses', id: row!.license_id, new: row });
+    await applyFormHours(ctx, tx, row!.license_id, ce_hours_completed);
+    return written(tx, row!.license_id);
   });
 }
 
@@ -252,13 +295,12 @@ export function createLicense(ctx: AuthedContext, data: CreateLicenseInput): Lic
  * (its adjustments move with it); with closed cycles the issue date is the first closed cycle's start,
  * and the expiration date must stay after the current cycle's start.
  */
-function moveCycleStarts(tx: DbOrTx, old: LicenseRow, next: LicenseRow): Partial<LicenseRow> {
-  const closed = tx
+async function moveCycleStarts(tx: Tx, old: LicenseRow, next: LicenseRow): Promise<Partial<LicenseRow>> {
+  const closed = await tx
     .select()
     .from(licenseCycles)
     .where(eq(licenseCycles.license_id, old.license_id))
-    .orderBy(asc(licenseCycles.start_date))
-    .all();
+    .orderBy(asc(licenseCycles.start_date));
   if (closed.length > 0 && next.expiration_date <= old.cycle_start_date) {
     throw badRequest(CE_MESSAGES.expirationBeforeCycle(old.cycle_start_date), [
       { path: 'expiration_date', message: CE_MESSAGES.expirationBeforeCycle(old.cycle_start_date) },
@@ -269,86 +311,84 @@ function moveCycleStarts(tx: DbOrTx, old: LicenseRow, next: LicenseRow): Partial
     tx
       .update(ceAdjustments)
       .set({ cycle_start_date: next.issue_date })
-      .where(and(eq(ceAdjustments.license_id, old.license_id), eq(ceAdjustments.cycle_start_date, from)))
-      .run();
+      .where(and(eq(ceAdjustments.license_id, old.license_id), eq(ceAdjustments.cycle_start_date, from)));
   const first = closed[0];
   if (!first) {
-    moveAdjustments(old.cycle_start_date);
+    await moveAdjustments(old.cycle_start_date);
     return { cycle_start_date: next.issue_date };
   }
   if (next.issue_date > first.end_date)
     throw badRequest(LICENSE_MESSAGES.datesOrder, [{ path: 'issue_date', message: LICENSE_MESSAGES.datesOrder }]);
-  moveAdjustments(first.start_date);
-  tx.update(licenseCycles).set({ start_date: next.issue_date }).where(eq(licenseCycles.cycle_id, first.cycle_id)).run();
+  await moveAdjustments(first.start_date);
+  await tx.update(licenseCycles).set({ start_date: next.issue_date }).where(eq(licenseCycles.cycle_id, first.cycle_id));
   return {};
 }
 
-export function updateLicense(ctx: AuthedContext, input: UpdateLicenseInput): License {
+export async function updateLicense(ctx: AuthedContext, input: UpdateLicenseInput): Promise<License> {
   const { id: license_id, ce_hours_completed, ...patch } = input;
-  return ctx.db.transaction((tx) => {
-    getVisibleLicense(ctx, license_id, tx);
-    const old = stored(tx, license_id)!;
+  return ctx.db.transaction(async (tx) => {
+    const old = await storedVisible(ctx, tx, license_id);
     const next = { ...old, ...patch };
-    if (patch.user_id !== undefined && patch.user_id !== old.user_id) assertHolder(ctx, tx, patch.user_id);
+    if (patch.user_id !== undefined && patch.user_id !== old.user_id) await assertHolder(tx, ctx.user, patch.user_id);
     if (next.state !== old.state || next.license_number.toUpperCase() !== old.license_number.toUpperCase()) {
-      assertUniqueNumber(tx, next.state, next.license_number, license_id);
+      await assertUniqueNumber(tx, next.state, next.license_number, license_id);
     }
     assertDateOrder(next.issue_date, next.expiration_date);
-    const changes = { ...patch, ...moveCycleStarts(tx, old, next) };
+    const changes = { ...patch, ...(await moveCycleStarts(tx, old, next)) };
     // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
-    if (Object.keys(changes).length > 0) tx.update(licenses).set(changes).where(eq(licenses.license_id, license_id)).run();
+    if (Object.keys(changes).length > 0) await tx.update(licenses).set(changes).where(eq(licenses.license_id, license_id));
     // Dates may move completions in or out of the cycle: the cache follows (409 if a cycle went below 0).
-    refreshCeCache(tx, license_id);
-    applyFormHours(ctx, tx, license_id, ce_hours_completed);
-    audit(tx, ctx.actor, { action: 'update', table: 'licenses', id: license_id, old, new: stored(tx, license_id) });
-    return byId(tx, license_id)!;
+    await refreshCeCache(tx, license_id);
+    await applyFormHours(ctx, tx, license_id, ce_hours_completed);
+    await audit(tx, ctx.actor, { action: 'update', table: 'licenses', id: license_id, old, new: await stored(tx, license_id) });
+    return written(tx, license_id);
   });
 }
 
-export function deleteLicense(ctx: AuthedContext, licenseId: number): { success: true } {
-  ctx.db.transaction((tx) => {
-    getVisibleLicense(ctx, licenseId, tx);
-    const old = stored(tx, licenseId)!;
+export async function deleteLicense(ctx: AuthedContext, licenseId: number): Promise<{ success: true }> {
+  await ctx.db.transaction(async (tx) => {
+    const old = await storedVisible(ctx, tx, licenseId);
     // Its adjustments and closed cycles go with it (ON DELETE CASCADE); completions stay, unlinked.
-    tx.delete(licenses).where(eq(licenses.license_id, licenseId)).run();
-    audit(tx, ctx.actor, { action: 'delete', table: 'licenses', id: licenseId, old });
+    await tx.delete(licenses).where(eq(licenses.license_id, licenseId));
+    await audit(tx, ctx.actor, { action: 'delete', table: 'licenses', id: licenseId, old });
   });
   return { success: true };
 }
 
 /** POST /licenses/{id}/adjustments: a signed change of the current cycle's hours, with a reason (409 below 0). */
-export function adjustLicense(ctx: AuthedContext, input: z.output<typeof ceAdjustInput>): License {
-  return ctx.db.transaction((tx) => {
-    getVisibleLicense(ctx, input.id, tx);
-    const figures = refreshCeCache(tx, input.id)!;
+export async function adjustLicense(ctx: AuthedContext, input: z.output<typeof ceAdjustInput>): Promise<License> {
+  return ctx.db.transaction(async (tx) => {
+    await storedVisible(ctx, tx, input.id);
+    // The current figures are read inside the transaction that adjusts them.
+    const figures = (await refreshCeCache(tx, input.id))!;
     const hours = roundHours(input.hours);
     if (roundHours(figures.completed + hours) < 0) throw conflict(CE_MESSAGES.belowZero(figures.completed, hours));
     const before = figures.completed;
-    insertAdjustment(ctx, tx, input.id, figures.start_date, hours, input.reason);
-    const after = refreshCeCache(tx, input.id)!;
-    audit(tx, ctx.actor, {
+    await insertAdjustment(ctx, tx, input.id, figures.start_date, hours, input.reason);
+    const after = (await refreshCeCache(tx, input.id))!;
+    await audit(tx, ctx.actor, {
       action: 'update_ce_hours',
       table: 'licenses',
       id: input.id,
       old: { ce_hours_completed: before },
       new: { ce_hours_completed: after.completed, adjustment: hours, reason: input.reason },
     });
-    return byId(tx, input.id)!;
+    return written(tx, input.id);
   });
 }
 
 export interface RenewalPlan {
   old: LicenseRow;
   figures: CycleFigures;
-  rule: ReturnType<typeof ruleFor>;
+  rule: Awaited<ReturnType<typeof ruleFor>>;
   cycleYears: number;
   newExpiration: string;
   nextRequired: number;
 }
 
-export function planRenewal(db: DbOrTx, old: LicenseRow, expiration?: string): RenewalPlan {
-  const figures = cycleFigures(db, old.license_id)!;
-  const rule = ruleFor(db, old.state, old.license_type);
+export async function planRenewal(db: DbOrTx, old: LicenseRow, expiration?: string): Promise<RenewalPlan> {
+  const figures = (await cycleFigures(db, old.license_id))!;
+  const rule = await ruleFor(db, old.state, old.license_type);
   const cycleYears = cycleYearsOf(rule);
   return {
     old,
@@ -363,13 +403,14 @@ export function planRenewal(db: DbOrTx, old: LicenseRow, expiration?: string): R
 /**
  * Closes the current cycle into license_cycles and opens the next: from the old expiration date to the
  * new one, required hours from the state rule (else the license's own). Shared by Renew and auto-renewal.
+ * `plan` must have been made with `tx` (the figures it closes are the transaction's).
  */
-export function applyRenewal(
-  tx: DbOrTx,
+export async function applyRenewal(
+  tx: Tx,
   actor: Actor,
   plan: RenewalPlan,
   opts: { status: LicenseRow['status']; outstanding: boolean; reason: string },
-): void {
+): Promise<void> {
   const { old, figures } = plan;
   if (plan.newExpiration <= old.expiration_date) {
     const message = `The new expiration date must be after the current one (${old.expiration_date})`;
@@ -378,7 +419,7 @@ export function applyRenewal(
   if (old.cycle_start_date >= old.expiration_date) {
     throw conflict(CE_MESSAGES.expirationBeforeCycle(old.cycle_start_date));
   }
-  const cycle = tx
+  const [cycle] = await tx
     .insert(licenseCycles)
     .values({
       license_id: old.license_id,
@@ -391,11 +432,16 @@ export function applyRenewal(
       closed_by: actor.userId,
       renewed_with_ce_outstanding: opts.outstanding,
     })
-    .returning()
-    .get();
-  audit(tx, actor, { action: 'close_cycle', table: 'license_cycles', id: cycle.cycle_id, new: { ...cycle, complete: figures.complete } });
+    .returning();
+  await audit(tx, actor, {
+    action: 'close_cycle',
+    table: 'license_cycles',
+    id: cycle!.cycle_id,
+    new: { ...cycle, complete: figures.complete },
+  });
   const renewedAt = new Date().toISOString();
-  tx.update(licenses)
+  await tx
+    .update(licenses)
     .set({
       cycle_start_date: old.expiration_date,
       expiration_date: plan.newExpiration,
@@ -403,10 +449,9 @@ export function applyRenewal(
       status: opts.status,
       renewed_at: renewedAt,
     })
-    .where(eq(licenses.license_id, old.license_id))
-    .run();
-  const next = refreshCeCache(tx, old.license_id)!;
-  audit(tx, actor, {
+    .where(eq(licenses.license_id, old.license_id));
+  const next = (await refreshCeCache(tx, old.license_id))!;
+  await audit(tx, actor, {
     action: 'update',
     table: 'licenses',
     id: old.license_id,
@@ -424,7 +469,7 @@ export function applyRenewal(
       cycle_start_date: old.expiration_date,
       ce_hours_required: plan.nextRequired,
       ce_hours_completed: next.completed,
-      closed_cycle_id: cycle.cycle_id,
+      closed_cycle_id: cycle!.cycle_id,
       reason: opts.reason,
     },
   });
@@ -433,32 +478,31 @@ export function applyRenewal(
 /**
  * Renew: closes the current cycle and opens the next (status Active and expiration one cycle after the
  * current one, unless the body names them). With the cycle's CE outstanding it answers 409 and changes
- * nothing, unless allow_incomplete (audited as renew_ce_outstanding).
+ * nothing, unless allow_incomplete (audited as renew_ce_outstanding). The license and its figures are
+ * read inside the renewing transaction, so two concurrent renewals close one cycle each, in turn.
  */
-export function renewLicense(ctx: AuthedContext, input: RenewLicenseInput): License {
+export async function renewLicense(ctx: AuthedContext, input: RenewLicenseInput): Promise<License> {
   const { id: license_id, ...body } = input;
-  return ctx.db.transaction((tx) => {
-    getVisibleLicense(ctx, license_id, tx);
-    const old = stored(tx, license_id)!;
-    const plan = planRenewal(tx, old, body.expiration_date);
+  return ctx.db.transaction(async (tx) => {
+    const old = await storedVisible(ctx, tx, license_id);
+    const plan = await planRenewal(tx, old, body.expiration_date);
     const outstanding = !plan.figures.complete;
     if (outstanding && body.allow_incomplete !== true) {
       throw conflict(CE_MESSAGES.incomplete(plan.figures.completed, plan.figures.required));
     }
-    applyRenewal(tx, ctx.actor, plan, {
+    await applyRenewal(tx, ctx.actor, plan, {
       status: body.status ?? 'Active',
       outstanding,
       reason: outstanding ? 'renew_ce_outstanding' : 'renew',
     });
-    return byId(tx, license_id)!;
+    return written(tx, license_id);
   });
 }
 
 /** GET /licenses/{id}/renewal-preview: what Renew would do, for its confirmation. */
-export function renewalPreview(ctx: AuthedContext, licenseId: number): RenewalPreview {
-  getVisibleLicense(ctx, licenseId);
-  const old = stored(ctx.db, licenseId)!;
-  const plan = planRenewal(ctx.db, old);
+export async function renewalPreview(ctx: AuthedContext, licenseId: number): Promise<RenewalPreview> {
+  const old = await storedVisible(ctx, ctx.db, licenseId);
+  const plan = await planRenewal(ctx.db, old);
   return {
     license_id: licenseId,
     current_expiration_date: old.expiration_date,
@@ -474,12 +518,12 @@ export function renewalPreview(ctx: AuthedContext, licenseId: number): RenewalPr
 }
 
 /** GET /licenses/{id}/transcript: the current cycle and every closed one with their sources. */
-export function getTranscript(ctx: AuthedContext, licenseId: number): Transcript {
-  const license = getVisibleLicense(ctx, licenseId);
-  return { license, ...transcriptOf(ctx.db, licenseId)! };
+export async function getTranscript(ctx: AuthedContext, licenseId: number): Promise<Transcript> {
+  const license = await getVisibleLicense(ctx, licenseId);
+  return { license, ...(await transcriptOf(ctx.db, licenseId))! };
 }
 
 /** What the license form starts with: CE hours required from settings.default_ce_hours. */
-export function licenseDefaults(ctx: Pick<Context, 'db'>): { ce_hours_required: number } {
-  return { ce_hours_required: getSettings(ctx.db).default_ce_hours };
+export async function licenseDefaults(ctx: Pick<Context, 'db'>): Promise<{ ce_hours_required: number }> {
+  return { ce_hours_required: (await getSettings(ctx.db)).default_ce_hours };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   makePagination,
   PAYMENT_MESSAGES,
@@ -13,21 +13,13 @@ import {
   type UpdatePaymentInput,
 } from '@lm/shared';
 import { licenses, payments, users } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { caseInsensitive, containsText, countOf, countWhere, sumOf } from '../../db/sql.ts';
 import { audit } from '../../core/audit.ts';
-import { badRequest, notFound } from '../../core/errors.ts';
 import { found, visibleUsersCondition } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
-import type { Context } from '../../core/context.ts';
-import type { AuthUser } from '../auth/sessions.ts';
-
-type AuthedContext = Context & { user: AuthUser };
-
-/** `column LIKE %text%`, with the user's % and _ taken literally. */
-function containsText(column: SQL, text: string): SQL {
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql`${column} LIKE ${pattern} ESCAPE '\\'`;
-}
+import type { AuthedContext } from '../../core/trpc.ts';
+import { assertLicenseOfHolder, assertPersonInScope } from '../licenses/licenses.service.ts';
 
 const paymentColumns = {
   payment_id: payments.payment_id,
@@ -62,16 +54,25 @@ function selectPayments(db: DbOrTx) {
     .leftJoin(licenses, eq(licenses.license_id, payments.license_id));
 }
 
-function byId(db: DbOrTx, paymentId: number): Payment {
-  return toApi(selectPayments(db).where(eq(payments.payment_id, paymentId)).get()!);
+/** A payment just written in this transaction. */
+async function written(tx: Tx, paymentId: number): Promise<Payment> {
+  const [row] = await selectPayments(tx).where(eq(payments.payment_id, paymentId));
+  return toApi(row!);
 }
 
 /** One payment the caller may see, or 404. */
-export function getPayment(ctx: AuthedContext, paymentId: number, db: DbOrTx = ctx.db): Payment {
-  const row = selectPayments(db)
-    .where(and(eq(payments.payment_id, paymentId), visibleUsersCondition(ctx.user, payments.user_id)))
-    .get();
+export async function getPayment(ctx: AuthedContext, paymentId: number, db: DbOrTx = ctx.db): Promise<Payment> {
+  const [row] = await selectPayments(db).where(and(eq(payments.payment_id, paymentId), visibleUsersCondition(ctx.user, payments.user_id)));
   return toApi(found(row, 'Payment'));
+}
+
+/** The stored columns of a payment in the caller's scope (one read: scope check and audit "old"), or 404. */
+async function storedVisible(ctx: AuthedContext, tx: Tx, paymentId: number) {
+  const [row] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.payment_id, paymentId), visibleUsersCondition(ctx.user, payments.user_id)));
+  return found(row, 'Payment');
 }
 
 function whereOf(ctx: AuthedContext, q: PaymentSummaryQuery): SQL | undefined {
@@ -85,14 +86,14 @@ function whereOf(ctx: AuthedContext, q: PaymentSummaryQuery): SQL | undefined {
   if (q.end_date) conds.push(lte(payments.payment_date, q.end_date));
   if (q.search) {
     const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
-    conds.push(sql`(${containsText(fullName, q.search)} OR ${containsText(sql`coalesce(${payments.description}, '')`, q.search)})`);
+    conds.push(or(containsText(fullName, q.search), containsText(sql`coalesce(${payments.description}, '')`, q.search)));
   }
   return and(...conds);
 }
 
 const SORTS: Record<NonNullable<PaymentListQuery['sort']>, SQL[]> = {
   payment_date: [sql`${payments.payment_date}`],
-  user: [sql`${users.last_name} COLLATE NOCASE`, sql`${users.first_name} COLLATE NOCASE`],
+  user: [caseInsensitive(users.last_name), caseInsensitive(users.first_name)],
   amount: [sql`${payments.amount_cents}`],
   payment_type: [sql`${payments.payment_type}`],
   payment_method: [sql`${payments.payment_method}`],
@@ -107,85 +108,63 @@ function orderOf(q: PaymentListQuery): SQL[] {
 }
 
 /** GET /payments: every matching payment in the caller's scope (a page of them when `limit` is given). */
-export function listPayments(ctx: AuthedContext, q: PaymentListQuery = {}): Payment[] {
+export async function listPayments(ctx: AuthedContext, q: PaymentListQuery = {}): Promise<Payment[]> {
   const query = selectPayments(ctx.db)
     .where(whereOf(ctx, q))
     .orderBy(...orderOf(q));
-  const rows = q.limit
-    ? query
-        .limit(q.limit)
-        .offset(((q.page ?? 1) - 1) * q.limit)
-        .all()
-    : query.all();
+  const rows = q.limit ? await query.limit(q.limit).offset(((q.page ?? 1) - 1) * q.limit) : await query;
   return rows.map(toApi);
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
 
 /** GET /payments/page: one page and the pagination, for the screen. */
-export function pagePayments(ctx: AuthedContext, q: PaymentListQuery = {}): PaymentPage {
+export async function pagePayments(ctx: AuthedContext, q: PaymentListQuery = {}): Promise<PaymentPage> {
   const page = q.page ?? 1;
   const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const where = whereOf(ctx, q);
-  const total =
-    ctx.db.select({ n: count() }).from(payments).innerJoin(users, eq(users.user_id, payments.user_id)).where(where).get()?.n ?? 0;
-  const rows = selectPayments(ctx.db)
+  const [counted] = await ctx.db.select({ n: countOf() }).from(payments).innerJoin(users, eq(users.user_id, payments.user_id)).where(where);
+  const rows = await selectPayments(ctx.db)
     .where(where)
     .orderBy(...orderOf(q))
     .limit(limit)
-    .offset((page - 1) * limit)
-    .all();
-  return { payments: rows.map(toApi), pagination: makePagination(page, limit, total) };
+    .offset((page - 1) * limit);
+  return { payments: rows.map(toApi), pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 
-/** GET /payments/summary: revenue is the sum of Completed payments only; the rest are counts. */
-export function paymentSummary(ctx: AuthedContext, q: PaymentSummaryQuery = {}): PaymentSummary {
-  const row = ctx.db
+/** GET /payments/summary: revenue is the exact sum of Completed payments' cents; the rest are counts. */
+export async function paymentSummary(ctx: AuthedContext, q: PaymentSummaryQuery = {}): Promise<PaymentSummary> {
+  const completedCondition = eq(payments.status, 'Completed');
+  const [row] = await ctx.db
     .select({
-      revenue_cents: sql<number>`coalesce(sum(CASE WHEN ${payments.status} = 'Completed' THEN ${payments.amount_cents} ELSE 0 END), 0)`,
-      completed: sql<number>`coalesce(sum(${payments.status} = 'Completed'), 0)`,
-      pending: sql<number>`coalesce(sum(${payments.status} = 'Pending'), 0)`,
-      failed: sql<number>`coalesce(sum(${payments.status} = 'Failed'), 0)`,
-      refunded: sql<number>`coalesce(sum(${payments.status} = 'Refunded'), 0)`,
-      total_payments: count(),
+      revenue_cents: sumOf(sql`CASE WHEN ${completedCondition} THEN ${payments.amount_cents} ELSE 0 END`),
+      completed: countWhere(completedCondition),
+      pending: countWhere(eq(payments.status, 'Pending')),
+      failed: countWhere(eq(payments.status, 'Failed')),
+      refunded: countWhere(eq(payments.status, 'Refunded')),
+      total_payments: countOf(),
     })
     .from(payments)
     .innerJoin(users, eq(users.user_id, payments.user_id))
-    .where(whereOf(ctx, q))
-    .get()!;
-  const { revenue_cents, ...counts } = row;
+    .where(whereOf(ctx, q));
+  const { revenue_cents, ...counts } = row!;
   return { total_revenue: toDollars(revenue_cents), ...counts };
 }
 
-/** The payer must exist, not be deleted, and be in the caller's scope (404). */
-function assertPayer(ctx: AuthedContext, db: DbOrTx, userId: number): void {
-  const payer = db
-    .select({ user_id: users.user_id })
-    .from(users)
-    .where(and(eq(users.user_id, userId), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)))
-    .get();
-  if (!payer) throw notFound('User');
-}
-
 /** A linked license must be one of the payer's own licenses (400). */
-function assertLicenseOfUser(db: DbOrTx, licenseId: number | null | undefined, userId: number): void {
+async function assertLicenseOfPayer(tx: Tx, licenseId: number | null | undefined, userId: number): Promise<void> {
   if (licenseId === null || licenseId === undefined) return;
-  const license = db.select({ user_id: licenses.user_id }).from(licenses).where(eq(licenses.license_id, licenseId)).get();
-  if (!license || license.user_id !== userId) {
-    throw badRequest(PAYMENT_MESSAGES.licenseOfUser, [{ path: 'license_id', message: PAYMENT_MESSAGES.licenseOfUser }]);
-  }
+  await assertLicenseOfHolder(tx, licenseId, userId, PAYMENT_MESSAGES.licenseOfUser);
 }
 
-function stored(db: DbOrTx, paymentId: number) {
-  return db.select().from(payments).where(eq(payments.payment_id, paymentId)).get();
-}
-
-export function createPayment(ctx: AuthedContext, input: CreatePaymentInput): Payment {
+/** The payer and license checks read inside the writing transaction. */
+export async function createPayment(ctx: AuthedContext, input: CreatePaymentInput): Promise<Payment> {
   const { amount, ...rest } = input;
-  return ctx.db.transaction((tx) => {
-    assertPayer(ctx, tx, rest.user_id);
-    assertLicenseOfUser(tx, rest.license_id, rest.user_id);
-    const row = tx
+  return ctx.db.transaction(async (tx) => {
+    // The payer must exist, not be deleted, and be in the caller's scope (404).
+    await assertPersonInScope(tx, ctx.user, rest.user_id);
+    await assertLicenseOfPayer(tx, rest.license_id, rest.user_id);
+    const [row] = await tx
       .insert(payments)
       .values({
         ...rest,
@@ -195,37 +174,34 @@ export function createPayment(ctx: AuthedContext, input: CreatePaymentInput): Pa
         payment_date: rest.payment_date ?? today(),
         created_by: ctx.user.user_id,
       })
-      .returning()
-      .get();
-    audit(tx, ctx.actor, { action: 'create', table: 'payments', id: row.payment_id, new: row });
-    return byId(tx, row.payment_id);
+      .returning();
+    await audit(tx, ctx.actor, { action: 'create', table: 'payments', id: row!.payment_id, new: row });
+    return written(tx, row!.payment_id);
   });
 }
 
-export function updatePayment(ctx: AuthedContext, input: UpdatePaymentInput): Payment {
+export async function updatePayment(ctx: AuthedContext, input: UpdatePaymentInput): Promise<Payment> {
   const { id: payment_id, amount, ...patch } = input;
-  return ctx.db.transaction((tx) => {
-    getPayment(ctx, payment_id, tx);
-    const old = stored(tx, payment_id)!;
+  return ctx.db.transaction(async (tx) => {
+    const old = await storedVisible(ctx, tx, payment_id);
     const userId = patch.user_id ?? old.user_id;
-    if (userId !== old.user_id) assertPayer(ctx, tx, userId);
+    if (userId !== old.user_id) await assertPersonInScope(tx, ctx.user, userId);
     // A moved payment must not keep a license of its previous payer.
-    assertLicenseOfUser(tx, patch.license_id !== undefined ? patch.license_id : old.license_id, userId);
+    await assertLicenseOfPayer(tx, patch.license_id !== undefined ? patch.license_id : old.license_id, userId);
     const values = { ...patch, ...(amount !== undefined ? { amount_cents: toCents(amount) } : {}) };
     const row = Object.keys(values).length
-      ? tx.update(payments).set(values).where(eq(payments.payment_id, payment_id)).returning().get()
+      ? (await tx.update(payments).set(values).where(eq(payments.payment_id, payment_id)).returning())[0]!
       : old;
-    audit(tx, ctx.actor, { action: 'update', table: 'payments', id: payment_id, old, new: row });
-    return byId(tx, payment_id);
+    await audit(tx, ctx.actor, { action: 'update', table: 'payments', id: payment_id, old, new: row });
+    return written(tx, payment_id);
   });
 }
 
-export function deletePayment(ctx: AuthedContext, paymentId: number): { success: true } {
-  ctx.db.transaction((tx) => {
-    getPayment(ctx, paymentId, tx);
-    const old = stored(tx, paymentId)!;
-    tx.delete(payments).where(eq(payments.payment_id, paymentId)).run();
-    audit(tx, ctx.actor, { action: 'delete', table: 'payments', id: paymentId, old });
+export async function deletePayment(ctx: AuthedContext, paymentId: number): Promise<{ success: true }> {
+  await ctx.db.transaction(async (tx) => {
+    const old = await storedVisible(ctx, tx, paymentId);
+    await tx.delete(payments).where(eq(payments.payment_id, paymentId));
+    await audit(tx, ctx.actor, { action: 'delete', table: 'payments', id: paymentId, old });
   });
   return { success: true };
 }
