@@ -28,9 +28,6 @@ export function readsOn(resolve: () => Drizzle): Reads {
     $count: ((...a: unknown[]) => call(resolve(), '$count', a)) as Drizzle['$count'],
     $with: ((...a: unknown[]) => call(resolve(), '$with', a)) as Drizzle['$with'],
     with: ((...a: unknown[]) => call(resolve(), 'with', a)) as Drizzle['with'],
-    // Resolved on each access, not when the handle is built: the drivers spread this object into the
-    // handle before `resolve` can run (it refers to the handle itself).
-    query: new Proxy({} as Drizzle['query'], { get: (_, key) => (resolve().query as Record<PropertyKey, unknown>)[key] }),
   };
 }
 
