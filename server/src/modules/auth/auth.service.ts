@@ -118,7 +118,11 @@ export async function login(ctx: Context, input: LoginInput): Promise<LoginOutpu
     // The web app is known by its device cookie; API clients (which may keep no cookies) by address.
     if (device) await rememberSource(tx, user.user_id, 'device', hashDevice(device));
     if (ctx.channel !== 'trpc' && ctx.ip) await rememberSource(tx, user.user_id, 'address', ctx.ip);
-    await audit(tx, { userId: user.user_id, ip: ctx.ip }, { action: 'login', table: 'users', id: user.user_id, new: { email: user.email } });
+    await audit(
+      tx,
+      { userId: user.user_id, ip: ctx.ip },
+      { action: 'login', table: 'users', id: user.user_id, new: { email: user.email } },
+    );
     return session.token;
   });
   if (token === null) throw unauthorized('This account is inactive. Contact your administrator.');
@@ -162,7 +166,12 @@ export async function changePassword(ctx: AuthedContext, input: ChangePasswordIn
       .returning({ id: users.user_id });
     if (changed.length === 0) throw badRequest('Current password is incorrect');
     const revoked = await revokeUserSessions(tx, ctx.user.user_id, ctx.session.session_id);
-    await audit(tx, ctx.actor, { action: 'change_password', table: 'users', id: ctx.user.user_id, new: { other_sessions_revoked: revoked } });
+    await audit(tx, ctx.actor, {
+      action: 'change_password',
+      table: 'users',
+      id: ctx.user.user_id,
+      new: { other_sessions_revoked: revoked },
+    });
   });
   return { success: true };
 }

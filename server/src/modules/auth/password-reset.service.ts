@@ -82,11 +82,11 @@ export async function issueLinkToken(tx: Tx, userId: number, purpose: LinkPurpos
       ),
     );
   await tx.insert(passwordResetTokens).values({
-      user_id: userId,
-      token_hash: hashToken(token),
-      purpose,
-      expires_at: new Date(now.getTime() + validForMs).toISOString(),
-      requested_ip: ip,
+    user_id: userId,
+    token_hash: hashToken(token),
+    purpose,
+    expires_at: new Date(now.getTime() + validForMs).toISOString(),
+    requested_ip: ip,
     created_at: now.toISOString(),
   });
   return token;
@@ -100,7 +100,12 @@ export async function issueAndSendLink(
 ): Promise<DeliveryOutcome> {
   const token = await db.transaction(async (tx) => {
     const t = await issueLinkToken(tx, args.userId, args.purpose, args.validForMs, args.actor.ip);
-    await audit(tx, args.actor, { action: args.auditAction, table: 'users', id: args.userId, new: { purpose: args.purpose, ...args.auditNew } });
+    await audit(tx, args.actor, {
+      action: args.auditAction,
+      table: 'users',
+      id: args.userId,
+      new: { purpose: args.purpose, ...args.auditNew },
+    });
     return t;
   });
   return sendPasswordLink(db, config, {
@@ -115,11 +120,11 @@ export async function issueAndSendLink(
 async function recentRequests(db: DbOrTx, userId: number, now: number): Promise<number> {
   const [row] = await db
     .select({ n: count() })
-      .from(passwordResetTokens)
-      .where(
-        and(
-          eq(passwordResetTokens.user_id, userId),
-          eq(passwordResetTokens.purpose, 'reset'),
+    .from(passwordResetTokens)
+    .where(
+      and(
+        eq(passwordResetTokens.user_id, userId),
+        eq(passwordResetTokens.purpose, 'reset'),
         gt(passwordResetTokens.created_at, new Date(now - ACCOUNT_LIMIT.windowMs).toISOString()),
       ),
     );
@@ -219,12 +224,16 @@ export async function resetPassword(ctx: Context, input: ResetPasswordInput): Pr
       .set({ password_hash: hash, password_changed_at: now, failed_login_attempts: 0, locked_until: null })
       .where(eq(users.user_id, row.user_id));
     const revoked = await revokeUserSessions(tx, row.user_id);
-    await audit(tx, { userId: row.user_id, ip: ctx.ip }, {
-      action: 'password_reset',
-      table: 'users',
-      id: row.user_id,
-      new: { purpose: row.purpose, sessions_revoked: revoked },
-    });
+    await audit(
+      tx,
+      { userId: row.user_id, ip: ctx.ip },
+      {
+        action: 'password_reset',
+        table: 'users',
+        id: row.user_id,
+        new: { purpose: row.purpose, sessions_revoked: revoked },
+      },
+    );
     return row.email;
   });
   // Whoever holds the mailbox may sign in again from a new device: the strangers' lock on the account goes.

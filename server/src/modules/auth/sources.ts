@@ -80,15 +80,15 @@ export async function resolveSource(db: DbOrTx, userId: number | null, deviceTok
       (
         await db
           .select({ id: knownSources.id })
-        .from(knownSources)
-        .where(
-          and(
-            eq(knownSources.user_id, userId),
-            eq(knownSources.kind, kind),
-            eq(knownSources.value, value),
-            gt(knownSources.last_used_at, since),
-          ),
-        )
+          .from(knownSources)
+          .where(
+            and(
+              eq(knownSources.user_id, userId),
+              eq(knownSources.kind, kind),
+              eq(knownSources.value, value),
+              gt(knownSources.last_used_at, since),
+            ),
+          )
           .limit(1)
       ).length > 0;
     if (deviceToken) {
