@@ -3,8 +3,10 @@
  * write are checked inside its transaction, and the sign-in counters are atomic, on both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq, like, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, like, sql } from 'drizzle-orm';
+import { PASSWORD_RESET_STRINGS, ROLE } from '@lm/shared';
 import { auditLogs, loginCounters, users } from '../src/db/schema/index.ts';
+import { issueLinkToken, LINK_VALIDITY_MS } from '../src/modules/auth/password-reset.service.ts';
 import { backgroundSettled } from '../src/core/background.ts';
 import { toErrorBody } from '../src/core/errors.ts';
 import { callerFor, createTestEnv, seedUser, TEST_PASSWORD, type TestEnv } from './helpers.ts';
@@ -90,5 +92,68 @@ describe('sign-in counters under concurrency', () => {
       .where(and(eq(auditLogs.action, 'login_failed'), eq(auditLogs.target_id, user.user_id)));
     // Five wrong passwords, and each of the three counters' lock audited once, when it started.
     expect(failures[0]!.n).toBe(8);
+  });
+});
+
+describe('rules that decide a write are checked inside its transaction', () => {
+  it('two Admins demoting each other at the same moment leave one active Admin; the other answers 409', async () => {
+    // A database of its own: exactly two Admins.
+    const own = await createTestEnv();
+    try {
+      const a = await seedUser(own, 'Admin');
+      const b = await seedUser(own, 'Admin');
+      const asA = callerFor(own, a.user_id);
+      const asB = callerFor(own, b.user_id);
+      // Both signed in as Admins before either change.
+      await asA.auth.me();
+      await asB.auth.me();
+      const results = await Promise.allSettled([
+        asA.users.update({ id: b.user_id, role_id: ROLE.Broker }),
+        asB.users.update({ id: a.user_id, role_id: ROLE.Broker }),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
+      expect(toErrorBody(refused.reason)).toMatchObject({ status: 409, body: { error: 'At least one active Admin must remain' } });
+      const admins = await own.db
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.role_id, ROLE.Admin), eq(users.is_active, true), isNull(users.deleted_at)));
+      expect(admins[0]!.n).toBe(1);
+    } finally {
+      await backgroundSettled();
+      await own.close();
+    }
+  });
+
+  it('one password link used by 10 requests at once sets the password once; the rest answer 400', async () => {
+    const user = await seedUser(env, 'Agent');
+    const token = await env.db.transaction((tx) => issueLinkToken(tx, user.user_id, 'reset', LINK_VALIDITY_MS.forgot, null));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => callerFor(env, null).auth.resetPassword({ token, newPassword: `Brand-new-passw0rd-${i}` })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'rejected') {
+        expect(toErrorBody(r.reason)).toMatchObject({ status: 400, body: { error: PASSWORD_RESET_STRINGS.invalidToken } });
+      }
+    }
+    const resets = await env.db
+      .select({ n: count() })
+      .from(auditLogs)
+      .where(and(eq(auditLogs.action, 'password_reset'), eq(auditLogs.target_id, user.user_id)));
+    expect(resets[0]!.n).toBe(1);
+  });
+
+  it('two users taking the same new e-mail in their profiles at once: one succeeds, the other answers 409', async () => {
+    const one = await seedUser(env, 'Agent');
+    const two = await seedUser(env, 'School');
+    const wanted = `shared-${Date.now()}@example.com`;
+    const results = await Promise.allSettled([
+      callerFor(env, one.user_id).users.updateProfile({ first_name: 'One', last_name: 'User', email: wanted }),
+      callerFor(env, two.user_id).users.updateProfile({ first_name: 'Two', last_name: 'User', email: wanted.toUpperCase() }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
+    expect(toErrorBody(refused.reason)).toMatchObject({ status: 409, body: { error: 'A user with this email already exists' } });
   });
 });
