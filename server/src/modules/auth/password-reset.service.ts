@@ -8,7 +8,7 @@
  *
  * POST /auth/forgot-password answers the same 200 body, padded to the same minimum time, whether or
  * not the address has an account; the e-mail is sent after the answer. Throttles: per client IP
- * (429, the same for every address) and per account (silent: still the same 200, no e-mail).
+ * (429, the same for every address; db.counters, shared by every instance) and per account (silent: still the same 200, no e-mail).
  */
 import crypto from 'node:crypto';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
@@ -35,34 +35,14 @@ export const LINK_VALIDITY_MS = { forgot: 60 * MINUTE, admin: 24 * 60 * MINUTE, 
 export const FORGOT_MIN_DURATION_MS = 400;
 /** Per account: at most this many "Forgot password?" e-mails per hour; more requests answer the same, silently. */
 export const ACCOUNT_LIMIT = { max: 3, windowMs: 60 * MINUTE } as const;
-/** Per client IP: at most this many forgot-password requests per 15 minutes, then 429. */
+/**
+ * Per client IP: at most this many forgot-password requests per 15 minutes, then 429 until 15 minutes after the
+ * last one allowed. Counted in db.counters, so every instance shares the count.
+ */
 export const IP_LIMIT = { max: 10, windowMs: 15 * MINUTE } as const;
 
-/** Requests per IP, in memory (a restart forgetting them is harmless), one table per app instance. */
-class IpWindow {
-  private hits = new Map<string, number[]>();
-  take(ip: string, now: number): number | null {
-    const cutoff = now - IP_LIMIT.windowMs;
-    const list = (this.hits.get(ip) ?? []).filter((t) => t > cutoff);
-    if (list.length >= IP_LIMIT.max) {
-      this.hits.set(ip, list);
-      return Math.max(1, Math.ceil((list[0]! + IP_LIMIT.windowMs - now) / 1000));
-    }
-    list.push(now);
-    this.hits.set(ip, list);
-    if (this.hits.size > 10_000) for (const [k, v] of this.hits) if (v.every((t) => t <= cutoff)) this.hits.delete(k);
-    return null;
-  }
-}
-const ipWindows = new WeakMap<object, IpWindow>();
-function ipWindow(services: object): IpWindow {
-  let w = ipWindows.get(services);
-  if (!w) {
-    w = new IpWindow();
-    ipWindows.set(services, w);
-  }
-  return w;
-}
+/** The counter of forgot-password requests from one address (db.counters: shared by every instance). */
+export const forgotIpKey = (ip: string) => `forgot:${ip}`;
 
 /**
  * Creates a link token for the user (inside the caller's transaction) and expires the user's older
@@ -136,8 +116,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** POST /auth/forgot-password: always {success: true}, after the same minimum time. */
 export async function forgotPassword(ctx: Context, input: ForgotPasswordInput): Promise<{ success: true }> {
   const started = Date.now();
-  const retryAfter = ipWindow(ctx.services).take(ctx.ip ?? 'unknown', started);
-  if (retryAfter !== null) {
+  const [byIp] = await ctx.db.counters.hit([{ key: forgotIpKey(ctx.ip ?? 'unknown'), ...IP_LIMIT }], started);
+  if (byIp!.over) {
+    const retryAfter = Math.max(1, Math.ceil((byIp!.resetAt - started) / 1000));
     throw new AppError(
       'TOO_MANY_REQUESTS',
       `Too many password reset requests from this address. Try again in ${Math.ceil(retryAfter / 60)} minute${retryAfter > 60 ? 's' : ''}.`,
