@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { auditLogs, users } from '../src/db/schema/index.ts';
+import { auditLogs, sessions, users } from '../src/db/schema/index.ts';
 import { writeSettings } from '../src/core/settings.ts';
 import { api, callerFor, createTestEnv, login, seedUser, TEST_PASSWORD, type TestEnv } from './helpers.ts';
 
@@ -109,7 +109,7 @@ describe('REST sign-in', () => {
     await api(env, 'POST', '/api/auth/login', { body: { email: u.email, password: 'Wrong-one-9' }, ip: '10.9.0.2' });
     const token = await login(env, u.email);
     await api(env, 'POST', '/api/auth/logout', { token });
-    const rows = env.db.select().from(auditLogs).where(eq(auditLogs.user_id, u.user_id)).all();
+    const rows = await env.db.select().from(auditLogs).where(eq(auditLogs.user_id, u.user_id)).orderBy(auditLogs.log_id);
     expect(rows.map((r) => r.action)).toEqual(['login_failed', 'login', 'logout']);
     expect(rows.every((r) => r.target_table === 'users' && r.target_id === u.user_id)).toBe(true);
     for (const r of rows) expectNoSecrets([r.old_values, r.new_values]);
@@ -118,16 +118,15 @@ describe('REST sign-in', () => {
       ip: '10.9.0.3',
     });
     expect(unknown.status).toBe(401);
-    const anon = env.db
+    const anon = await env.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'login_failed')))
-      .all();
+      .where(and(eq(auditLogs.action, 'login_failed')));
     expect(anon.some((r) => r.user_id === null && r.new_values?.includes('nobody@nowhere.test'))).toBe(true);
   });
 
   it('after max_login_attempts failures, unknown sources get 429 with when to retry, even with the right password', async () => {
-    env.db.transaction((tx) => writeSettings(tx, { max_login_attempts: 3, lockout_duration_minutes: 15 }, null));
+    await env.db.transaction((tx) => writeSettings(tx, { max_login_attempts: 3, lockout_duration_minutes: 15 }, null));
     try {
       const u = await seedUser(env, 'Agent');
       const codes = [];
@@ -143,14 +142,14 @@ describe('REST sign-in', () => {
       expect(locked.body.error).toBe('Too many failed sign-in attempts. Try again in 15 minutes.');
       expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
     } finally {
-      env.db.transaction((tx) => writeSettings(tx, { max_login_attempts: 5, lockout_duration_minutes: 30 }, null));
+      await env.db.transaction((tx) => writeSettings(tx, { max_login_attempts: 5, lockout_duration_minutes: 30 }, null));
     }
   });
 
   it('refuses a deactivated user and ends its sessions', async () => {
     const u = await seedUser(env, 'Agent');
     const token = await login(env, u.email);
-    env.db.update(users).set({ is_active: false }).where(eq(users.user_id, u.user_id)).run();
+    await env.db.transaction((tx) => tx.update(users).set({ is_active: false }).where(eq(users.user_id, u.user_id)));
     expect((await api(env, 'GET', '/api/auth/me', { token })).status).toBe(401);
     const res = await api(env, 'POST', '/api/auth/login', { body: { email: u.email, password: TEST_PASSWORD } });
     expect(res.status).toBe(401);
@@ -159,9 +158,8 @@ describe('REST sign-in', () => {
   it('expires a session after the idle timeout', async () => {
     const u = await seedUser(env, 'Agent');
     const token = await login(env, u.email);
-    env.db.$client
-      .prepare('UPDATE sessions SET last_seen_at = ? WHERE user_id = ?')
-      .run(new Date(Date.now() - 61 * 60_000).toISOString(), u.user_id);
+    const idle = new Date(Date.now() - 61 * 60_000).toISOString();
+    await env.db.transaction((tx) => tx.update(sessions).set({ last_seen_at: idle }).where(eq(sessions.user_id, u.user_id)));
     expect((await api(env, 'GET', '/api/auth/me', { token })).status).toBe(401);
   });
 

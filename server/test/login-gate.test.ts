@@ -4,6 +4,7 @@
  * always passes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginCounters } from '../src/db/schema/index.ts';
 import { GATE_SLOTS } from '../src/modules/auth/login-gate.ts';
 import { HASH_BUSY_MESSAGE } from '../src/core/passwords.ts';
 import { api, createTestEnv, seedUser, TEST_PASSWORD, type TestEnv } from './helpers.ts';
@@ -14,8 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => env.close());
 
-const counterKeys = () =>
-  new Set((env.db.$client.prepare('SELECT key FROM login_counters').all() as Array<{ key: string }>).map((r) => r.key));
+const counterKeys = async () => new Set((await env.db.select({ key: loginCounters.key }).from(loginCounters)).map((r) => r.key));
 
 describe('the sign-in gate', () => {
   it('refuses strangers beyond the slots without touching a counter, and lets a known source through', async () => {
@@ -35,7 +35,7 @@ describe('the sign-in gate', () => {
 
     const refused = answers.flatMap((a, i) => (a.status === 429 ? [i] : []));
     expect(refused.length).toBeGreaterThanOrEqual(strangers.length - GATE_SLOTS - 1);
-    const keys = counterKeys();
+    const keys = await counterKeys();
     for (const i of refused) {
       expect(answers[i]!.body).toEqual({ error: HASH_BUSY_MESSAGE, code: 'TOO_MANY_REQUESTS' });
       expect(answers[i]!.headers['retry-after']).toBe('1');

@@ -4,6 +4,8 @@
  * and a locked, unknown or wrong answer looks the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { auditLogs } from '../src/db/schema/index.ts';
 import { passwordStats } from '../src/core/passwords.ts';
 import { parseTrustProxy } from '../src/config.ts';
 import { api, createTestEnv, login, seedUser, TEST_PASSWORD, type TestEnv } from './helpers.ts';
@@ -188,7 +190,9 @@ describe('per-address limit and proxies', () => {
         });
       expect((await via('10.69.0.1', '198.51.100.7')).status).toBe(200);
       expect((await via('10.69.0.2', '198.51.100.8')).status).toBe(200);
-      const ips = proxied.db.$client.prepare("SELECT ip_address FROM audit_logs WHERE action = 'login' ORDER BY log_id").pluck().all();
+      const ips = (
+        await proxied.db.select({ ip: auditLogs.ip_address }).from(auditLogs).where(eq(auditLogs.action, 'login')).orderBy(auditLogs.log_id)
+      ).map((r) => r.ip);
       expect(ips).toEqual(['198.51.100.7', '10.69.0.2']);
     } finally {
       await proxied.close();

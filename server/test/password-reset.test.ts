@@ -39,7 +39,7 @@ const auditsOf = (action: string, userId: number) =>
     .select()
     .from(auditLogs)
     .where(and(eq(auditLogs.action, action), eq(auditLogs.target_id, userId)))
-    .all();
+    .orderBy(auditLogs.log_id);
 
 describe('REST: forgot-password and reset-password', () => {
   it('answers known and unknown addresses identically, in the same minimum time; only the known one gets a link', async () => {
@@ -60,23 +60,24 @@ describe('REST: forgot-password and reset-password', () => {
     expect(got!.mail.body).toContain('60 minutes');
     expect(outboxEmails(env.dir, 'nobody-here@example.com')).toEqual([]);
     // Only the token's hash is stored.
-    const stored = env.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.user_id, user.user_id)).all();
+    const stored = await env.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.user_id, user.user_id));
     expect(stored).toHaveLength(1);
     expect(stored[0]!.token_hash).not.toContain(got!.link!.token);
     expect(stored[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored[0]).toMatchObject({ purpose: 'reset', used_at: null });
     expect(Date.parse(stored[0]!.expires_at) - Date.parse(stored[0]!.created_at)).toBe(60 * 60_000);
-    expect(auditsOf('password_reset_requested', user.user_id)).toHaveLength(1);
+    expect(await auditsOf('password_reset_requested', user.user_id)).toHaveLength(1);
   });
 
   it('the link works once: new password, old sessions 401, lockout cleared, audited; then 400', async () => {
     const user = await seedUser(env, 'Broker');
     const oldToken = await login(env, user.email);
-    env.db
-      .update(users)
-      .set({ failed_login_attempts: 3, locked_until: new Date(Date.now() + 3_600_000).toISOString() })
-      .where(eq(users.user_id, user.user_id))
-      .run();
+    await env.db.transaction((tx) =>
+      tx
+        .update(users)
+        .set({ failed_login_attempts: 3, locked_until: new Date(Date.now() + 3_600_000).toISOString() })
+        .where(eq(users.user_id, user.user_id)),
+    );
     await forgot(user.email);
     const { token } = (await latestLink(user.email))!.link!;
 
@@ -88,11 +89,11 @@ describe('REST: forgot-password and reset-password', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ success: true });
     expect((await api(env, 'GET', '/api/auth/me', { token: oldToken })).status).toBe(401);
-    const row = env.db.select().from(users).where(eq(users.user_id, user.user_id)).get()!;
+    const row = (await env.db.select().from(users).where(eq(users.user_id, user.user_id)))[0]!;
     expect(row).toMatchObject({ failed_login_attempts: 0, locked_until: null });
     await login(env, user.email, NEW_PASSWORD);
     expect((await api(env, 'POST', '/api/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(401);
-    const audit = auditsOf('password_reset', user.user_id);
+    const audit = await auditsOf('password_reset', user.user_id);
     expect(audit).toHaveLength(1);
     expect(JSON.parse(audit[0]!.new_values!)).toMatchObject({ purpose: 'reset', sessions_revoked: 1 });
 
@@ -135,11 +136,12 @@ describe('REST: forgot-password and reset-password', () => {
     expect(superseded.status).toBe(400);
     expect(superseded.body.error).toBe(message);
 
-    env.db
-      .update(passwordResetTokens)
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where(eq(passwordResetTokens.user_id, user.user_id))
-      .run();
+    await env.db.transaction((tx) =>
+      tx
+        .update(passwordResetTokens)
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where(eq(passwordResetTokens.user_id, user.user_id)),
+    );
     const expired = await api(env, 'POST', '/api/auth/reset-password', { body: { token: second, newPassword: NEW_PASSWORD } });
     expect(expired.status).toBe(400);
     expect(expired.body.error).toBe(message);
@@ -197,7 +199,7 @@ describe('REST: the Admin sends a password reset link', () => {
     expect((await api(env, 'POST', path(target.user_id), { token: roles.agent.token })).status).toBe(403);
     expect((await api(env, 'POST', path(target.user_id), { token: roles.school.token })).status).toBe(403);
     expect((await api(env, 'POST', path(999999), { token: roles.admin.token })).status).toBe(404);
-    const audits = auditsOf('password_link_issued', target.user_id);
+    const audits = await auditsOf('password_link_issued', target.user_id);
     expect(audits).toHaveLength(2);
     expect(audits[0]!.user_id).toBe(roles.admin.user_id);
     // The link works (and the user's current password kept working until then).
@@ -226,7 +228,7 @@ describe('REST: creating a user sends the welcome e-mail', () => {
     expect(got!.mail.body).toContain('7 days');
     expect(got!.mail.body).toContain('https://licenses.example.com/login');
     expect(got!.mail.body).not.toContain(password);
-    const tokenRow = env.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.user_id, res.body.user_id)).get()!;
+    const tokenRow = (await env.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.user_id, res.body.user_id)))[0]!;
     expect(tokenRow.purpose).toBe('welcome');
     expect(Date.parse(tokenRow.expires_at) - Date.parse(tokenRow.created_at)).toBe(7 * 24 * 3_600_000);
     const ok = await api(env, 'POST', '/api/auth/reset-password', { body: { token: got!.link!.token, newPassword: NEW_PASSWORD } });
@@ -240,7 +242,7 @@ describe('REST: creating a user sends the welcome e-mail', () => {
       token: roles.admin.token,
       body: { email: inactive, password: 'Initial-Passw0rd', first_name: 'I', last_name: 'Nactive', role_id: 3, is_active: false },
     });
-    writeSettings(env.db, { email_notifications_enabled: false }, null);
+    await env.db.transaction((tx) => writeSettings(tx, { email_notifications_enabled: false }, null));
     try {
       const email = `quiet-${Date.now()}@example.com`;
       await api(env, 'POST', '/api/users', {
@@ -249,7 +251,7 @@ describe('REST: creating a user sends the welcome e-mail', () => {
       });
       expect((await latestLink(email))?.count).toBe(1);
     } finally {
-      writeSettings(env.db, { email_notifications_enabled: true }, null);
+      await env.db.transaction((tx) => writeSettings(tx, { email_notifications_enabled: true }, null));
     }
     expect(outboxEmails(env.dir, inactive)).toEqual([]);
   });
@@ -257,7 +259,7 @@ describe('REST: creating a user sends the welcome e-mail', () => {
 
 describe('REST: public settings', () => {
   it('anyone reads app_name, app_description and the support contacts, nothing else', async () => {
-    writeSettings(env.db, { app_name: 'Acme Licensing', support_phone: '+1 555 0100' }, null);
+    await env.db.transaction((tx) => writeSettings(tx, { app_name: 'Acme Licensing', support_phone: '+1 555 0100' }, null));
     try {
       const res = await api(env, 'GET', '/api/settings/public');
       expect(res.status).toBe(200);
@@ -268,12 +270,12 @@ describe('REST: public settings', () => {
         support_phone: '+1 555 0100',
       });
     } finally {
-      writeSettings(env.db, { app_name: 'Real Estate License Manager', support_phone: '' }, null);
+      await env.db.transaction((tx) => writeSettings(tx, { app_name: 'Real Estate License Manager', support_phone: '' }, null));
     }
   });
 
   it('e-mails end with the footer: app name, description and support contacts', async () => {
-    writeSettings(env.db, { support_phone: '+1 555 0199' }, null);
+    await env.db.transaction((tx) => writeSettings(tx, { support_phone: '+1 555 0199' }, null));
     try {
       const user = await seedUser(env, 'Agent');
       await forgot(user.email);
@@ -282,14 +284,14 @@ describe('REST: public settings', () => {
         /\n-- \nReal Estate License Manager\nTrack real estate licenses.*\nNeed help\? support@example\.com · \+1 555 0199/,
       );
     } finally {
-      writeSettings(env.db, { support_phone: '' }, null);
+      await env.db.transaction((tx) => writeSettings(tx, { support_phone: '' }, null));
     }
   });
 
   it('tokens of other users are not touched by a reset', async () => {
     const a = await seedUser(env, 'Agent');
     const b = await seedUser(env, 'Agent');
-    const bToken = tokenFor(env, b.user_id);
+    const bToken = await tokenFor(env, b.user_id);
     await forgot(a.email);
     const { token } = (await latestLink(a.email))!.link!;
     expect((await api(env, 'POST', '/api/auth/reset-password', { body: { token, newPassword: NEW_PASSWORD } })).status).toBe(200);

@@ -26,9 +26,9 @@ const profile = (fields: Record<string, unknown> = {}) => ({
 describe('PUT /api/users/me/profile', () => {
   for (const role of ['Admin', 'Broker', 'Agent', 'School'] as const) {
     it(`lets a signed-in ${role} update its own details (REST and tRPC)`, async () => {
-      const brokerageId = role === 'Broker' || role === 'Agent' ? seedBrokerage(env, `Profile ${role} ${unique()}`) : null;
+      const brokerageId = role === 'Broker' || role === 'Agent' ? await seedBrokerage(env, `Profile ${role} ${unique()}`) : null;
       const u = await seedUser(env, role, { brokerage_id: brokerageId });
-      const token = tokenFor(env, u.user_id);
+      const token = await tokenFor(env, u.user_id);
       const body = profile();
       const res = await api(env, 'PUT', '/api/users/me/profile', { token, body });
       expect(res.status).toBe(200);
@@ -44,20 +44,20 @@ describe('PUT /api/users/me/profile', () => {
   it('changes only the caller: a role, brokerage or id in the body is ignored', async () => {
     const u = await seedUser(env, 'Agent');
     const other = await seedUser(env, 'Agent');
-    const token = tokenFor(env, u.user_id);
+    const token = await tokenFor(env, u.user_id);
     const res = await api(env, 'PUT', '/api/users/me/profile', {
       token,
       body: profile({ role_id: 1, brokerage_id: 1, is_active: false, user_id: other.user_id, id: other.user_id }),
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ user_id: u.user_id, role_id: 3, is_active: true, brokerage_id: null });
-    expect(env.db.select().from(users).where(eq(users.user_id, other.user_id)).get()?.first_name).toBe('Agent');
+    expect((await env.db.select().from(users).where(eq(users.user_id, other.user_id)))[0]?.first_name).toBe('Agent');
   });
 
   it('validates with the docs/product.md messages and answers 409 for an email in use', async () => {
     const u = await seedUser(env, 'Broker');
     const other = await seedUser(env, 'Agent');
-    const token = tokenFor(env, u.user_id);
+    const token = await tokenFor(env, u.user_id);
     const cases: Array<[Record<string, unknown>, number, string]> = [
       [{ first_name: '' }, 400, 'First name is required'],
       [{ last_name: ' ' }, 400, 'Last name is required'],
@@ -70,12 +70,12 @@ describe('PUT /api/users/me/profile', () => {
       expect(res.status, message).toBe(status);
       expect(res.body.error).toBe(message);
     }
-    expect(env.db.select().from(users).where(eq(users.user_id, u.user_id)).get()?.first_name).toBe('Broker');
+    expect((await env.db.select().from(users).where(eq(users.user_id, u.user_id)))[0]?.first_name).toBe('Broker');
   });
 
   it('keeps optional fields that are not sent, clears those sent empty, and audits the change', async () => {
     const u = await seedUser(env, 'Agent');
-    const token = tokenFor(env, u.user_id);
+    const token = await tokenFor(env, u.user_id);
     const email = `keep.${unique()}@test.example`;
     await api(env, 'PUT', '/api/users/me/profile', { token, body: profile({ email }) });
     const res = await api(env, 'PUT', '/api/users/me/profile', {
@@ -83,11 +83,10 @@ describe('PUT /api/users/me/profile', () => {
       body: { first_name: 'Pat', last_name: 'Profile', email, city: '', phone_number: undefined },
     });
     expect(res.body).toMatchObject({ city: null, phone_number: '(555) 010-3000', zip_code: '78701' });
-    const entries = env.db
+    const entries = await env.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'update_profile'), eq(auditLogs.target_id, u.user_id)))
-      .all();
+      .where(and(eq(auditLogs.action, 'update_profile'), eq(auditLogs.target_id, u.user_id)));
     expect(entries).toHaveLength(2);
     expect(entries[1]!.user_id).toBe(u.user_id);
     expect(JSON.parse(entries[1]!.new_values!)).toEqual({ city: null });
@@ -96,7 +95,7 @@ describe('PUT /api/users/me/profile', () => {
   it('lets the user sign in with the new email', async () => {
     const u = await seedUser(env, 'School');
     const email = `moved.${unique()}@test.example`;
-    await api(env, 'PUT', '/api/users/me/profile', { token: tokenFor(env, u.user_id), body: profile({ email }) });
+    await api(env, 'PUT', '/api/users/me/profile', { token: await tokenFor(env, u.user_id), body: profile({ email }) });
     await login(env, email, TEST_PASSWORD);
   });
 });
@@ -116,7 +115,7 @@ describe('change password (POST /api/auth/change-password), as the Profile scree
       expect(res.status, newPassword).toBe(400);
       expect(res.body.error).toBe(message);
     }
-    env.db.transaction((tx) => writeSettings(tx, { password_min_length: 12 }, null));
+    await env.db.transaction((tx) => writeSettings(tx, { password_min_length: 12 }, null));
     try {
       const res = await api(env, 'POST', '/api/auth/change-password', {
         token,
@@ -124,7 +123,7 @@ describe('change password (POST /api/auth/change-password), as the Profile scree
       });
       expect(res.body.error).toBe('Password must be at least 12 characters');
     } finally {
-      env.db.transaction((tx) => writeSettings(tx, { password_min_length: 8 }, null));
+      await env.db.transaction((tx) => writeSettings(tx, { password_min_length: 8 }, null));
     }
     const ok = await api(env, 'POST', '/api/auth/change-password', {
       token,

@@ -43,7 +43,7 @@ describe('who may read and change settings', () => {
     await expect(callerFor(env, roles.broker.user_id).admin.settings.update({ settings: { app_name: 'x' } })).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });
-    expect(getSettings(env.db).support_phone).toBe('');
+    expect((await getSettings(env.db)).support_phone).toBe('');
   });
 
   it('lists the settings paths in /api/openapi.json', async () => {
@@ -101,7 +101,7 @@ describe('reading and writing (acceptance 4)', () => {
       expect(res.body.error, JSON.stringify(settings)).toEqual(message);
       expect(res.body.code).toBe('BAD_REQUEST');
     }
-    expect(env.db.select().from(settingsTable).all()).toEqual([]);
+    expect(await env.db.select().from(settingsTable)).toEqual([]);
     // tRPC validates with the same schema (the browser shows the same message).
     await expect(callerFor(env, roles.admin.user_id).admin.settings.update({ settings: { password_min_length: 5 } })).rejects.toMatchObject(
       {
@@ -123,12 +123,13 @@ describe('reading and writing (acceptance 4)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ settings: next });
     expect((await api(env, 'GET', '/api/admin/settings', { token: roles.admin.token })).body).toEqual({ settings: next });
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'update'), eq(auditLogs.target_table, 'settings')))
-      .orderBy(desc(auditLogs.log_id))
-      .get();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'update'), eq(auditLogs.target_table, 'settings')))
+        .orderBy(desc(auditLogs.log_id))
+    )[0];
     expect(entry!.user_id).toBe(roles.admin.user_id);
     expect(JSON.parse(entry!.old_values!)).toEqual({
       app_name: 'Real Estate License Manager',
@@ -152,8 +153,8 @@ describe('reading and writing (acceptance 4)', () => {
     const res = await api(env, 'POST', '/api/admin/settings/reset', { token: roles.admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ settings: DEFAULT_SETTINGS });
-    expect(env.db.select().from(settingsTable).all()).toEqual([]);
-    const entry = env.db.select().from(auditLogs).where(eq(auditLogs.target_table, 'settings')).orderBy(desc(auditLogs.log_id)).get();
+    expect(await env.db.select().from(settingsTable)).toEqual([]);
+    const entry = (await env.db.select().from(auditLogs).where(eq(auditLogs.target_table, 'settings')).orderBy(desc(auditLogs.log_id)))[0];
     expect(entry!.action).toBe('update');
     expect(JSON.parse(entry!.old_values!)).toEqual({ app_name: 'Temporary Name', max_login_attempts: 7 });
     expect(JSON.parse(entry!.new_values!)).toEqual({ app_name: DEFAULT_SETTINGS.app_name, max_login_attempts: 5, reset_to_defaults: true });
@@ -210,9 +211,9 @@ describe('settings take effect (acceptance 4)', () => {
     const u = await seedUser(env, 'School');
     const token = await login(env, u.email);
     const idle = new Date(Date.now() - 20 * 60_000).toISOString();
-    env.db.update(sessions).set({ last_seen_at: idle }).where(eq(sessions.user_id, u.user_id)).run();
+    await env.db.transaction((tx) => tx.update(sessions).set({ last_seen_at: idle }).where(eq(sessions.user_id, u.user_id)));
     expect((await api(env, 'GET', '/api/auth/me', { token })).status).toBe(200); // 20 minutes < 60
-    env.db.update(sessions).set({ last_seen_at: idle }).where(eq(sessions.user_id, u.user_id)).run();
+    await env.db.transaction((tx) => tx.update(sessions).set({ last_seen_at: idle }).where(eq(sessions.user_id, u.user_id)));
     expect((await put({ session_timeout_minutes: 15 })).status).toBe(200);
     expect((await api(env, 'GET', '/api/auth/me', { token })).status).toBe(401);
   });

@@ -135,11 +135,12 @@ describe('create', () => {
     expect(res.body.user_id).toEqual(expect.any(Number));
     expectNoSecrets(res.body);
     await login(env, body.email as string, 'Str0ngPassword');
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'create'), eq(auditLogs.target_table, 'users'), eq(auditLogs.target_id, res.body.user_id)))
-      .get();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'create'), eq(auditLogs.target_table, 'users'), eq(auditLogs.target_id, res.body.user_id)))
+    )[0];
     expect(entry?.user_id).toBe(roles.admin.user_id);
     expectNoSecrets([entry?.new_values]);
     const list = await api(env, 'GET', `/api/users?search=${encodeURIComponent(body.email as string)}`, { token: roles.admin.token });
@@ -154,11 +155,7 @@ describe('create', () => {
     });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'A user with this email already exists', code: 'CONFLICT' });
-    const count = env.db
-      .select()
-      .from(users)
-      .all()
-      .filter((u) => u.email.toLowerCase() === existing.email.toLowerCase()).length;
+    const count = (await env.db.select().from(users)).filter((u) => u.email.toLowerCase() === existing.email.toLowerCase()).length;
     expect(count).toBe(1);
   });
 
@@ -170,13 +167,13 @@ describe('create', () => {
     const short = await api(env, 'POST', '/api/users', { token, body: newUserBody({ password: 'Sh0rt' }) });
     expect(short.status).toBe(400);
     expect(short.body.error).toBe('Password must be at least 8 characters');
-    env.db.transaction((tx) => writeSettings(tx, { password_min_length: 14 }, null));
+    await env.db.transaction((tx) => writeSettings(tx, { password_min_length: 14 }, null));
     try {
       const res = await api(env, 'POST', '/api/users', { token, body: newUserBody({ password: 'Str0ngPassword'.slice(0, 13) }) });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('Password must be at least 14 characters');
     } finally {
-      env.db.transaction((tx) => writeSettings(tx, { password_min_length: 8 }, null));
+      await env.db.transaction((tx) => writeSettings(tx, { password_min_length: 8 }, null));
     }
   });
 
@@ -230,7 +227,7 @@ describe('list', () => {
   });
 
   it('filters by brokerage_id and is_active', async () => {
-    const b = seedBrokerage(env, `Filter Realty ${unique()}`);
+    const b = await seedBrokerage(env, `Filter Realty ${unique()}`);
     await seedUser(env, 'Agent', { brokerage_id: b });
     await seedUser(env, 'Agent', { brokerage_id: b, is_active: false });
     const token = roles.admin.token;
@@ -280,11 +277,10 @@ describe('edit', () => {
     expect(dup.status).toBe(409);
     const same = await api(env, 'PUT', `/api/users/${u.user_id}`, { token, body: { email: u.email.toUpperCase() } });
     expect(same.status).toBe(200);
-    const audit = env.db
+    const audit = await env.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'update'), eq(auditLogs.target_id, u.user_id)))
-      .all();
+      .where(and(eq(auditLogs.action, 'update'), eq(auditLogs.target_id, u.user_id)));
     expect(audit.length).toBe(3);
     expect(JSON.parse(audit[1]!.new_values!)).toEqual({ role_id: 2, brokerage_id: null });
   });
@@ -295,12 +291,7 @@ describe('edit', () => {
     const res = await api(env, 'PUT', `/api/users/${u.user_id}`, { token: roles.admin.token, body: { is_active: false } });
     expect(res.body.is_active).toBe(false);
     expect((await api(env, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
-    const live = env.db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.user_id, u.user_id))
-      .all()
-      .filter((s) => !s.revoked_at);
+    const live = (await env.db.select().from(sessions).where(eq(sessions.user_id, u.user_id))).filter((s) => !s.revoked_at);
     expect(live).toEqual([]);
     await api(env, 'PUT', `/api/users/${u.user_id}`, { token: roles.admin.token, body: { is_active: true } });
     await login(env, u.email);
@@ -308,7 +299,7 @@ describe('edit', () => {
 
   it('an Admin cannot deactivate, delete or demote itself', async () => {
     const admin = await seedUser(env, 'Admin');
-    const token = tokenFor(env, admin.user_id);
+    const token = await tokenFor(env, admin.user_id);
     const self = `/api/users/${admin.user_id}`;
     expect((await api(env, 'PUT', self, { token, body: { is_active: false } })).body.error).toBe('You cannot deactivate your own account');
     expect((await api(env, 'PUT', self, { token, body: { role_id: 3 } })).body.error).toBe('You cannot change your own role');
@@ -323,23 +314,22 @@ describe('delete', () => {
   it('deactivates, hides from lists, signs out and keeps licenses and audit history', async () => {
     const u = await seedUser(env, 'Agent', { brokerage_id: roles.brokerageId, last_name: `Gone${unique()}` });
     const session = await login(env, u.email);
-    env.db
-      .insert(licenses)
-      .values({
+    await env.db.transaction((tx) =>
+      tx.insert(licenses).values({
         user_id: u.user_id,
         license_number: `DEL-${unique()}`,
         state: 'TX',
         issue_date: '2024-01-01',
         expiration_date: '2026-01-01',
-      })
-      .run();
+      }),
+    );
     const res = await api(env, 'DELETE', `/api/users/${u.user_id}`, { token: roles.admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
-    const row = env.db.select().from(users).where(eq(users.user_id, u.user_id)).get();
+    const row = (await env.db.select().from(users).where(eq(users.user_id, u.user_id)))[0];
     expect(row?.is_active).toBe(false);
     expect(row?.deleted_at).toBeTruthy();
-    expect(env.db.select().from(licenses).where(eq(licenses.user_id, u.user_id)).all()).toHaveLength(1);
+    expect(await env.db.select().from(licenses).where(eq(licenses.user_id, u.user_id))).toHaveLength(1);
     expect((await api(env, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
     expect((await api(env, 'POST', '/api/auth/login', { body: { email: u.email, password: TEST_PASSWORD } })).status).toBe(401);
     const list = await api(env, 'GET', `/api/users?search=${u.email}`, { token: roles.admin.token });
@@ -348,11 +338,12 @@ describe('delete', () => {
     expect((await api(env, 'DELETE', `/api/users/${u.user_id}`, { token: roles.admin.token })).status).toBe(404);
     const again = await api(env, 'POST', '/api/users', { token: roles.admin.token, body: newUserBody({ email: u.email }) });
     expect(again.status).toBe(409);
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'delete'), eq(auditLogs.target_id, u.user_id)))
-      .get();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'delete'), eq(auditLogs.target_id, u.user_id)))
+    )[0];
     expect(entry).toBeTruthy();
     expectNoSecrets([entry?.old_values]);
   });
@@ -365,7 +356,7 @@ describe('delete', () => {
 
 describe('Broker scope', () => {
   it('lists only its own brokerage users', async () => {
-    const otherBrokerage = seedBrokerage(env, `Other Realty ${unique()}`);
+    const otherBrokerage = await seedBrokerage(env, `Other Realty ${unique()}`);
     const outsider = await seedUser(env, 'Agent', { brokerage_id: otherBrokerage });
     const res = await api(env, 'GET', '/api/users?limit=100', { token: roles.broker.token });
     expect(res.status).toBe(200);
@@ -379,7 +370,7 @@ describe('Broker scope', () => {
   });
 
   it('answers 404 for users of another brokerage and for non-Agents of its own', async () => {
-    const otherBrokerage = seedBrokerage(env, `Far Realty ${unique()}`);
+    const otherBrokerage = await seedBrokerage(env, `Far Realty ${unique()}`);
     const outsider = await seedUser(env, 'Agent', { brokerage_id: otherBrokerage });
     const colleague = await seedUser(env, 'Broker', { brokerage_id: roles.brokerageId });
     const token = roles.broker.token;
@@ -391,7 +382,7 @@ describe('Broker scope', () => {
     await expect(callerFor(env, roles.broker.user_id).users.update({ id: outsider.user_id, first_name: 'X' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    expect(env.db.select().from(users).where(eq(users.user_id, outsider.user_id)).get()?.first_name).toBe('Agent');
+    expect((await env.db.select().from(users).where(eq(users.user_id, outsider.user_id)))[0]?.first_name).toBe('Agent');
   });
 
   it('answers 403 creating an Admin, Broker or School, and creates Agents in its own brokerage', async () => {
@@ -401,7 +392,7 @@ describe('Broker scope', () => {
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('FORBIDDEN');
     }
-    const other = seedBrokerage(env, `Elsewhere ${unique()}`);
+    const other = await seedBrokerage(env, `Elsewhere ${unique()}`);
     expect((await api(env, 'POST', '/api/users', { token, body: newUserBody({ brokerage_id: other }) })).status).toBe(403);
     const ok = await api(env, 'POST', '/api/users', { token, body: newUserBody() });
     expect(ok.status).toBe(200);
@@ -413,7 +404,7 @@ describe('Broker scope', () => {
     const token = roles.broker.token;
     expect((await api(env, 'PUT', `/api/users/${agent.user_id}`, { token, body: { role_id: 1 } })).status).toBe(403);
     expect((await api(env, 'PUT', `/api/users/${agent.user_id}`, { token, body: { brokerage_id: null } })).status).toBe(403);
-    const other = seedBrokerage(env, `Away ${unique()}`);
+    const other = await seedBrokerage(env, `Away ${unique()}`);
     expect((await api(env, 'PUT', `/api/users/${agent.user_id}`, { token, body: { brokerage_id: other } })).status).toBe(403);
     const bulkRole = await api(env, 'POST', '/api/users/bulk', {
       token,
@@ -425,7 +416,7 @@ describe('Broker scope', () => {
       body: { action: 'change_brokerage', user_ids: [agent.user_id], data: { brokerage_id: null } },
     });
     expect(bulkMove.status).toBe(403);
-    const row = env.db.select().from(users).where(eq(users.user_id, agent.user_id)).get();
+    const row = (await env.db.select().from(users).where(eq(users.user_id, agent.user_id)))[0];
     expect(row).toMatchObject({ role_id: 3, brokerage_id: roles.brokerageId });
     const edit = await api(env, 'PUT', `/api/users/${agent.user_id}`, { token, body: { last_name: 'Edited', is_active: false } });
     expect(edit.status).toBe(200);
@@ -433,14 +424,14 @@ describe('Broker scope', () => {
 
   it('bulk covers only its own brokerage Agents; anything else answers 404 and changes nothing', async () => {
     const mine = await seedUser(env, 'Agent', { brokerage_id: roles.brokerageId });
-    const outsider = await seedUser(env, 'Agent', { brokerage_id: seedBrokerage(env, `Bulk Far ${unique()}`) });
+    const outsider = await seedUser(env, 'Agent', { brokerage_id: await seedBrokerage(env, `Bulk Far ${unique()}`) });
     const token = roles.broker.token;
     const res = await api(env, 'POST', '/api/users/bulk', {
       token,
       body: { action: 'deactivate', user_ids: [mine.user_id, outsider.user_id] },
     });
     expect(res.status).toBe(404);
-    expect(env.db.select().from(users).where(eq(users.user_id, mine.user_id)).get()?.is_active).toBe(true);
+    expect((await env.db.select().from(users).where(eq(users.user_id, mine.user_id)))[0]?.is_active).toBe(true);
     const ok = await api(env, 'POST', '/api/users/bulk', { token, body: { action: 'deactivate', user_ids: [mine.user_id] } });
     expect(ok.body).toEqual({ success: true, affected: 1 });
   });
@@ -486,9 +477,9 @@ describe('bulk', () => {
 
   it('change_role and change_brokerage apply to every selected user, with one audit entry per user', async () => {
     const { tag, ids } = await three();
-    const auditBefore = env.db.select().from(auditLogs).all().length;
+    const auditBefore = (await env.db.select().from(auditLogs).orderBy(auditLogs.log_id)).length;
     expect((await bulk({ action: 'change_role', user_ids: ids, data: { role_id: 2 } })).body.affected).toBe(3);
-    const b = seedBrokerage(env, `Bulk Realty ${unique()}`);
+    const b = await seedBrokerage(env, `Bulk Realty ${unique()}`);
     expect((await bulk({ action: 'change_brokerage', user_ids: ids, data: { brokerage_id: b } })).body.affected).toBe(3);
     let listed = (await api(env, 'GET', `/api/users?search=${tag}`, { token: roles.admin.token })).body.users;
     expect(listed.map((u: { role_id: number; brokerage_id: number }) => [u.role_id, u.brokerage_id])).toEqual([
@@ -499,7 +490,7 @@ describe('bulk', () => {
     expect((await bulk({ action: 'change_brokerage', user_ids: ids, data: { brokerage_id: null } })).status).toBe(200);
     listed = (await api(env, 'GET', `/api/users?search=${tag}`, { token: roles.admin.token })).body.users;
     expect(listed.every((u: { brokerage_id: number | null }) => u.brokerage_id === null)).toBe(true);
-    const entries = env.db.select().from(auditLogs).all().slice(auditBefore);
+    const entries = (await env.db.select().from(auditLogs).orderBy(auditLogs.log_id)).slice(auditBefore);
     expect(entries).toHaveLength(9);
     expect(entries.every((e) => e.action === 'bulk_update' && e.target_table === 'users')).toBe(true);
     expect(new Set(entries.map((e) => e.target_id))).toEqual(new Set(ids));
@@ -512,7 +503,7 @@ describe('bulk', () => {
     expect(res).toEqual({ success: true, affected: 3 });
     expect((await api(env, 'GET', `/api/users?search=${tag}`, { token: roles.admin.token })).body.users).toEqual([]);
     expect((await api(env, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
-    const entries = env.db.select().from(auditLogs).where(eq(auditLogs.action, 'bulk_delete')).all();
+    const entries = await env.db.select().from(auditLogs).where(eq(auditLogs.action, 'bulk_delete'));
     expect(entries.filter((e) => ids.includes(e.target_id!))).toHaveLength(3);
   });
 
@@ -540,11 +531,7 @@ describe('bulk', () => {
     const { ids } = await three();
     const res = await bulk({ action: 'deactivate', user_ids: [...ids, 999_999] });
     expect(res.status).toBe(404);
-    const rows = env.db
-      .select()
-      .from(users)
-      .all()
-      .filter((u) => ids.includes(u.user_id));
+    const rows = (await env.db.select().from(users)).filter((u) => ids.includes(u.user_id));
     expect(rows.every((u) => u.is_active)).toBe(true);
   });
 });

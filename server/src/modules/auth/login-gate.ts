@@ -27,18 +27,19 @@ function signInCalls(req: FastifyRequest): number | null {
   return calls.includes('auth.login') ? calls.length : null;
 }
 
-function isKnownSource(db: Db, req: FastifyRequest): boolean {
+async function isKnownSource(db: Db, req: FastifyRequest): Promise<boolean> {
   const since = new Date(Date.now() - KNOWN_SOURCE_DAYS * 86_400_000).toISOString();
   const device = readDeviceCookie(req.headers.cookie);
   const matches = [and(eq(knownSources.kind, 'address'), eq(knownSources.value, req.ip))];
   if (device && DEVICE_COOKIE_PATTERN.test(device)) {
     matches.push(and(eq(knownSources.kind, 'device'), eq(knownSources.value, hashDevice(device))));
   }
-  return !!db
+  const rows = await db
     .select({ id: knownSources.id })
     .from(knownSources)
     .where(and(or(...matches), gt(knownSources.last_used_at, since)))
-    .get();
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** The refusal, shaped as each transport's clients read errors (the REST body, or tRPC's envelope per call). */
@@ -60,7 +61,7 @@ export function loginGate(db: Db) {
   let inFlight = 0;
   return async function gate(req: FastifyRequest, reply: FastifyReply) {
     const calls = signInCalls(req);
-    if (calls === null || isKnownSource(db, req)) return;
+    if (calls === null || (await isKnownSource(db, req))) return;
     if (inFlight >= GATE_SLOTS) return refuse(reply, req.url, calls);
     inFlight++;
     reply.raw.once('close', () => inFlight--);

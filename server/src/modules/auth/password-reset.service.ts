@@ -8,13 +8,13 @@
  *
  * POST /auth/forgot-password answers the same 200 body, padded to the same minimum time, whether or
  * not the address has an account; the e-mail is sent after the answer. Throttles: per client IP
- * (429, the same for every address) and per account (silent: still the same 200, no e-mail).
+ * (429, the same for every address; db.counters, shared by every instance) and per account (silent: still the same 200, no e-mail).
  */
 import crypto from 'node:crypto';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { PASSWORD_RESET_STRINGS, type ForgotPasswordInput, type ResetPasswordInput } from '@lm/shared';
 import { passwordResetTokens, users } from '../../db/schema/index.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import type { Context } from '../../core/context.ts';
 import { audit, type Actor } from '../../core/audit.ts';
@@ -35,43 +35,24 @@ export const LINK_VALIDITY_MS = { forgot: 60 * MINUTE, admin: 24 * 60 * MINUTE, 
 export const FORGOT_MIN_DURATION_MS = 400;
 /** Per account: at most this many "Forgot password?" e-mails per hour; more requests answer the same, silently. */
 export const ACCOUNT_LIMIT = { max: 3, windowMs: 60 * MINUTE } as const;
-/** Per client IP: at most this many forgot-password requests per 15 minutes, then 429. */
+/**
+ * Per client IP: at most this many forgot-password requests per 15 minutes, then 429 until 15 minutes after the
+ * last one allowed. Counted in db.counters, so every instance shares the count.
+ */
 export const IP_LIMIT = { max: 10, windowMs: 15 * MINUTE } as const;
 
-/** Requests per IP, in memory (a restart forgetting them is harmless), one table per app instance. */
-class IpWindow {
-  private hits = new Map<string, number[]>();
-  take(ip: string, now: number): number | null {
-    const cutoff = now - IP_LIMIT.windowMs;
-    const list = (this.hits.get(ip) ?? []).filter((t) => t > cutoff);
-    if (list.length >= IP_LIMIT.max) {
-      this.hits.set(ip, list);
-      return Math.max(1, Math.ceil((list[0]! + IP_LIMIT.windowMs - now) / 1000));
-    }
-    list.push(now);
-    this.hits.set(ip, list);
-    if (this.hits.size > 10_000) for (const [k, v] of this.hits) if (v.every((t) => t <= cutoff)) this.hits.delete(k);
-    return null;
-  }
-}
-const ipWindows = new WeakMap<object, IpWindow>();
-function ipWindow(services: object): IpWindow {
-  let w = ipWindows.get(services);
-  if (!w) {
-    w = new IpWindow();
-    ipWindows.set(services, w);
-  }
-  return w;
-}
+/** The counter of forgot-password requests from one address (db.counters: shared by every instance). */
+export const forgotIpKey = (ip: string) => `forgot:${ip}`;
 
 /**
  * Creates a link token for the user (inside the caller's transaction) and expires the user's older
  * unused ones. Returns the token: it exists only in the e-mail.
  */
-export function issueLinkToken(tx: DbOrTx, userId: number, purpose: LinkPurpose, validForMs: number, ip: string | null): string {
+export async function issueLinkToken(tx: Tx, userId: number, purpose: LinkPurpose, validForMs: number, ip: string | null): Promise<string> {
   const token = crypto.randomBytes(32).toString('base64url');
   const now = new Date();
-  tx.update(passwordResetTokens)
+  await tx
+    .update(passwordResetTokens)
     .set({ expires_at: now.toISOString() })
     .where(
       and(
@@ -79,18 +60,15 @@ export function issueLinkToken(tx: DbOrTx, userId: number, purpose: LinkPurpose,
         isNull(passwordResetTokens.used_at),
         gt(passwordResetTokens.expires_at, now.toISOString()),
       ),
-    )
-    .run();
-  tx.insert(passwordResetTokens)
-    .values({
-      user_id: userId,
-      token_hash: hashToken(token),
-      purpose,
-      expires_at: new Date(now.getTime() + validForMs).toISOString(),
-      requested_ip: ip,
-      created_at: now.toISOString(),
-    })
-    .run();
+    );
+  await tx.insert(passwordResetTokens).values({
+    user_id: userId,
+    token_hash: hashToken(token),
+    purpose,
+    expires_at: new Date(now.getTime() + validForMs).toISOString(),
+    requested_ip: ip,
+    created_at: now.toISOString(),
+  });
   return token;
 }
 
@@ -100,9 +78,14 @@ export async function issueAndSendLink(
   config: Config,
   args: { userId: number; purpose: LinkPurpose; validForMs: number; actor: Actor; auditAction: string; auditNew?: object },
 ): Promise<DeliveryOutcome> {
-  const token = db.transaction((tx) => {
-    const t = issueLinkToken(tx, args.userId, args.purpose, args.validForMs, args.actor.ip);
-    audit(tx, args.actor, { action: args.auditAction, table: 'users', id: args.userId, new: { purpose: args.purpose, ...args.auditNew } });
+  const token = await db.transaction(async (tx) => {
+    const t = await issueLinkToken(tx, args.userId, args.purpose, args.validForMs, args.actor.ip);
+    await audit(tx, args.actor, {
+      action: args.auditAction,
+      table: 'users',
+      id: args.userId,
+      new: { purpose: args.purpose, ...args.auditNew },
+    });
     return t;
   });
   return sendPasswordLink(db, config, {
@@ -114,20 +97,18 @@ export async function issueAndSendLink(
   });
 }
 
-function recentRequests(db: Db, userId: number, now: number): number {
-  return (
-    db
-      .select({ n: count() })
-      .from(passwordResetTokens)
-      .where(
-        and(
-          eq(passwordResetTokens.user_id, userId),
-          eq(passwordResetTokens.purpose, 'reset'),
-          gt(passwordResetTokens.created_at, new Date(now - ACCOUNT_LIMIT.windowMs).toISOString()),
-        ),
-      )
-      .get()?.n ?? 0
-  );
+async function recentRequests(db: DbOrTx, userId: number, now: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(passwordResetTokens)
+    .where(
+      and(
+        eq(passwordResetTokens.user_id, userId),
+        eq(passwordResetTokens.purpose, 'reset'),
+        gt(passwordResetTokens.created_at, new Date(now - ACCOUNT_LIMIT.windowMs).toISOString()),
+      ),
+    );
+  return row?.n ?? 0;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -135,36 +116,45 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** POST /auth/forgot-password: always {success: true}, after the same minimum time. */
 export async function forgotPassword(ctx: Context, input: ForgotPasswordInput): Promise<{ success: true }> {
   const started = Date.now();
-  const retryAfter = ipWindow(ctx.services).take(ctx.ip ?? 'unknown', started);
-  if (retryAfter !== null) {
+  const [byIp] = await ctx.db.counters.hit([{ key: forgotIpKey(ctx.ip ?? 'unknown'), ...IP_LIMIT }], started);
+  if (byIp!.over) {
+    const retryAfter = Math.max(1, Math.ceil((byIp!.resetAt - started) / 1000));
     throw new AppError(
       'TOO_MANY_REQUESTS',
       `Too many password reset requests from this address. Try again in ${Math.ceil(retryAfter / 60)} minute${retryAfter > 60 ? 's' : ''}.`,
       { retryAfter },
     );
   }
-  const user = findUserByEmail(ctx.db, input.email);
+  const user = await findUserByEmail(ctx.db, input.email);
   let send: (() => Promise<unknown>) | null = null;
   if (user) {
     const actor: Actor = { userId: null, ip: ctx.ip };
-    const active = user.is_active && !user.deleted_at;
-    const throttled = active && recentRequests(ctx.db, user.user_id, started) >= ACCOUNT_LIMIT.max;
-    if (active && !throttled) {
-      // The token and its audit entry now; the e-mail after the answer.
-      const token = ctx.db.transaction((tx) => {
-        const t = issueLinkToken(tx, user.user_id, 'reset', LINK_VALIDITY_MS.forgot, ctx.ip);
-        audit(tx, actor, { action: 'password_reset_requested', table: 'users', id: user.user_id, new: { email: user.email } });
+    // The per-account count is read inside the transaction that issues the link, so concurrent
+    // requests cannot all pass it.
+    const token = await ctx.db.transaction(async (tx) => {
+      const [current] = await tx
+        .select({ is_active: users.is_active, deleted_at: users.deleted_at })
+        .from(users)
+        .where(eq(users.user_id, user.user_id));
+      const active = !!current && current.is_active && !current.deleted_at;
+      const throttled = active && (await recentRequests(tx, user.user_id, started)) >= ACCOUNT_LIMIT.max;
+      if (active && !throttled) {
+        // The token and its audit entry now; the e-mail after the answer.
+        const t = await issueLinkToken(tx, user.user_id, 'reset', LINK_VALIDITY_MS.forgot, ctx.ip);
+        await audit(tx, actor, { action: 'password_reset_requested', table: 'users', id: user.user_id, new: { email: user.email } });
         return t;
-      });
-      send = () =>
-        sendPasswordLink(ctx.db, ctx.config, { userId: user.user_id, purpose: 'reset', token, validForMs: LINK_VALIDITY_MS.forgot, actor });
-    } else {
-      audit(ctx.db, actor, {
+      }
+      await audit(tx, actor, {
         action: 'password_reset_requested',
         table: 'users',
         id: user.user_id,
         new: { email: user.email, not_sent: active ? 'too many requests for this account' : 'account inactive' },
       });
+      return null;
+    });
+    if (token !== null) {
+      send = () =>
+        sendPasswordLink(ctx.db, ctx.config, { userId: user.user_id, purpose: 'reset', token, validForMs: LINK_VALIDITY_MS.forgot, actor });
     }
   }
   const wait = FORGOT_MIN_DURATION_MS - (Date.now() - started);
@@ -176,49 +166,58 @@ export async function forgotPassword(ctx: Context, input: ForgotPasswordInput): 
 /** POST /auth/reset-password: a valid link sets the new password and signs the user out everywhere. */
 export async function resetPassword(ctx: Context, input: ResetPasswordInput): Promise<{ success: true }> {
   const invalid = () => badRequest(PASSWORD_RESET_STRINGS.invalidToken, [{ path: 'token', message: PASSWORD_RESET_STRINGS.invalidToken }]);
-  const row = ctx.db
-    .select({
-      id: passwordResetTokens.id,
-      user_id: passwordResetTokens.user_id,
-      purpose: passwordResetTokens.purpose,
-      expires_at: passwordResetTokens.expires_at,
-      used_at: passwordResetTokens.used_at,
-      email: users.email,
-      is_active: users.is_active,
-      deleted_at: users.deleted_at,
-    })
-    .from(passwordResetTokens)
-    .innerJoin(users, eq(users.user_id, passwordResetTokens.user_id))
-    .where(eq(passwordResetTokens.token_hash, hashToken(input.token)))
-    .get();
-  const usable = (r: typeof row): r is NonNullable<typeof row> =>
-    !!r && !r.used_at && Date.parse(r.expires_at) > Date.now() && r.is_active && !r.deleted_at;
-  if (!usable(row)) throw invalid();
-  assertPasswordAcceptable(ctx, input.newPassword);
+  const tokenHash = hashToken(input.token);
+  const findLink = async (db: DbOrTx) => {
+    const [row] = await db
+      .select({
+        id: passwordResetTokens.id,
+        user_id: passwordResetTokens.user_id,
+        purpose: passwordResetTokens.purpose,
+        expires_at: passwordResetTokens.expires_at,
+        used_at: passwordResetTokens.used_at,
+        email: users.email,
+        is_active: users.is_active,
+        deleted_at: users.deleted_at,
+      })
+      .from(passwordResetTokens)
+      .innerJoin(users, eq(users.user_id, passwordResetTokens.user_id))
+      .where(eq(passwordResetTokens.token_hash, tokenHash));
+    return row && !row.used_at && Date.parse(row.expires_at) > Date.now() && row.is_active && !row.deleted_at ? row : null;
+  };
+  // A first look so that a bad link or password is refused before any hashing.
+  if (!(await findLink(ctx.db))) throw invalid();
+  await assertPasswordAcceptable(ctx, input.newPassword);
   const hash = await hashPassword(input.newPassword);
-  const actor: Actor = { userId: row.user_id, ip: ctx.ip };
-  ctx.db.transaction((tx) => {
+  const email = await ctx.db.transaction(async (tx) => {
+    // Decided again inside the transaction: of two requests racing with one link, only one wins, and a
+    // link of an account deactivated meanwhile no longer works.
+    const row = await findLink(tx);
+    if (!row) throw invalid();
     const now = new Date().toISOString();
-    // Claimed inside the transaction: of two requests racing with one link, only one wins.
-    const claimed = tx
+    const claimed = await tx
       .update(passwordResetTokens)
       .set({ used_at: now })
       .where(and(eq(passwordResetTokens.id, row.id), isNull(passwordResetTokens.used_at), gt(passwordResetTokens.expires_at, now)))
-      .run().changes;
-    if (claimed === 0) throw invalid();
-    tx.update(users)
+      .returning({ id: passwordResetTokens.id });
+    if (claimed.length === 0) throw invalid();
+    await tx
+      .update(users)
       .set({ password_hash: hash, password_changed_at: now, failed_login_attempts: 0, locked_until: null })
-      .where(eq(users.user_id, row.user_id))
-      .run();
-    const revoked = revokeUserSessions(tx, row.user_id);
-    audit(tx, actor, {
-      action: 'password_reset',
-      table: 'users',
-      id: row.user_id,
-      new: { purpose: row.purpose, sessions_revoked: revoked },
-    });
+      .where(eq(users.user_id, row.user_id));
+    const revoked = await revokeUserSessions(tx, row.user_id);
+    await audit(
+      tx,
+      { userId: row.user_id, ip: ctx.ip },
+      {
+        action: 'password_reset',
+        table: 'users',
+        id: row.user_id,
+        new: { purpose: row.purpose, sessions_revoked: revoked },
+      },
+    );
+    return row.email;
   });
   // Whoever holds the mailbox may sign in again from a new device: the strangers' lock on the account goes.
-  loginCounters(ctx.db).reset(accountLockKey(row.email));
+  await loginCounters(ctx.db).reset(accountLockKey(email));
   return { success: true };
 }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema/index.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { getSettings } from '../../core/settings.ts';
 
 import type { AuthSession, AuthUser } from '../../core/identity.ts';
@@ -16,14 +16,14 @@ export function hashToken(token: string): string {
 }
 
 /** Creates a session and returns the opaque token (256 random bits); only its hash is stored. */
-export function createSession(
-  db: DbOrTx,
+export async function createSession(
+  tx: Tx,
   userId: number,
   meta: { ip: string | null; userAgent: string | null },
-): { token: string; sessionId: number } {
+): Promise<{ token: string; sessionId: number }> {
   const token = crypto.randomBytes(32).toString('base64url');
   const now = new Date();
-  const row = db
+  const [row] = await tx
     .insert(sessions)
     .values({
       user_id: userId,
@@ -34,18 +34,17 @@ export function createSession(
       ip_address: meta.ip,
       user_agent: meta.userAgent?.slice(0, 300) ?? null,
     })
-    .returning({ session_id: sessions.session_id })
-    .get();
-  return { token, sessionId: row.session_id };
+    .returning({ session_id: sessions.session_id });
+  return { token, sessionId: row!.session_id };
 }
 
 /**
  * Finds the live session for a token: not revoked, inside the 12-hour absolute limit and the idle
  * timeout of settings.session_timeout_minutes, and its user active and not deleted.
  */
-export function resolveSession(db: Db, token: string): { user: AuthUser; session: AuthSession } | null {
+export async function resolveSession(db: Db, token: string): Promise<{ user: AuthUser; session: AuthSession } | null> {
   if (token.length > 200) return null;
-  const row = db
+  const [row] = await db
     .select({
       session_id: sessions.session_id,
       last_seen_at: sessions.last_seen_at,
@@ -62,19 +61,22 @@ export function resolveSession(db: Db, token: string): { user: AuthUser; session
     })
     .from(sessions)
     .innerJoin(users, eq(users.user_id, sessions.user_id))
-    .where(eq(sessions.token_hash, hashToken(token)))
-    .get();
+    .where(eq(sessions.token_hash, hashToken(token)));
   if (!row || row.revoked_at || !row.is_active || row.deleted_at) return null;
   const now = Date.now();
   if (Date.parse(row.expires_at) <= now) return null;
-  const idleMs = getSettings(db).session_timeout_minutes * 60_000;
+  const idleMs = (await getSettings(db)).session_timeout_minutes * 60_000;
   const lastSeen = Date.parse(row.last_seen_at);
   if (lastSeen + idleMs <= now) return null;
   if (now - lastSeen > TOUCH_INTERVAL_MS) {
-    db.update(sessions)
-      .set({ last_seen_at: new Date(now).toISOString() })
-      .where(eq(sessions.session_id, row.session_id))
-      .run();
+    const seen = new Date(now).toISOString();
+    // Only ever moves forward: of concurrent requests of one session, the latest time stays.
+    await db.transaction((tx) =>
+      tx
+        .update(sessions)
+        .set({ last_seen_at: seen })
+        .where(and(eq(sessions.session_id, row.session_id), lt(sessions.last_seen_at, seen))),
+    );
   }
   return {
     session: { session_id: row.session_id },
@@ -89,20 +91,21 @@ export function resolveSession(db: Db, token: string): { user: AuthUser; session
   };
 }
 
-export function revokeSession(db: DbOrTx, sessionId: number): void {
-  db.update(sessions)
+export async function revokeSession(tx: Tx, sessionId: number): Promise<void> {
+  await tx
+    .update(sessions)
     .set({ revoked_at: new Date().toISOString() })
-    .where(and(eq(sessions.session_id, sessionId), isNull(sessions.revoked_at)))
-    .run();
+    .where(and(eq(sessions.session_id, sessionId), isNull(sessions.revoked_at)));
 }
 
 /** Revokes every live session of a user, except `keepSessionId` when given. Returns how many. */
-export function revokeUserSessions(db: DbOrTx, userId: number, keepSessionId?: number): number {
+export async function revokeUserSessions(tx: Tx, userId: number, keepSessionId?: number): Promise<number> {
   const conditions = [eq(sessions.user_id, userId), isNull(sessions.revoked_at)];
   if (keepSessionId !== undefined) conditions.push(ne(sessions.session_id, keepSessionId));
-  return db
+  const revoked = await tx
     .update(sessions)
     .set({ revoked_at: new Date().toISOString() })
     .where(and(...conditions))
-    .run().changes;
+    .returning({ id: sessions.session_id });
+  return revoked.length;
 }

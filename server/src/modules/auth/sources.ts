@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { knownSources } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 
 export const DEVICE_COOKIE = 'lm_device';
 /** Browsers cap cookie lifetimes at 400 days. */
@@ -73,39 +73,41 @@ export interface LoginSource {
  * The source of an attempt on `userId` (null for an unknown e-mail): the device when its cookie is
  * known for that account, else the address (known when that account signed in from it before).
  */
-export function resolveSource(db: DbOrTx, userId: number | null, deviceToken: string | null, ip: string): LoginSource {
+export async function resolveSource(db: DbOrTx, userId: number | null, deviceToken: string | null, ip: string): Promise<LoginSource> {
   if (userId !== null) {
     const since = new Date(Date.now() - KNOWN_SOURCE_DAYS * 86_400_000).toISOString();
-    const isKnown = (kind: 'device' | 'address', value: string) =>
-      !!db
-        .select({ id: knownSources.id })
-        .from(knownSources)
-        .where(
-          and(
-            eq(knownSources.user_id, userId),
-            eq(knownSources.kind, kind),
-            eq(knownSources.value, value),
-            gt(knownSources.last_used_at, since),
-          ),
-        )
-        .get();
+    const isKnown = async (kind: 'device' | 'address', value: string) =>
+      (
+        await db
+          .select({ id: knownSources.id })
+          .from(knownSources)
+          .where(
+            and(
+              eq(knownSources.user_id, userId),
+              eq(knownSources.kind, kind),
+              eq(knownSources.value, value),
+              gt(knownSources.last_used_at, since),
+            ),
+          )
+          .limit(1)
+      ).length > 0;
     if (deviceToken) {
       const hash = hashDevice(deviceToken);
-      if (isKnown('device', hash)) return { key: `device:${hash}`, known: true };
+      if (await isKnown('device', hash)) return { key: `device:${hash}`, known: true };
     }
-    if (isKnown('address', ip)) return { key: `address:${ip}`, known: true };
+    if (await isKnown('address', ip)) return { key: `address:${ip}`, known: true };
   }
   return { key: `address:${ip}`, known: false };
 }
 
 /** Remembers (or refreshes) a source after a successful sign-in. */
-export function rememberSource(db: DbOrTx, userId: number, kind: 'device' | 'address', value: string): void {
+export async function rememberSource(tx: Tx, userId: number, kind: 'device' | 'address', value: string): Promise<void> {
   const now = new Date().toISOString();
-  db.insert(knownSources)
+  await tx
+    .insert(knownSources)
     .values({ user_id: userId, kind, value, created_at: now, last_used_at: now })
     .onConflictDoUpdate({
       target: [knownSources.user_id, knownSources.kind, knownSources.value],
       set: { last_used_at: sql`excluded.last_used_at` },
-    })
-    .run();
+    });
 }

@@ -16,8 +16,8 @@ export const publicSettingsRouter = router({
     })
     .input(z.object({}).optional())
     .output(publicSettingsSchema)
-    .query(({ ctx }): PublicSettings => {
-      const s = getSettings(ctx.db);
+    .query(async ({ ctx }): Promise<PublicSettings> => {
+      const s = await getSettings(ctx.db);
       return { app_name: s.app_name, app_description: s.app_description, support_email: s.support_email, support_phone: s.support_phone };
     }),
 });

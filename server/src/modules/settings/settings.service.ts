@@ -1,15 +1,13 @@
 import { DEFAULT_SETTINGS, type Settings, type SettingsUpdateInput } from '@lm/shared';
 import { settings as settingsTable } from '../../db/schema/index.ts';
 import type { Context } from '../../core/context.ts';
-import type { AuthUser } from '../auth/sessions.ts';
+import type { AuthedContext } from '../../core/trpc.ts';
 import { audit } from '../../core/audit.ts';
 import { effectiveLogLevel, getSettings, invalidateSettings, writeSettings } from '../../core/settings.ts';
 
-type AdminCtx = Context & { user: AuthUser };
-
 /** Applies the settings that act on the running process rather than on each request (the log level). */
-export function applyRuntimeSettings(ctx: Pick<Context, 'db' | 'services'>): void {
-  ctx.services.setLogLevel?.(effectiveLogLevel(getSettings(ctx.db)));
+export async function applyRuntimeSettings(ctx: Pick<Context, 'db' | 'services'>): Promise<void> {
+  ctx.services.setLogLevel?.(effectiveLogLevel(await getSettings(ctx.db)));
 }
 
 /** The keys whose values differ, with their old and new values (what the audit entry records). */
@@ -25,38 +23,40 @@ function diff(before: Settings, after: Partial<Settings>) {
 }
 
 /** GET /api/admin/settings: stored values over the docs/product.md defaults, always complete. */
-export function getAll(ctx: Pick<Context, 'db'>): { settings: Settings } {
-  return { settings: getSettings(ctx.db) };
+export async function getAll(ctx: Pick<Context, 'db'>): Promise<{ settings: Settings }> {
+  return { settings: await getSettings(ctx.db) };
 }
 
 /**
  * PUT /api/admin/settings. The input is validated by the shared schema (docs/product.md section 5 messages);
  * every field is optional so an integrator may send only what changes. Only changed keys are written,
- * and one audit entry records their old and new values.
+ * and one audit entry records their old and new values (compared inside the transaction, so two
+ * concurrent changes each record what they really replaced).
  */
-export function update(ctx: AdminCtx, input: SettingsUpdateInput): { settings: Settings } {
-  const before = getSettings(ctx.db);
-  const { old, next, keys } = diff(before, input.settings);
-  if (keys.length > 0) {
+export async function update(ctx: AuthedContext, input: SettingsUpdateInput): Promise<{ settings: Settings }> {
+  const keys = await ctx.db.transaction(async (tx) => {
+    const { old, next, keys } = diff(await getSettings(tx), input.settings);
+    if (keys.length === 0) return keys;
     const values = Object.fromEntries(keys.map((k) => [k, next[k]])) as Partial<Settings>;
-    ctx.db.transaction((tx) => {
-      writeSettings(tx, values, ctx.user.user_id);
-      audit(tx, ctx.actor, { action: 'update', table: 'settings', old, new: next });
-    });
-    if (keys.includes('log_level') || keys.includes('debug_mode')) applyRuntimeSettings(ctx);
+    await writeSettings(tx, values, ctx.user.user_id);
+    await audit(tx, ctx.actor, { action: 'update', table: 'settings', old, new: next });
+    return keys;
+  });
+  if (keys.length > 0) {
+    invalidateSettings();
+    if (keys.includes('log_level') || keys.includes('debug_mode')) await applyRuntimeSettings(ctx);
   }
   return getAll(ctx);
 }
 
 /** POST /api/admin/settings/reset: removes every stored value, so the defaults apply again. */
-export function reset(ctx: AdminCtx): { settings: Settings } {
-  const before = getSettings(ctx.db);
-  const { old, next } = diff(before, DEFAULT_SETTINGS);
-  ctx.db.transaction((tx) => {
-    tx.delete(settingsTable).run();
-    audit(tx, ctx.actor, { action: 'update', table: 'settings', old, new: { ...next, reset_to_defaults: true } });
+export async function reset(ctx: AuthedContext): Promise<{ settings: Settings }> {
+  await ctx.db.transaction(async (tx) => {
+    const { old, next } = diff(await getSettings(tx), DEFAULT_SETTINGS);
+    await tx.delete(settingsTable);
+    await audit(tx, ctx.actor, { action: 'update', table: 'settings', old, new: { ...next, reset_to_defaults: true } });
   });
   invalidateSettings();
-  applyRuntimeSettings(ctx);
+  await applyRuntimeSettings(ctx);
   return getAll(ctx);
 }

@@ -28,20 +28,22 @@ export function toPublicUser(row: PublicUserRow): User {
   return { ...row, role_name: roleName(row.role_id) };
 }
 
-export function getPublicUser(db: DbOrTx, userId: number): User | null {
-  const row = db
+export async function getPublicUser(db: DbOrTx, userId: number): Promise<User | null> {
+  const [row] = await db
     .select(publicUserColumns)
     .from(users)
     .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
-    .where(eq(users.user_id, userId))
-    .get();
+    .where(eq(users.user_id, userId));
   return row ? toPublicUser(row) : null;
 }
 
-export function findUserByEmail(db: DbOrTx, email: string) {
-  return db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email.trim()})`)
-    .get();
+/** The condition "this user's e-mail is `email`", ignoring case (the unique index users_email_lower_unique). */
+export function emailIs(email: string) {
+  return sql`lower(${users.email}) = lower(${email.trim()})`;
+}
+
+/** The user (deleted ones included) with this e-mail, ignoring case. */
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<typeof users.$inferSelect | undefined> {
+  const [row] = await db.select().from(users).where(emailIs(email));
+  return row;
 }

@@ -73,6 +73,7 @@ export const usersRouter = router({
         summary: 'Delete a user: deactivated, hidden from lists and signed out; history stays',
         protect: true,
       },
+      errors: ['CONFLICT'],
     })
     .input(userIdInput)
     .output(successSchema)
@@ -87,7 +88,7 @@ export const usersRouter = router({
         summary: 'Activate, deactivate, change role or brokerage of, or delete several users in one transaction',
         protect: true,
       },
-      errors: ['NOT_FOUND'],
+      errors: ['NOT_FOUND', 'CONFLICT'],
     })
     .input(bulkUsersInput)
     .output(bulkUsersOutput)

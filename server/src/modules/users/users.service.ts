@@ -2,6 +2,10 @@
  * The rules of the users domain (docs/decisions.md): Admin manages everyone; a Broker sees the users of
  * its own brokerage and may create, edit and delete only the Agents there; everything else is 404
  * (out of scope) or 403 (a role it may not grant). Delete is soft: the row stays for history.
+ *
+ * Every rule that decides a write (the e-mail is free, the target is in scope, self-protection, an
+ * active Admin remains) is checked inside the transaction that writes (docs/architecture.md "Data
+ * layer"); passwords are hashed before it and e-mails are sent after it.
  */
 import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
@@ -18,26 +22,22 @@ import {
 } from '@lm/shared';
 import type { z } from 'zod';
 import { brokerages, users } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../../db/client.ts';
-import type { Context } from '../../core/context.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { containsText } from '../../db/sql.ts';
+import type { AuthedContext } from '../../core/trpc.ts';
 import { audit, type Actor } from '../../core/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.ts';
 import { hashPassword } from '../../core/passwords.ts';
-import { isBroker, visibleUsersCondition } from '../../core/scope.ts';
+import { isAdmin, isAgent, isBroker, type AuthUser } from '../../core/identity.ts';
+import { visibleUsersCondition } from '../../core/scope.ts';
 import { assertPasswordAcceptable } from '../auth/auth.service.ts';
-import { revokeUserSessions, type AuthSession, type AuthUser } from '../auth/sessions.ts';
-import { getPublicUser, publicUserColumns, toPublicUser } from './users.queries.ts';
+import { revokeUserSessions } from '../auth/sessions.ts';
+import { emailIs, getPublicUser, publicUserColumns, toPublicUser } from './users.queries.ts';
 import { runInBackground } from '../../core/background.ts';
 import { issueAndSendLink, LINK_VALIDITY_MS } from '../auth/password-reset.service.ts';
 import { whereItWent } from '../notifications/notifications.service.ts';
 
-type AuthedContext = Context & { user: AuthUser; session: AuthSession };
 type UserRow = typeof users.$inferSelect;
-
-/** LIKE pattern for a user's search text: wildcards in it are matched literally (ESCAPE '\'). */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 const SORT_COLUMNS = {
   name: [users.last_name, users.first_name],
@@ -50,71 +50,76 @@ const SORT_COLUMNS = {
 } as const;
 
 /** GET /users: the caller's scope, filters, search, sort and one page. */
-export function listUsers(ctx: AuthedContext, input: z.output<typeof usersListQuery>): UsersListOutput {
+export async function listUsers(ctx: AuthedContext, input: z.output<typeof usersListQuery>): Promise<UsersListOutput> {
   const conditions: Array<SQL | undefined> = [isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)];
   if (input.role !== undefined) conditions.push(eq(users.role_id, input.role));
   if (input.brokerage_id !== undefined) conditions.push(eq(users.brokerage_id, input.brokerage_id));
   if (input.is_active !== undefined) conditions.push(eq(users.is_active, input.is_active));
   if (input.search) {
-    const p = likePattern(input.search);
     conditions.push(
       or(
-        sql`(${users.first_name} || ' ' || ${users.last_name}) LIKE ${p} ESCAPE '\\'`,
-        sql`${users.email} LIKE ${p} ESCAPE '\\'`,
-        sql`${users.phone_number} LIKE ${p} ESCAPE '\\'`,
+        containsText(sql`(${users.first_name} || ' ' || ${users.last_name})`, input.search),
+        containsText(users.email, input.search),
+        containsText(users.phone_number, input.search),
       ),
     );
   }
   const where = and(...conditions);
-  const total =
-    ctx.db.select({ n: count() }).from(users).leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id)).where(where).get()?.n ??
-    0;
+  const [counted] = await ctx.db
+    .select({ n: count() })
+    .from(users)
+    .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
+    .where(where);
+  const total = counted?.n ?? 0;
   const direction = input.order === 'desc' ? desc : asc;
   const order = [...SORT_COLUMNS[input.sort ?? 'name'].map((c) => direction(c)), asc(users.user_id)];
-  const rows = ctx.db
+  const rows = await ctx.db
     .select(publicUserColumns)
     .from(users)
     .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
     .where(where)
     .orderBy(...order)
     .limit(input.limit)
-    .offset((input.page - 1) * input.limit)
-    .all();
+    .offset((input.page - 1) * input.limit);
   return { users: rows.map(toPublicUser), pagination: makePagination(input.page, input.limit, total) };
 }
 
 /** A user the caller may see (not deleted), or 404. */
-function visibleUser(ctx: AuthedContext, id: number): UserRow {
-  const row = ctx.db
+async function visibleUser(ctx: AuthedContext, db: DbOrTx, id: number): Promise<UserRow> {
+  const [row] = await db
     .select()
     .from(users)
-    .where(and(eq(users.user_id, id), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)))
-    .get();
+    .where(and(eq(users.user_id, id), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)));
   if (!row) throw notFound('User');
   return row;
 }
 
-/** A user the caller may change: for a Broker, only the Agents of its own brokerage (else 404). */
-function manageableUser(ctx: AuthedContext, id: number): UserRow {
-  const row = visibleUser(ctx, id);
-  if (isBroker(ctx.user) && (row.role_id !== ROLE.Agent || row.brokerage_id !== ctx.user.brokerage_id)) throw notFound('User');
+/** Whether the caller may change this user: a Broker only the Agents of its own brokerage. */
+function mayManage(actor: AuthUser, row: UserRow): boolean {
+  return !isBroker(actor) || (isAgent(row) && row.brokerage_id === actor.brokerage_id);
+}
+
+/** A user the caller may change (else 404). */
+async function manageableUser(ctx: AuthedContext, db: DbOrTx, id: number): Promise<UserRow> {
+  const row = await visibleUser(ctx, db, id);
+  if (!mayManage(ctx.user, row)) throw notFound('User');
   return row;
 }
 
-export function getUser(ctx: AuthedContext, id: number): User {
-  visibleUser(ctx, id);
-  return getPublicUser(ctx.db, id)!;
+export async function getUser(ctx: AuthedContext, id: number): Promise<User> {
+  await visibleUser(ctx, ctx.db, id);
+  return (await getPublicUser(ctx.db, id))!;
 }
 
 /** 409 when another user (deleted ones included: their history keeps the address) has this email. */
-function assertEmailFree(db: DbOrTx, email: string, exceptUserId?: number): void {
-  const conditions = [sql`lower(${users.email}) = lower(${email})`];
+async function assertEmailFree(db: DbOrTx, email: string, exceptUserId?: number): Promise<void> {
+  const conditions = [emailIs(email)];
   if (exceptUserId !== undefined) conditions.push(ne(users.user_id, exceptUserId));
-  const other = db
+  const [other] = await db
     .select({ deleted_at: users.deleted_at })
     .from(users)
     .where(and(...conditions))
-    .get();
+    .limit(1);
   if (other) {
     throw conflict(
       other.deleted_at ? 'This email belongs to a deleted user and cannot be reused' : 'A user with this email already exists',
@@ -122,11 +127,28 @@ function assertEmailFree(db: DbOrTx, email: string, exceptUserId?: number): void
   }
 }
 
-function assertBrokerageExists(db: DbOrTx, brokerageId: number | null | undefined): void {
+async function assertBrokerageExists(db: DbOrTx, brokerageId: number | null | undefined): Promise<void> {
   if (brokerageId === null || brokerageId === undefined) return;
-  const row = db.select({ id: brokerages.brokerage_id }).from(brokerages).where(eq(brokerages.brokerage_id, brokerageId)).get();
+  const [row] = await db.select({ id: brokerages.brokerage_id }).from(brokerages).where(eq(brokerages.brokerage_id, brokerageId));
   if (!row) throw notFound('Brokerage');
 }
+
+/**
+ * 409 when a change would leave no active Admin. Self-protection alone cannot guarantee it: two Admins
+ * may demote, deactivate or delete each other at the same moment. Call inside the transaction, after
+ * the change, when it took an Admin away.
+ */
+async function assertAnAdminRemains(tx: Tx): Promise<void> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.role_id, ROLE.Admin), eq(users.is_active, true), isNull(users.deleted_at)));
+  if ((row?.n ?? 0) === 0) throw conflict('At least one active Admin must remain');
+}
+
+/** An Admin before the change that is no longer an active Admin after it. */
+const lostAdmin = (before: UserRow, after: UserRow) =>
+  isAdmin(before) && before.is_active && !before.deleted_at && (!isAdmin(after) || !after.is_active || !!after.deleted_at);
 
 /** Broker limits on the role and brokerage a user may be given (403: a right the Broker does not have). */
 function assertBrokerGrants(actor: AuthUser, roleId: number | undefined, brokerageId: number | null | undefined): void {
@@ -150,14 +172,16 @@ export async function createUser(ctx: AuthedContext, input: z.output<typeof user
     if (ctx.user.brokerage_id === null) throw forbidden('You are not assigned to a brokerage');
     brokerageId = ctx.user.brokerage_id;
   }
-  assertBrokerageExists(ctx.db, brokerageId);
-  assertEmailFree(ctx.db, input.email);
-  assertPasswordAcceptable(ctx, input.password);
+  // A first look, so that a taken e-mail or a bad password is refused before any hashing.
+  await assertBrokerageExists(ctx.db, brokerageId);
+  await assertEmailFree(ctx.db, input.email);
+  await assertPasswordAcceptable(ctx, input.password);
   const hash = await hashPassword(input.password);
-  const id = ctx.db.transaction((tx) => {
-    // Checked again inside the transaction: another request may have taken the email while hashing.
-    assertEmailFree(tx, input.email);
-    const row = tx
+  const id = await ctx.db.transaction(async (tx) => {
+    // Decided inside the transaction: another request may have taken the email while this one hashed.
+    await assertBrokerageExists(tx, brokerageId);
+    await assertEmailFree(tx, input.email);
+    const [row] = await tx
       .insert(users)
       .values({
         email: input.email,
@@ -173,13 +197,12 @@ export async function createUser(ctx: AuthedContext, input: z.output<typeof user
         zip_code: input.zip_code ?? null,
         is_active: input.is_active ?? true,
       })
-      .returning()
-      .get();
-    audit(tx, ctx.actor, { action: 'create', table: 'users', id: row.user_id, new: auditView(row) });
-    return row.user_id;
+      .returning();
+    await audit(tx, ctx.actor, { action: 'create', table: 'users', id: row!.user_id, new: auditView(row!) });
+    return row!.user_id;
   });
   if (input.is_active ?? true) sendWelcome(ctx, id);
-  return getPublicUser(ctx.db, id)!;
+  return (await getPublicUser(ctx.db, id))!;
 }
 
 /** user_registered: the welcome e-mail with a link to choose a password (never the password), after the answer. */
@@ -202,7 +225,7 @@ function sendWelcome(ctx: AuthedContext, userId: number): void {
  * Agents of its brokerage (others 404). Audited as password_link_issued.
  */
 export async function sendResetLink(ctx: AuthedContext, id: number): Promise<{ success: boolean; message: string }> {
-  const target = manageableUser(ctx, id);
+  const target = await manageableUser(ctx, ctx.db, id);
   if (!target.is_active) throw badRequest('This account is inactive. Activate it before sending a password link.');
   const outcome = await issueAndSendLink(ctx.db, ctx.config, {
     userId: target.user_id,
@@ -230,33 +253,39 @@ function diff(before: UserRow, after: UserRow) {
   return { oldValues, newValues };
 }
 
-export async function updateUser(ctx: AuthedContext, input: z.output<typeof userUpdateInput>): Promise<User> {
-  const target = manageableUser(ctx, input.id);
-  assertBrokerGrants(ctx.user, input.role_id, input.brokerage_id);
-  const self = target.user_id === ctx.user.user_id;
-  if (self && input.is_active === false) throw badRequest('You cannot deactivate your own account');
-  if (self && input.role_id !== undefined && input.role_id !== target.role_id) throw badRequest('You cannot change your own role');
-  if (input.email !== undefined) assertEmailFree(ctx.db, input.email, target.user_id);
-  assertBrokerageExists(ctx.db, input.brokerage_id);
-  if (input.password) assertPasswordAcceptable(ctx, input.password);
-  const hash = input.password ? await hashPassword(input.password) : undefined;
+const UPDATABLE = [
+  'email',
+  'first_name',
+  'last_name',
+  'role_id',
+  'brokerage_id',
+  'is_active',
+  'phone_number',
+  'address',
+  'city',
+  'state',
+  'zip_code',
+] as const;
 
-  ctx.db.transaction((tx) => {
-    if (input.email !== undefined) assertEmailFree(tx, input.email, target.user_id);
+export async function updateUser(ctx: AuthedContext, input: z.output<typeof userUpdateInput>): Promise<User> {
+  assertBrokerGrants(ctx.user, input.role_id, input.brokerage_id);
+  const self = input.id === ctx.user.user_id;
+  let hash: string | undefined;
+  if (input.password) {
+    // Out-of-scope ids and bad passwords are refused before any hashing.
+    await manageableUser(ctx, ctx.db, input.id);
+    await assertPasswordAcceptable(ctx, input.password);
+    hash = await hashPassword(input.password);
+  }
+
+  await ctx.db.transaction(async (tx) => {
+    const target = await manageableUser(ctx, tx, input.id);
+    if (self && input.is_active === false) throw badRequest('You cannot deactivate your own account');
+    if (self && input.role_id !== undefined && input.role_id !== target.role_id) throw badRequest('You cannot change your own role');
+    if (input.email !== undefined) await assertEmailFree(tx, input.email, target.user_id);
+    await assertBrokerageExists(tx, input.brokerage_id);
     const patch: Partial<typeof users.$inferInsert> = {};
-    for (const key of [
-      'email',
-      'first_name',
-      'last_name',
-      'role_id',
-      'brokerage_id',
-      'is_active',
-      'phone_number',
-      'address',
-      'city',
-      'state',
-      'zip_code',
-    ] as const) {
+    for (const key of UPDATABLE) {
       if (input[key] !== undefined) (patch as Record<string, unknown>)[key] = input[key];
     }
     if (hash) {
@@ -265,15 +294,14 @@ export async function updateUser(ctx: AuthedContext, input: z.output<typeof user
     }
     // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
     const after =
-      Object.keys(patch).length > 0
-        ? tx.update(users).set(patch).where(eq(users.user_id, target.user_id)).returning().get()
-        : tx.select().from(users).where(eq(users.user_id, target.user_id)).get()!;
+      Object.keys(patch).length > 0 ? (await tx.update(users).set(patch).where(eq(users.user_id, target.user_id)).returning())[0]! : target;
+    if (lostAdmin(target, after)) await assertAnAdminRemains(tx);
     const deactivated = target.is_active && !after.is_active;
     // A deactivated user is signed out everywhere; a reset password signs out the user's other sessions.
     let revoked = 0;
-    if (deactivated || hash) revoked = revokeUserSessions(tx, target.user_id, self ? ctx.session.session_id : undefined);
+    if (deactivated || hash) revoked = await revokeUserSessions(tx, target.user_id, self ? ctx.session.session_id : undefined);
     const { oldValues, newValues } = diff(target, after);
-    audit(tx, ctx.actor, {
+    await audit(tx, ctx.actor, {
       action: 'update',
       table: 'users',
       id: target.user_id,
@@ -281,16 +309,21 @@ export async function updateUser(ctx: AuthedContext, input: z.output<typeof user
       new: { ...newValues, ...(hash ? { credentials_changed: true } : {}), ...(revoked ? { sessions_revoked: revoked } : {}) },
     });
   });
-  return getPublicUser(ctx.db, target.user_id)!;
+  return (await getPublicUser(ctx.db, input.id))!;
 }
 
-export function deleteUser(ctx: AuthedContext, id: number): { success: true } {
-  const target = manageableUser(ctx, id);
-  if (target.user_id === ctx.user.user_id) throw badRequest('You cannot delete your own account');
-  ctx.db.transaction((tx) => {
-    tx.update(users).set({ deleted_at: new Date().toISOString(), is_active: false }).where(eq(users.user_id, target.user_id)).run();
-    const revoked = revokeUserSessions(tx, target.user_id);
-    audit(tx, ctx.actor, {
+export async function deleteUser(ctx: AuthedContext, id: number): Promise<{ success: true }> {
+  await ctx.db.transaction(async (tx) => {
+    const target = await manageableUser(ctx, tx, id);
+    if (target.user_id === ctx.user.user_id) throw badRequest('You cannot delete your own account');
+    const [after] = await tx
+      .update(users)
+      .set({ deleted_at: new Date().toISOString(), is_active: false })
+      .where(eq(users.user_id, target.user_id))
+      .returning();
+    if (lostAdmin(target, after!)) await assertAnAdminRemains(tx);
+    const revoked = await revokeUserSessions(tx, target.user_id);
+    await audit(tx, ctx.actor, {
       action: 'delete',
       table: 'users',
       id: target.user_id,
@@ -305,56 +338,52 @@ export function deleteUser(ctx: AuthedContext, id: number): { success: true } {
  * POST /users/bulk: one transaction, one audit entry per affected user. Every id must be a user the
  * caller may change (404 otherwise, and nothing changes).
  */
-export function bulkUsers(ctx: AuthedContext, input: z.output<typeof bulkUsersInput>): BulkUsersOutput {
+export async function bulkUsers(ctx: AuthedContext, input: z.output<typeof bulkUsersInput>): Promise<BulkUsersOutput> {
   const ids = [...new Set(input.user_ids)];
   const { action } = input;
   const data = input.data ?? {};
-  const rows = ctx.db
-    .select()
-    .from(users)
-    .where(and(inArray(users.user_id, ids), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)))
-    .all();
-  if (rows.length !== ids.length) throw notFound('User');
-  if (isBroker(ctx.user) && rows.some((r) => r.role_id !== ROLE.Agent || r.brokerage_id !== ctx.user.brokerage_id)) {
-    throw notFound('User');
-  }
-
-  const includesSelf = ids.includes(ctx.user.user_id);
-  const patch: Partial<typeof users.$inferInsert> = {};
-  switch (action) {
-    case 'activate':
-      patch.is_active = true;
-      break;
-    case 'deactivate':
-      if (includesSelf) throw badRequest('You cannot deactivate your own account');
-      patch.is_active = false;
-      break;
-    case 'delete':
-      if (includesSelf) throw badRequest('You cannot delete your own account');
-      patch.is_active = false;
-      patch.deleted_at = new Date().toISOString();
-      break;
-    case 'change_role':
-      if (data.role_id === undefined) throw badRequest('Choose the new role (data.role_id)');
-      assertBrokerGrants(ctx.user, data.role_id, undefined);
-      if (includesSelf && data.role_id !== ctx.user.role_id) throw badRequest('You cannot change your own role');
-      patch.role_id = data.role_id;
-      break;
-    case 'change_brokerage':
-      if (data.brokerage_id === undefined) throw badRequest('Choose the new brokerage (data.brokerage_id, or null for none)');
-      assertBrokerGrants(ctx.user, undefined, data.brokerage_id);
-      assertBrokerageExists(ctx.db, data.brokerage_id);
-      patch.brokerage_id = data.brokerage_id;
-      break;
-  }
-
-  ctx.db.transaction((tx) => {
+  const affected = await ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .select()
+      .from(users)
+      .where(and(inArray(users.user_id, ids), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)));
+    if (rows.length !== ids.length || rows.some((r) => !mayManage(ctx.user, r))) throw notFound('User');
+    const includesSelf = ids.includes(ctx.user.user_id);
+    const patch: Partial<typeof users.$inferInsert> = {};
+    switch (action) {
+      case 'activate':
+        patch.is_active = true;
+        break;
+      case 'deactivate':
+        if (includesSelf) throw badRequest('You cannot deactivate your own account');
+        patch.is_active = false;
+        break;
+      case 'delete':
+        if (includesSelf) throw badRequest('You cannot delete your own account');
+        patch.is_active = false;
+        patch.deleted_at = new Date().toISOString();
+        break;
+      case 'change_role':
+        if (data.role_id === undefined) throw badRequest('Choose the new role (data.role_id)');
+        assertBrokerGrants(ctx.user, data.role_id, undefined);
+        if (includesSelf && data.role_id !== ctx.user.role_id) throw badRequest('You cannot change your own role');
+        patch.role_id = data.role_id;
+        break;
+      case 'change_brokerage':
+        if (data.brokerage_id === undefined) throw badRequest('Choose the new brokerage (data.brokerage_id, or null for none)');
+        assertBrokerGrants(ctx.user, undefined, data.brokerage_id);
+        patch.brokerage_id = data.brokerage_id;
+        break;
+    }
+    if (action === 'change_brokerage') await assertBrokerageExists(tx, data.brokerage_id);
+    let adminLost = false;
     for (const before of rows) {
-      const after = tx.update(users).set(patch).where(eq(users.user_id, before.user_id)).returning().get();
+      const [after] = await tx.update(users).set(patch).where(eq(users.user_id, before.user_id)).returning();
+      adminLost ||= lostAdmin(before, after!);
       let revoked = 0;
-      if (action === 'deactivate' || action === 'delete') revoked = revokeUserSessions(tx, before.user_id);
-      const { oldValues, newValues } = diff(before, after);
-      audit(tx, ctx.actor, {
+      if (action === 'deactivate' || action === 'delete') revoked = await revokeUserSessions(tx, before.user_id);
+      const { oldValues, newValues } = diff(before, after!);
+      await audit(tx, ctx.actor, {
         action: action === 'delete' ? 'bulk_delete' : 'bulk_update',
         table: 'users',
         id: before.user_id,
@@ -362,16 +391,18 @@ export function bulkUsers(ctx: AuthedContext, input: z.output<typeof bulkUsersIn
         new: { bulk_action: action, ...newValues, ...(revoked ? { sessions_revoked: revoked } : {}) },
       });
     }
+    if (adminLost) await assertAnAdminRemains(tx);
+    return rows.length;
   });
-  return { success: true, affected: rows.length };
+  return { success: true, affected };
 }
 
 /** PUT /users/me/profile: the signed-in user's own name, email, phone and address. */
-export function updateProfile(ctx: AuthedContext, input: z.output<typeof profileUpdateInput>): User {
-  const before = ctx.db.select().from(users).where(eq(users.user_id, ctx.user.user_id)).get();
-  if (!before) throw notFound('User');
-  assertEmailFree(ctx.db, input.email, before.user_id);
-  ctx.db.transaction((tx) => {
+export async function updateProfile(ctx: AuthedContext, input: z.output<typeof profileUpdateInput>): Promise<User> {
+  await ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(users).where(eq(users.user_id, ctx.user.user_id));
+    if (!before) throw notFound('User');
+    await assertEmailFree(tx, input.email, before.user_id);
     const patch: Partial<typeof users.$inferInsert> = {
       first_name: input.first_name,
       last_name: input.last_name,
@@ -380,38 +411,36 @@ export function updateProfile(ctx: AuthedContext, input: z.output<typeof profile
     for (const key of ['phone_number', 'address', 'city', 'state', 'zip_code'] as const) {
       if (input[key] !== undefined) patch[key] = input[key];
     }
-    const after = tx.update(users).set(patch).where(eq(users.user_id, before.user_id)).returning().get();
-    const { oldValues, newValues } = diff(before, after);
-    audit(tx, ctx.actor, { action: 'update_profile', table: 'users', id: before.user_id, old: oldValues, new: newValues });
+    const [after] = await tx.update(users).set(patch).where(eq(users.user_id, before.user_id)).returning();
+    const { oldValues, newValues } = diff(before, after!);
+    await audit(tx, ctx.actor, { action: 'update_profile', table: 'users', id: before.user_id, old: oldValues, new: newValues });
   });
-  return getPublicUser(ctx.db, before.user_id)!;
+  return (await getPublicUser(ctx.db, ctx.user.user_id))!;
 }
 
 /** The users (not deleted) of one brokerage, by name: for the brokerage's "Users in" list. */
-export function usersOfBrokerage(db: DbOrTx, brokerageId: number): User[] {
-  return db
+export async function usersOfBrokerage(db: DbOrTx, brokerageId: number): Promise<User[]> {
+  const rows = await db
     .select(publicUserColumns)
     .from(users)
     .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
     .where(and(eq(users.brokerage_id, brokerageId), isNull(users.deleted_at)))
-    .orderBy(asc(users.last_name), asc(users.first_name), asc(users.user_id))
-    .all()
-    .map(toPublicUser);
+    .orderBy(asc(users.last_name), asc(users.first_name), asc(users.user_id));
+  return rows.map(toPublicUser);
 }
 
 /**
  * Takes every user (deleted ones too) out of a brokerage that is being deleted, auditing each.
  * The foreign key would set them to null as well; doing it here puts each change in the audit log.
  */
-export function unassignBrokerageUsers(tx: DbOrTx, actor: Actor, brokerageId: number, brokerageName: string): number[] {
-  const members = tx
+export async function unassignBrokerageUsers(tx: Tx, actor: Actor, brokerageId: number, brokerageName: string): Promise<number[]> {
+  const members = await tx
     .update(users)
     .set({ brokerage_id: null })
     .where(eq(users.brokerage_id, brokerageId))
-    .returning({ user_id: users.user_id })
-    .all();
+    .returning({ user_id: users.user_id });
   for (const m of members) {
-    audit(tx, actor, {
+    await audit(tx, actor, {
       action: 'update',
       table: 'users',
       id: m.user_id,
