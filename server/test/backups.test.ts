@@ -146,7 +146,7 @@ async function dump(table: string): Promise<unknown[]> {
   return env.db
     .select()
     .from(t)
-    .orderBy(primaryKeyOf(t) as typeof brokerages.brokerage_id);
+    .orderBy(primaryKeyOf(t)! as typeof brokerages.brokerage_id);
 }
 async function setSettings(values: Parameters<typeof writeSettings>[1], userId: number | null) {
   await env.db.transaction((tx) => writeSettings(tx, values, userId));

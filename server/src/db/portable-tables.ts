@@ -26,41 +26,53 @@ export const PG_TABLES = tablesOf(pgSchema, PgTable);
 /** Every table of the schema, by SQL name, sorted. */
 export const ALL_TABLES = [...SQLITE_TABLES.keys()].sort();
 
-/** The one primary-key column of a table (every table of the schema has one). */
-export function primaryKeyOf(table: object): Column {
-  const pk = Object.values(getTableColumns(table as never) as Record<string, Column>).find((c) => c.primary);
-  if (!pk) throw new Error(`${getTableName(table as never)} has no single-column primary key`);
-  return pk;
+/** The single primary-key column of a table, if it has one (job_runs has a composite key). */
+export function primaryKeyOf(table: object): Column | undefined {
+  return Object.values(getTableColumns(table as never) as Record<string, Column>).find((c) => c.primary);
 }
 
 interface Selecting {
   select(): {
     from(t: unknown): {
-      where(c: SQL | undefined): { orderBy(c: SQL): { limit(n: number): PromiseLike<Array<Record<string, unknown>>> } };
+      where(c: SQL | undefined): {
+        orderBy(...c: Array<SQL | Column>): {
+          limit(
+            n: number,
+          ): PromiseLike<Array<Record<string, unknown>>> & { offset(n: number): PromiseLike<Array<Record<string, unknown>>> };
+        };
+      };
     };
   };
 }
 
-/** A table's rows through a Drizzle instance, in pages ordered by primary key (values as the app sees them). */
+/**
+ * A table's rows through a Drizzle instance, in pages (values as the app sees them): by primary key
+ * after the last one seen, or, for a composite key, by every column with an offset.
+ */
 export async function* pagesOf(
   d: unknown,
   table: object,
   pageSize: number,
 ): AsyncGenerator<Array<Record<string, unknown>>, void, undefined> {
+  const columns = getTableColumns(table as never) as Record<string, Column>;
   const pk = primaryKeyOf(table);
-  const key = Object.entries(getTableColumns(table as never) as Record<string, Column>).find(([, c]) => c === pk)![0];
+  const key = pk ? Object.entries(columns).find(([, c]) => c === pk)![0] : undefined;
   let last: unknown;
-  for (;;) {
-    const rows = await (d as Selecting)
+  for (let offset = 0; ; offset += pageSize) {
+    const query = (d as Selecting)
       .select()
       .from(table)
-      .where(last === undefined ? undefined : gt(pk, last))
-      .orderBy(asc(pk))
-      .limit(pageSize);
+      .where(pk && last !== undefined ? gt(pk, last) : undefined);
+    const rows = pk
+      ? await query.orderBy(asc(pk)).limit(pageSize)
+      : await query
+          .orderBy(...Object.values(columns).map((c) => asc(c)))
+          .limit(pageSize)
+          .offset(offset);
     if (rows.length === 0) return;
     yield rows;
     if (rows.length < pageSize) return;
-    last = rows.at(-1)![key];
+    if (key) last = rows.at(-1)![key];
   }
 }
 
