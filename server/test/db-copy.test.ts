@@ -17,7 +17,7 @@ import { ENGINE } from '../src/db/engine.ts';
 import { openPostgres, type PgDb } from '../src/db/pg/driver.ts';
 import { pagesOf, PG_TABLES, SQLITE_TABLES, ALL_TABLES } from '../src/db/portable-tables.ts';
 import { countRows, snapshotTo } from '../src/db/portable.ts';
-import { api, createTestEnv, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+import { createTestEnv, seedUser, tokenFor, type TestEnv } from './helpers.ts';
 import { createTestDatabase } from './pg.ts';
 import { freePort, REPO_ROOT, serverEnv, sleep } from './child-server.ts';
 
