@@ -122,18 +122,21 @@ if (ENGINE === 'postgres') {
         license_id: license.license_id,
         completion_date: '2024-06-01',
       });
-      await call('PUT', `/completions/${completion.completion_id}/review`, token, { status: 'Approved' }).catch(() =>
-        call('POST', `/completions/${completion.completion_id}/review`, token, { status: 'Approved' }),
-      );
+      await call('POST', `/completions/${completion.completion_id}/review`, token, { status: 'Approved' });
       await call('POST', '/payments', token, {
         user_id: agent.user_id,
         license_id: license.license_id,
-        amount_cents: 12_500,
+        amount: 125.5,
         payment_date: '2024-06-02',
       });
-      await call('POST', '/ce-rules', token, { state: 'CA', license_type: 'Sales', hours_required: 45, cycle_years: 4, topics: [] }).catch(
-        () => undefined,
-      );
+      await call('POST', '/ce-rules', token, {
+        state: 'CA',
+        license_type: 'Sales',
+        hours_required: 45,
+        cycle_years: 4,
+        topics: [{ topic: 'Contracts', hours: 3 }],
+      });
+      await call('PUT', '/admin/settings', token, { settings: { app_name: 'Harbor Office', license_expiry_warning_days: 45 } });
       const backup = await call('POST', '/admin/backups', token, { description: 'moving to PostgreSQL', include_files: false });
       const res = await fetch(`${base}/admin/backups/${backup.id}/download`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
