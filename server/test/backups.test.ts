@@ -22,7 +22,8 @@ import { rawRows } from '../src/db/raw.ts';
 import type { SqliteDb } from '../src/db/sqlite/driver.ts';
 import { primaryKeyOf } from '../src/db/portable-tables.ts';
 import { getSettings, invalidateSettings, writeSettings } from '../src/core/settings.ts';
-import { restoreWorkFile } from '../src/modules/backups/backups.service.ts';
+import { BACKUP_LOCK, restoreWorkFile } from '../src/modules/backups/backups.service.ts';
+import { openDatabase } from '../src/db/client.ts';
 import { derivedCurrentSums } from '../src/modules/licenses/ce-ledger.ts';
 import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
 
@@ -408,6 +409,35 @@ describe('creating, listing, downloading and deleting (acceptance 3)', () => {
       message: 'Select at least one kind of data to restore',
     });
     expect(await caller.admin.backups.delete({ id: b.id })).toEqual({ success: true });
+  });
+});
+
+describe('one backup or restore at a time, across instances', () => {
+  it('answers 409 while another backup or restore holds the guard (on PostgreSQL: held by another instance)', async () => {
+    const b = await createBackup({ description: 'guarded' });
+    // On PostgreSQL a second connection pool to the same database is another instance; SQLite has one instance.
+    const other = env.db.engine === 'postgres' ? await openDatabase(env.config, { migrate: false }) : env.db;
+    try {
+      const held = await other.exclusive(BACKUP_LOCK, async () => ({
+        create: await api(env, 'POST', '/api/admin/backups', { token: roles.admin.token, body: { include_files: false } }),
+        restore: await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, {
+          token: roles.admin.token,
+          body: { include_settings: true },
+        }),
+      }));
+      expect(held.acquired).toBe(true);
+      if (!held.acquired) return;
+      for (const res of [held.value.create, held.value.restore]) {
+        expect(res.status).toBe(409);
+        expect(res.body.error).toBe('Another backup or restore is running; try again when it has finished');
+      }
+    } finally {
+      if (other !== env.db) await other.close();
+    }
+    // Released: both work again.
+    expect(
+      (await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, { token: roles.admin.token, body: { include_settings: true } })).status,
+    ).toBe(200);
   });
 });
 

@@ -59,7 +59,7 @@ export const restoreWorkFile = (ctx: Pick<Context, 'config'>, id: number) => pat
  * One backup or restore at a time for the whole office, across every app instance (db.exclusive: in
  * process on SQLite, an advisory lock on PostgreSQL). A restore's safety backup runs under the restore's hold.
  */
-const BACKUP_LOCK = 'license-manager:backups';
+export const BACKUP_LOCK = 'license-manager:backups';
 const BUSY = 'Another backup or restore is running; try again when it has finished';
 
 const creatorName = sql<
