@@ -7,7 +7,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { writeSettings } from '../src/core/settings.ts';
+import { sql, type SQL } from 'drizzle-orm';
+import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
+import { rawExec, rawRows } from '../src/db/raw.ts';
 import { extractBackup, UPLOAD_INFLATION_RATIO } from '../src/modules/backups/backups.archive.ts';
 import { createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
 
@@ -61,7 +63,8 @@ function multipart(file: Buffer) {
 
 describe('zip bombs', () => {
   it('an uploaded bomb answers 400 within 2 s, inflates nothing past the limit and leaves nothing behind', async () => {
-    env.db.transaction((tx) => writeSettings(tx, { max_file_size_mb: 1 }, null));
+    await env.db.transaction((tx) => writeSettings(tx, { max_file_size_mb: 1 }, null));
+    invalidateSettings();
     try {
       // 256 MiB of zeros in a zip of about 256 KB; the limit is 1 MB x 20.
       const bomb = await zerosZip(256 * MB);
@@ -82,7 +85,8 @@ describe('zip bombs', () => {
       const work = path.join(env.config.dataDir, 'backups', '.work');
       expect(fs.readdirSync(work).filter((f) => f.startsWith('upload_'))).toEqual([]);
     } finally {
-      env.db.transaction((tx) => writeSettings(tx, { max_file_size_mb: 10 }, null));
+      await env.db.transaction((tx) => writeSettings(tx, { max_file_size_mb: 10 }, null));
+      invalidateSettings();
     }
   });
 
@@ -104,13 +108,26 @@ describe('zip bombs', () => {
 });
 
 describe('audit_logs is append-only in the database', () => {
-  it('UPDATE and DELETE fail in SQL; INSERT still works', () => {
-    const sqlite = env.db.$client;
-    sqlite
-      .prepare("INSERT INTO audit_logs (timestamp, action, target_table) VALUES (?, 'create', 'widgets')")
-      .run(new Date().toISOString());
-    expect(() => sqlite.prepare("UPDATE audit_logs SET action = 'nothing happened'").run()).toThrow(/audit_logs is append-only/);
-    expect(() => sqlite.prepare('DELETE FROM audit_logs').run()).toThrow(/audit_logs is append-only/);
-    expect(sqlite.prepare("SELECT count(*) FROM audit_logs WHERE action = 'nothing happened'").pluck().get()).toBe(0);
+  it('UPDATE and DELETE fail in SQL; INSERT still works', async () => {
+    // Raw SQL on purpose: the database itself must refuse, whatever the app does. (SQLite's Db reader is
+    // query_only, so the statements run in a transaction, as any write does.)
+    const write = (q: SQL) => env.db.transaction((tx) => rawExec(tx, q));
+    await write(sql`INSERT INTO audit_logs (timestamp, action, target_table) VALUES (${new Date().toISOString()}, 'create', 'widgets')`);
+    // The driver's error (the trigger's message) is the cause of the query error Drizzle throws.
+    const refusal = async (q: SQL) => {
+      const err = await write(q).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      const messages: string[] = [];
+      for (let e = err as { message?: string; cause?: unknown } | null; e; e = e.cause as typeof e) messages.push(String(e.message));
+      return messages.join(' | ');
+    };
+    expect(await refusal(sql`UPDATE audit_logs SET action = 'nothing happened'`)).toMatch(/audit_logs is append-only/);
+    expect(await refusal(sql`DELETE FROM audit_logs`)).toMatch(/audit_logs is append-only/);
+    const [row] = await rawRows<{ n: number }>(env.db, sql`SELECT count(*) AS n FROM audit_logs WHERE action = 'nothing happened'`);
+    expect(Number(row!.n)).toBe(0);
+    const [widgets] = await rawRows<{ n: number }>(env.db, sql`SELECT count(*) AS n FROM audit_logs WHERE target_table = 'widgets'`);
+    expect(Number(widgets!.n)).toBe(1);
   });
 });

@@ -5,10 +5,25 @@ import Database from 'better-sqlite3';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { auditLogs, backups, brokerages, completions, courses, licenses, payments, sessions, users } from '../src/db/schema/index.ts';
-import { getSettings, writeSettings } from '../src/core/settings.ts';
-import { restoreWorkFile } from '../src/modules/backups/backups.service.ts';
+import { and, eq, like, sql } from 'drizzle-orm';
+import {
+  auditLogs,
+  backups,
+  brokerages,
+  completions,
+  courses,
+  licenses,
+  payments,
+  sessions,
+  settings,
+  users,
+} from '../src/db/schema/index.ts';
+import { rawRows } from '../src/db/raw.ts';
+import type { SqliteDb } from '../src/db/sqlite/driver.ts';
+import { primaryKeyOf } from '../src/db/portable-tables.ts';
+import { getSettings, invalidateSettings, writeSettings } from '../src/core/settings.ts';
+import { BACKUP_LOCK, restoreWorkFile } from '../src/modules/backups/backups.service.ts';
+import { openDatabase } from '../src/db/client.ts';
 import { derivedCurrentSums } from '../src/modules/licenses/ce-ledger.ts';
 import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
 
@@ -109,60 +124,86 @@ async function createBackup(body: Record<string, unknown> = { description: 'test
   return res.body as { id: number; size: number; status: string };
 }
 
-const count = (table: string) => env.db.$client.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
-const dump = (table: string) => env.db.$client.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all();
+/** The live tables a test counts or compares, by SQL name. */
+const TABLES: Record<string, object> = {
+  audit_logs: auditLogs,
+  backups,
+  brokerages,
+  completions,
+  courses,
+  licenses,
+  payments,
+  settings,
+  users,
+};
+const sqliteOf = () => (env.db as SqliteDb).writer;
+async function count(table: string): Promise<number> {
+  const [row] = await rawRows<{ n: number }>(env.db, sql`SELECT count(*) AS n FROM ${sql.identifier(table)}`);
+  return Number(row!.n);
+}
+/** Every row of a table as the app sees it, in primary-key order. */
+async function dump(table: string): Promise<unknown[]> {
+  const t = TABLES[table] as typeof brokerages;
+  return env.db
+    .select()
+    .from(t)
+    .orderBy(primaryKeyOf(t)! as typeof brokerages.brokerage_id);
+}
+async function setSettings(values: Parameters<typeof writeSettings>[1], userId: number | null) {
+  await env.db.transaction((tx) => writeSettings(tx, values, userId));
+  invalidateSettings();
+}
+/** The number of foreign keys PostgreSQL enforces (a restore drops and re-creates the ones it touches). */
+async function pgForeignKeys(): Promise<number> {
+  const [row] = await rawRows<{ n: number }>(env.db, sql`SELECT count(*) AS n FROM pg_constraint WHERE contype = 'f'`);
+  return Number(row!.n);
+}
 
 let seq = 0;
-function seedLicensing() {
+async function seedLicensing() {
   const n = ++seq;
-  const broker = env.db
-    .insert(brokerages)
-    .values({ name: `Seed Realty ${n}` })
-    .returning()
-    .get();
-  const holder = env.db
-    .insert(users)
-    .values({
-      email: `holder${n}-${Date.now()}@test.example`,
-      password_hash: 'x',
-      first_name: 'Holly',
-      last_name: `Holder${n}`,
-      role_id: 3,
-      brokerage_id: broker.brokerage_id,
-    })
-    .returning()
-    .get();
-  const license = env.db
-    .insert(licenses)
-    .values({
-      user_id: holder.user_id,
-      license_number: `SEED-${n}-${Date.now()}`,
-      state: 'CA',
-      issue_date: '2024-01-01',
-      expiration_date: '2026-01-01',
-    })
-    .returning()
-    .get();
-  const course = env.db
-    .insert(courses)
-    .values({ course_name: `Ethics ${n}`, description: 'Ethics', provider: 'School', ce_hours: 3 })
-    .returning()
-    .get();
-  env.db
-    .insert(completions)
-    .values({
-      user_id: holder.user_id,
-      course_id: course.course_id,
-      license_id: license.license_id,
+  return env.db.transaction(async (tx) => {
+    const [broker] = await tx
+      .insert(brokerages)
+      .values({ name: `Seed Realty ${n}` })
+      .returning();
+    const [holder] = await tx
+      .insert(users)
+      .values({
+        email: `holder${n}-${Date.now()}@test.example`,
+        password_hash: 'x',
+        first_name: 'Holly',
+        last_name: `Holder${n}`,
+        role_id: 3,
+        brokerage_id: broker!.brokerage_id,
+      })
+      .returning();
+    const [license] = await tx
+      .insert(licenses)
+      .values({
+        user_id: holder!.user_id,
+        license_number: `SEED-${n}-${Date.now()}`,
+        state: 'CA',
+        issue_date: '2024-01-01',
+        expiration_date: '2026-01-01',
+      })
+      .returning();
+    const [course] = await tx
+      .insert(courses)
+      .values({ course_name: `Ethics ${n}`, description: 'Ethics', provider: 'School', ce_hours: 3 })
+      .returning();
+    await tx.insert(completions).values({
+      user_id: holder!.user_id,
+      course_id: course!.course_id,
+      license_id: license!.license_id,
       completion_date: '2024-06-01',
       hours: 3,
-    })
-    .run();
-  env.db
-    .insert(payments)
-    .values({ user_id: holder.user_id, license_id: license.license_id, amount_cents: 12_500, payment_date: '2024-06-02' })
-    .run();
-  return { broker, holder, license, course };
+    });
+    await tx
+      .insert(payments)
+      .values({ user_id: holder!.user_id, license_id: license!.license_id, amount_cents: 12_500, payment_date: '2024-06-02' });
+    return { broker: broker!, holder: holder!, license: license!, course: course! };
+  });
 }
 
 // ---------------------------------------------------------------- tests
@@ -251,8 +292,8 @@ describe('creating, listing, downloading and deleting (acceptance 3)', () => {
       schema_version: { tag: LATEST_MIGRATION.tag, migrations: LATEST_MIGRATION.count, hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       database: { file: 'database.sqlite', size: db.length, sha256: crypto.createHash('sha256').update(db).digest('hex') },
     });
-    expect(manifest.row_counts.users).toBe(count('users'));
-    expect(manifest.row_counts.brokerages).toBe(count('brokerages'));
+    expect(manifest.row_counts.users).toBe(await count('users'));
+    expect(manifest.row_counts.brokerages).toBe(await count('brokerages'));
     expect(manifest.files).toEqual([
       { path: 'documents/licenses/card.pdf', size: 13 },
       { path: 'outbox/hello.eml', size: 20 },
@@ -271,7 +312,7 @@ describe('creating, listing, downloading and deleting (acceptance 3)', () => {
     const b = await createBackup({ description: 'for the list' });
     const res = await api(env, 'GET', '/api/admin/backups', { token: roles.admin.token });
     expect(res.status).toBe(200);
-    const rows = env.db.select().from(backups).all();
+    const rows = await env.db.select().from(backups);
     expect(res.body.total).toBe(rows.length);
     expect(res.body.completed).toBe(rows.filter((r) => r.status === 'completed').length);
     expect(res.body.in_progress).toBe(0);
@@ -304,20 +345,23 @@ describe('creating, listing, downloading and deleting (acceptance 3)', () => {
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="backup_${b.id}.zip"`);
     expect(res.rawPayload.equals(fs.readFileSync(path.join(env.config.dataDir, 'backups', `backup_${b.id}.zip`)))).toBe(true);
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'download'), eq(auditLogs.target_id, b.id)))
-      .get();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'download'), eq(auditLogs.target_id, b.id)))
+    )[0];
     expect(entry).toMatchObject({ user_id: roles.admin.user_id, target_table: 'backups' });
     expect((await download(roles.admin.token, 999_999)).statusCode).toBe(404);
     expect((await download(roles.admin.token, 0)).statusCode).toBe(400);
   });
 
   it('download and restore answer 409 unless the backup is completed', async () => {
-    const failed = env.db.insert(backups).values({ description: 'broken', status: 'failed', error: 'disk full' }).returning().get();
-    expect((await download(roles.admin.token, failed.id)).statusCode).toBe(409);
-    const restore = await api(env, 'POST', `/api/admin/backups/${failed.id}/restore`, {
+    const [failed] = await env.db.transaction((tx) =>
+      tx.insert(backups).values({ description: 'broken', status: 'failed', error: 'disk full' }).returning(),
+    );
+    expect((await download(roles.admin.token, failed!.id)).statusCode).toBe(409);
+    const restore = await api(env, 'POST', `/api/admin/backups/${failed!.id}/restore`, {
       token: roles.admin.token,
       body: { include_settings: true },
     });
@@ -333,23 +377,23 @@ describe('creating, listing, downloading and deleting (acceptance 3)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
     expect(fs.existsSync(file)).toBe(false);
-    expect(env.db.select().from(backups).where(eq(backups.id, b.id)).get()).toBeUndefined();
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'delete'), eq(auditLogs.target_table, 'backups'), eq(auditLogs.target_id, b.id)))
-      .get();
+    expect((await env.db.select().from(backups).where(eq(backups.id, b.id)))[0]).toBeUndefined();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'delete'), eq(auditLogs.target_table, 'backups'), eq(auditLogs.target_id, b.id)))
+    )[0];
     expect(JSON.parse(entry!.old_values!)).toMatchObject({ description: 'to delete', status: 'completed' });
     expect((await api(env, 'DELETE', `/api/admin/backups/${b.id}`, { token: roles.admin.token })).status).toBe(404);
   });
 
   it('every step of a backup is audited: created in_progress, then completed', async () => {
     const b = await createBackup({ description: 'audited' });
-    const entries = env.db
+    const entries = await env.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'backups'), eq(auditLogs.target_id, b.id)))
-      .all();
+      .where(and(eq(auditLogs.target_table, 'backups'), eq(auditLogs.target_id, b.id)));
     expect(entries.map((e) => e.action)).toEqual(['create', 'update']);
     expect(JSON.parse(entries[0]!.new_values!)).toMatchObject({ status: 'in_progress', description: 'audited' });
     expect(JSON.parse(entries[1]!.new_values!)).toMatchObject({ status: 'completed', size: b.size });
@@ -368,13 +412,42 @@ describe('creating, listing, downloading and deleting (acceptance 3)', () => {
   });
 });
 
+describe('one backup or restore at a time, across instances', () => {
+  it('answers 409 while another backup or restore holds the guard (on PostgreSQL: held by another instance)', async () => {
+    const b = await createBackup({ description: 'guarded' });
+    // On PostgreSQL a second connection pool to the same database is another instance; SQLite has one instance.
+    const other = env.db.engine === 'postgres' ? await openDatabase(env.config, { migrate: false }) : env.db;
+    try {
+      const held = await other.exclusive(BACKUP_LOCK, async () => ({
+        create: await api(env, 'POST', '/api/admin/backups', { token: roles.admin.token, body: { include_files: false } }),
+        restore: await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, {
+          token: roles.admin.token,
+          body: { include_settings: true },
+        }),
+      }));
+      expect(held.acquired).toBe(true);
+      if (!held.acquired) return;
+      for (const res of [held.value.create, held.value.restore]) {
+        expect(res.status).toBe(409);
+        expect(res.body.error).toBe('Another backup or restore is running; try again when it has finished');
+      }
+    } finally {
+      if (other !== env.db) await other.close();
+    }
+    // Released: both work again.
+    expect(
+      (await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, { token: roles.admin.token, body: { include_settings: true } })).status,
+    ).toBe(200);
+  });
+});
+
 describe('restore (acceptance 3 and 6)', () => {
   it('restoring only brokerages removes a brokerage created after the backup while users created after it stay', async () => {
-    const before = count('brokerages');
+    const before = await count('brokerages');
     const b = await createBackup({ description: 'brokerages only' });
-    const lateBrokerage = seedBrokerage(env, 'Opened After The Backup');
+    const lateBrokerage = await seedBrokerage(env, 'Opened After The Backup');
     const lateUser = await seedUser(env, 'Agent', { brokerage_id: lateBrokerage });
-    const usersBefore = count('users');
+    const usersBefore = await count('users');
 
     const res = await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, {
       token: roles.admin.token,
@@ -389,46 +462,50 @@ describe('restore (acceptance 3 and 6)', () => {
       references_cleared: { 'users.brokerage_id': 1 },
       signed_out: false,
     });
-    expect(env.db.select().from(brokerages).where(eq(brokerages.brokerage_id, lateBrokerage)).get()).toBeUndefined();
-    expect(count('brokerages')).toBe(before);
-    const user = env.db.select().from(users).where(eq(users.user_id, lateUser.user_id)).get();
+    expect((await env.db.select().from(brokerages).where(eq(brokerages.brokerage_id, lateBrokerage)))[0]).toBeUndefined();
+    expect(await count('brokerages')).toBe(before);
+    const user = (await env.db.select().from(users).where(eq(users.user_id, lateUser.user_id)))[0];
     expect(user).toMatchObject({ user_id: lateUser.user_id, brokerage_id: null });
-    expect(count('users')).toBe(usersBefore);
+    expect(await count('users')).toBe(usersBefore);
     // The Broker's brokerage existed at backup time and is still linked.
-    expect(env.db.select().from(users).where(eq(users.user_id, roles.broker.user_id)).get()!.brokerage_id).toBe(roles.brokerageId);
+    expect((await env.db.select().from(users).where(eq(users.user_id, roles.broker.user_id)))[0]!.brokerage_id).toBe(roles.brokerageId);
 
     // A safety backup was taken first, and the restore is audited.
-    const safety = env.db.select().from(backups).where(eq(backups.id, res.body.safety_backup_id)).get();
+    const safety = (await env.db.select().from(backups).where(eq(backups.id, res.body.safety_backup_id)))[0];
     expect(safety).toMatchObject({ type: 'safety', status: 'completed', description: `Safety backup before restoring backup #${b.id}` });
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'restore'), eq(auditLogs.target_id, b.id)))
-      .get();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'restore'), eq(auditLogs.target_id, b.id)))
+    )[0];
     expect(JSON.parse(entry!.new_values!)).toMatchObject({ restored: ['brokerages'], safety_backup_id: safety!.id, source: 'backup' });
     // The caller's session survived (users were not restored).
     expect((await api(env, 'GET', '/api/auth/me', { token: roles.admin.token })).status).toBe(200);
   });
 
   it('a round trip of every group brings back exactly the rows of the backup; the audit log is never rewritten', async () => {
-    seedLicensing();
-    const kept = seedLicensing();
-    writeSettings(env.db, { app_name: 'Office At Backup Time', license_expiry_warning_days: 45 }, null);
+    await seedLicensing();
+    const kept = await seedLicensing();
+    await setSettings({ app_name: 'Office At Backup Time', license_expiry_warning_days: 45 }, null);
     const b = await createBackup({ description: 'round trip' });
-    const manifest = JSON.parse(env.db.select().from(backups).where(eq(backups.id, b.id)).get()!.manifest!);
+    const manifest = JSON.parse((await env.db.select().from(backups).where(eq(backups.id, b.id)))[0]!.manifest!);
     const tables = ['brokerages', 'users', 'licenses', 'courses', 'completions', 'payments', 'settings'];
-    const atBackup = Object.fromEntries(tables.map((t) => [t, dump(t)]));
+    const atBackup = Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await dump(t)] as const)));
     for (const t of tables) expect(manifest.row_counts[t], t).toBe(atBackup[t]!.length);
 
     // Change every group after the backup: new rows, changed rows, deleted rows.
-    const late = seedLicensing();
-    env.db.update(licenses).set({ status: 'Suspended' }).where(eq(licenses.license_id, kept.license.license_id)).run();
-    env.db.delete(payments).where(eq(payments.user_id, kept.holder.user_id)).run();
-    env.db.update(users).set({ first_name: 'Renamed' }).where(eq(users.user_id, kept.holder.user_id)).run();
-    writeSettings(env.db, { app_name: 'Changed Later', max_login_attempts: 9 }, null);
-    expect(getSettings(env.db).app_name).toBe('Changed Later');
-    const otherSession = tokenFor(env, roles.agent.user_id);
-    const auditBefore = count('audit_logs');
+    const late = await seedLicensing();
+    await env.db.transaction(async (tx) => {
+      await tx.update(licenses).set({ status: 'Suspended' }).where(eq(licenses.license_id, kept.license.license_id));
+      await tx.delete(payments).where(eq(payments.user_id, kept.holder.user_id));
+      await tx.update(users).set({ first_name: 'Renamed' }).where(eq(users.user_id, kept.holder.user_id));
+    });
+    await setSettings({ app_name: 'Changed Later', max_login_attempts: 9 }, null);
+    expect((await getSettings(env.db)).app_name).toBe('Changed Later');
+    const otherSession = await tokenFor(env, roles.agent.user_id);
+    const auditBefore = await count('audit_logs');
+    const fksBefore = env.db.engine === 'postgres' ? await pgForeignKeys() : 0;
 
     const res = await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, {
       token: roles.admin.token,
@@ -445,32 +522,37 @@ describe('restore (acceptance 3 and 6)', () => {
     expect(res.body.restored).toEqual(['users', 'licenses', 'courses', 'payments', 'brokerages', 'settings']);
     for (const t of tables) {
       expect(res.body.row_counts[t], t).toBe(manifest.row_counts[t]);
-      expect(count(t), t).toBe(manifest.row_counts[t]);
-      expect(dump(t), t).toEqual(atBackup[t]);
+      expect(await count(t), t).toBe(manifest.row_counts[t]);
+      expect(await dump(t), t).toEqual(atBackup[t]);
     }
-    expect(env.db.select().from(users).where(eq(users.user_id, late.holder.user_id)).get()).toBeUndefined();
+    expect((await env.db.select().from(users).where(eq(users.user_id, late.holder.user_id)))[0]).toBeUndefined();
     // Settings took effect at once (the cache was dropped).
-    expect(getSettings(env.db)).toMatchObject({
+    expect(await getSettings(env.db)).toMatchObject({
       app_name: 'Office At Backup Time',
       license_expiry_warning_days: 45,
       max_login_attempts: 5,
     });
     // The audit log only grew: the entries written since the backup are all still there.
-    expect(count('audit_logs')).toBeGreaterThan(auditBefore);
+    expect(await count('audit_logs')).toBeGreaterThan(auditBefore);
     // Sessions: the restoring Admin is the same person in the backup and stays signed in; others are signed out.
     expect(res.body.signed_out).toBe(false);
     expect((await api(env, 'GET', '/api/auth/me', { token: roles.admin.token })).status).toBe(200);
     expect((await api(env, 'GET', '/api/auth/me', { token: otherSession })).status).toBe(401);
     expect((await api(env, 'GET', '/api/auth/me', { token: roles.agent.token })).status).toBe(401);
-    roles.agent.token = tokenFor(env, roles.agent.user_id);
-    roles.broker.token = tokenFor(env, roles.broker.user_id);
-    roles.school.token = tokenFor(env, roles.school.user_id);
-    expect(env.db.$client.pragma('foreign_key_check')).toEqual([]);
-    expect(env.db.$client.pragma('foreign_keys', { simple: true })).toBe(1);
+    roles.agent.token = await tokenFor(env, roles.agent.user_id);
+    roles.broker.token = await tokenFor(env, roles.broker.user_id);
+    roles.school.token = await tokenFor(env, roles.school.user_id);
+    if (env.db.engine === 'sqlite') {
+      expect(sqliteOf().pragma('foreign_key_check')).toEqual([]);
+      expect(sqliteOf().pragma('foreign_keys', { simple: true })).toBe(1);
+    } else {
+      // Every foreign key the restore dropped is back (and was validated when re-created).
+      expect(await pgForeignKeys()).toBe(fksBefore);
+    }
   });
 
   it('a licenses-only restore brings back the CE ledger tables and recomputes every CE cache from the live completions', async () => {
-    const { holder, license, course } = seedLicensing();
+    const { holder, license, course } = await seedLicensing();
     const admin = callerFor(env, roles.admin.user_id);
     await admin.licenses.adjust({ id: license.license_id, hours: 5, reason: 'certificates on file' });
     const b = await createBackup({ description: 'licenses and their ledger' });
@@ -483,7 +565,7 @@ describe('restore (acceptance 3 and 6)', () => {
       completion_date: '2025-03-01',
     });
     await admin.completions.review({ id: done.completion_id, status: 'Approved' });
-    expect(env.db.select().from(licenses).where(eq(licenses.license_id, license.license_id)).get()!.ce_hours_completed).toBe(9);
+    expect((await env.db.select().from(licenses).where(eq(licenses.license_id, license.license_id)))[0]!.ce_hours_completed).toBe(9);
 
     const res = await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, {
       token: roles.admin.token,
@@ -492,15 +574,15 @@ describe('restore (acceptance 3 and 6)', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.row_counts).toMatchObject({ licenses: expect.any(Number), ce_adjustments: expect.any(Number), license_cycles: 0 });
     // The snapshot's license row said 5; the ledger now holds its 5-hour adjustment and the live 3-hour approval.
-    expect(env.db.select().from(licenses).where(eq(licenses.license_id, license.license_id)).get()!.ce_hours_completed).toBe(8);
-    const sums = derivedCurrentSums(env.db);
-    for (const l of env.db.select().from(licenses).all())
+    expect((await env.db.select().from(licenses).where(eq(licenses.license_id, license.license_id)))[0]!.ce_hours_completed).toBe(8);
+    const sums = await derivedCurrentSums(env.db);
+    for (const l of await env.db.select().from(licenses))
       expect(l.ce_hours_completed, `license ${l.license_id}`).toBe(sums.get(l.license_id));
   });
 
   it('a stale -wal file beside the extracted snapshot cannot leak into the restored data', async () => {
     const b = await createBackup({ description: 'wal test' });
-    const atBackup = count('brokerages');
+    const atBackup = await count('brokerages');
     const zip = await readZip(fs.readFileSync(path.join(env.config.dataDir, 'backups', `backup_${b.id}.zip`)));
     const pristine = zip.get('database.sqlite')!;
 
@@ -529,15 +611,15 @@ describe('restore (acceptance 3 and 6)', () => {
     fs.mkdirSync(path.dirname(work), { recursive: true });
     fs.writeFileSync(work, pristine);
     fs.writeFileSync(`${work}-wal`, wal);
-    seedBrokerage(env, 'After the wal backup');
+    await seedBrokerage(env, 'After the wal backup');
     const res = await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, {
       token: roles.admin.token,
       body: { include_brokerages: true },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.row_counts.brokerages).toBe(atBackup);
-    expect(count('brokerages')).toBe(atBackup);
-    expect(env.db.$client.prepare("SELECT count(*) FROM brokerages WHERE name LIKE 'Leaked %'").pluck().get()).toBe(0);
+    expect(await count('brokerages')).toBe(atBackup);
+    expect(await env.db.$count(brokerages, like(brokerages.name, 'Leaked %'))).toBe(0);
     // Nothing of the work file is left behind.
     expect(fs.existsSync(work)).toBe(false);
     expect(fs.existsSync(`${work}-wal`)).toBe(false);
@@ -546,33 +628,38 @@ describe('restore (acceptance 3 and 6)', () => {
   it('refuses a restore that would break links, and changes nothing (409)', async () => {
     const b = await createBackup({ description: 'users only' });
     const lateHolder = await seedUser(env, 'Agent');
-    env.db
-      .insert(licenses)
-      .values({
+    await env.db.transaction((tx) =>
+      tx.insert(licenses).values({
         user_id: lateHolder.user_id,
         license_number: `LATE-${Date.now()}`,
         state: 'TX',
         issue_date: '2025-01-01',
         expiration_date: '2027-01-01',
-      })
-      .run();
-    const usersBefore = dump('users');
-    const backupsBefore = count('backups');
+      }),
+    );
+    const fksBefore = env.db.engine === 'postgres' ? await pgForeignKeys() : 0;
+    const usersBefore = await dump('users');
+    const backupsBefore = await count('backups');
     const res = await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, { token: roles.admin.token, body: { include_users: true } });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatch(/^Nothing was restored: 1 licenses record would refer to users that would no longer exist/);
-    expect(dump('users')).toEqual(usersBefore);
+    expect(await dump('users')).toEqual(usersBefore);
     expect((await api(env, 'GET', '/api/auth/me', { token: roles.admin.token })).status).toBe(200);
     // Only the safety backup was added.
-    expect(count('backups')).toBe(backupsBefore + 1);
-    expect(env.db.$client.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect((env.db.$client.pragma('database_list') as Array<{ name: string }>).map((d) => d.name)).toEqual(['main']);
+    expect(await count('backups')).toBe(backupsBefore + 1);
+    if (env.db.engine === 'sqlite') {
+      expect(sqliteOf().pragma('foreign_keys', { simple: true })).toBe(1);
+      expect((sqliteOf().pragma('database_list') as Array<{ name: string }>).map((d) => d.name)).toEqual(['main']);
+    } else {
+      expect(await pgForeignKeys()).toBe(fksBefore);
+    }
     // The refused attempt is on the record.
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'restore_failed'), eq(auditLogs.target_id, b.id)))
-      .get();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'restore_failed'), eq(auditLogs.target_id, b.id)))
+    )[0];
     expect(JSON.parse(entry!.new_values!)).toMatchObject({ restored: ['users'], error: res.body.error });
   });
 
@@ -584,14 +671,14 @@ describe('restore (acceptance 3 and 6)', () => {
     db[db.length - 10] = db[db.length - 10]! ^ 0xff; // one flipped byte
     entries.set('database.sqlite', db);
     fs.writeFileSync(file, await makeZip(entries));
-    const backupsBefore = count('backups');
+    const backupsBefore = await count('backups');
     const res = await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, {
       token: roles.admin.token,
       body: { include_settings: true },
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('The backup is damaged: its database does not match the checksum in its manifest');
-    expect(count('backups')).toBe(backupsBefore); // not even a safety backup
+    expect(await count('backups')).toBe(backupsBefore); // not even a safety backup
   });
 
   it('answers 400 when no group is chosen', async () => {
@@ -618,15 +705,16 @@ describe('upload (acceptance 3: restore from an uploaded zip)', () => {
     });
     expect(imported.body.restore).toBeUndefined();
     expect(fs.readFileSync(path.join(env.config.dataDir, 'backups', `backup_${imported.body.id}.zip`)).equals(zip)).toBe(true);
-    const audited = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'create'), eq(auditLogs.target_id, imported.body.id)))
-      .get();
+    const audited = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'create'), eq(auditLogs.target_id, imported.body.id)))
+    )[0];
     expect(JSON.parse(audited!.new_values!)).toMatchObject({ type: 'uploaded', source_backup_id: b.id });
 
     // Upload-and-restore: a brokerage made after the backup goes, as with a stored backup.
-    const late = seedBrokerage(env, 'Made after the uploaded backup');
+    const late = await seedBrokerage(env, 'Made after the uploaded backup');
     const restored = await upload(
       roles.admin.token,
       { description: 'From the old office PC', restore: 'true', include_brokerages: 'true', include_users: 'false' },
@@ -638,17 +726,18 @@ describe('upload (acceptance 3: restore from an uploaded zip)', () => {
       description: 'From the old office PC',
       restore: { success: true, restored: ['brokerages'] },
     });
-    expect(env.db.select().from(brokerages).where(eq(brokerages.brokerage_id, late)).get()).toBeUndefined();
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'restore'), eq(auditLogs.target_id, restored.body.id)))
-      .get();
+    expect((await env.db.select().from(brokerages).where(eq(brokerages.brokerage_id, late)))[0]).toBeUndefined();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'restore'), eq(auditLogs.target_id, restored.body.id)))
+    )[0];
     expect(JSON.parse(entry!.new_values!)).toMatchObject({ source: 'upload' });
   });
 
   it('refuses what is not a License Manager backup (400) and leaves nothing behind', async () => {
-    const before = count('backups');
+    const before = await count('backups');
     const notZip = await upload(roles.admin.token, {}, { name: 'notes.zip', data: Buffer.from('just some text') });
     expect(notZip.status).toBe(400);
     expect(notZip.body.error).toBe('This file is not a License Manager backup');
@@ -669,7 +758,7 @@ describe('upload (acceptance 3: restore from an uploaded zip)', () => {
     expect(noGroups.body.error).toBe('Select at least one kind of data to restore');
     const json = await api(env, 'POST', '/api/admin/backups/upload', { token: roles.admin.token, body: { file: 'x' } });
     expect(json.status).toBe(415);
-    expect(count('backups')).toBe(before + 1); // only the backup made above
+    expect(await count('backups')).toBe(before + 1); // only the backup made above
     const work = path.join(env.config.dataDir, 'backups', '.work');
     expect(fs.readdirSync(work).filter((f) => f.startsWith('upload_'))).toEqual([]);
   });
@@ -697,7 +786,7 @@ describe('upload (acceptance 3: restore from an uploaded zip)', () => {
   });
 
   it('obeys settings.max_file_size_mb (413)', async () => {
-    writeSettings(env.db, { max_file_size_mb: 1 }, null);
+    await setSettings({ max_file_size_mb: 1 }, null);
     try {
       const res = await upload(roles.admin.token, {}, { name: 'big.zip', data: crypto.randomBytes(1024 * 1024 + 50_000) });
       expect(res.status).toBe(413);
@@ -706,7 +795,7 @@ describe('upload (acceptance 3: restore from an uploaded zip)', () => {
         code: 'PAYLOAD_TOO_LARGE',
       });
     } finally {
-      writeSettings(env.db, { max_file_size_mb: 10 }, null);
+      await setSettings({ max_file_size_mb: 10 }, null);
     }
   });
 });
@@ -715,20 +804,21 @@ describe('sessions after restoring users', () => {
   it('signs out the caller when the caller is not the same Admin in the backup', async () => {
     const b = await createBackup({ description: 'before the new admin' });
     const newAdmin = await seedUser(env, 'Admin');
-    const token = tokenFor(env, newAdmin.user_id);
+    const token = await tokenFor(env, newAdmin.user_id);
     const res = await api(env, 'POST', `/api/admin/backups/${b.id}/restore`, { token, body: { include_users: true } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.signed_out).toBe(true);
     expect(res.body.references_cleared['sessions.user_id']).toBeGreaterThanOrEqual(1);
     expect((await api(env, 'GET', '/api/auth/me', { token })).status).toBe(401);
-    expect(env.db.select().from(sessions).where(eq(sessions.user_id, newAdmin.user_id)).all()).toEqual([]);
+    expect(await env.db.select().from(sessions).where(eq(sessions.user_id, newAdmin.user_id))).toEqual([]);
     // The restore and its safety backup were recorded under the caller's id.
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'restore'), eq(auditLogs.target_id, b.id)))
-      .get();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'restore'), eq(auditLogs.target_id, b.id)))
+    )[0];
     expect(entry!.user_id).toBe(newAdmin.user_id);
-    roles.admin.token = tokenFor(env, roles.admin.user_id);
+    roles.admin.token = await tokenFor(env, roles.admin.user_id);
   });
 });

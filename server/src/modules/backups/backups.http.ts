@@ -61,11 +61,11 @@ export const backupsFileRoutes: FileRoutes = {
       });
 
       scope.get<{ Params: { id: string } }>('/admin/backups/:id/download', async (req, reply) => {
-        const ctx = authenticate(deps, req, ['Admin']);
+        const ctx = await authenticate(deps, req, ['Admin']);
         const id = idParam.safeParse(req.params.id);
         if (!id.success) throw badRequest('Backup id must be a positive whole number');
-        const file = backups.zipPathOf(ctx, id.data);
-        backups.auditDownload(ctx, id.data);
+        const file = await backups.zipPathOf(ctx, id.data);
+        await backups.auditDownload(ctx, id.data);
         return reply
           .header('content-type', 'application/zip')
           .header('content-disposition', `attachment; filename="${backupFileName(id.data)}"`)
@@ -75,9 +75,9 @@ export const backupsFileRoutes: FileRoutes = {
       });
 
       scope.post('/admin/backups/upload', async (req): Promise<UploadResult> => {
-        const ctx = authenticate(deps, req, ['Admin']);
+        const ctx = await authenticate(deps, req, ['Admin']);
         if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the backup as multipart/form-data with a "file" field');
-        const limitMb = getSettings(ctx.db).max_file_size_mb;
+        const limitMb = (await getSettings(ctx.db)).max_file_size_mb;
         const work = backups.workDir(ctx);
         fs.mkdirSync(work, { recursive: true });
         const raw: Record<string, string> = {};
@@ -117,7 +117,7 @@ export const backupsFileRoutes: FileRoutes = {
           saved = null; // moved into $DATA_DIR/backups
           if (!restore) return uploadResultSchema.parse(backup);
           const result = await backups.restore(ctx, backup.id, flags, 'upload');
-          return uploadResultSchema.parse({ ...backups.getBackup(ctx, backup.id), restore: result });
+          return uploadResultSchema.parse({ ...(await backups.getBackup(ctx, backup.id)), restore: result });
         } finally {
           if (saved) fs.rmSync(saved, { force: true });
         }

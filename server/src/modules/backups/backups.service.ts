@@ -12,6 +12,7 @@ import {
   chosenGroups,
   BACKUP_STRINGS,
   type Backup,
+  type BackupGroup,
   type BackupList,
   type BackupType,
   type CreateBackupInput,
@@ -19,8 +20,7 @@ import {
   type RestoreResult,
 } from '@lm/shared';
 import { backups, users } from '../../db/schema/index.ts';
-import type { Context } from '../../core/context.ts';
-import type { AuthSession, AuthUser } from '../auth/sessions.ts';
+import type { AuthedContext, Context } from '../../core/context.ts';
 import { audit } from '../../core/audit.ts';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.ts';
 import { getSettings, invalidateSettings } from '../../core/settings.ts';
@@ -37,7 +37,7 @@ import {
 import { prepareSnapshot, removeDatabaseFile, takeSnapshot } from './backups.snapshot.ts';
 import { restoreGroups } from './backups.restore.ts';
 
-export type AdminCtx = Context & { user: AuthUser; session: AuthSession };
+export type AdminCtx = AuthedContext;
 
 function readAppVersion(): string {
   try {
@@ -55,10 +55,12 @@ export const workDir = (ctx: Pick<Context, 'config'>) => path.join(backupsDir(ct
 /** Where a restore extracts the snapshot of backup {id} (fixed, so a test can plant a stale -wal beside it). */
 export const restoreWorkFile = (ctx: Pick<Context, 'config'>, id: number) => path.join(workDir(ctx), `restore_${id}.sqlite`);
 
-/** Backups being written by this process; an in_progress row not in here was interrupted. */
-const running = new Set<number>();
-/** One restore at a time per database. */
-const restoring = new WeakSet<object>();
+/**
+ * One backup or restore at a time for the whole office, across every app instance (db.exclusive: in
+ * process on SQLite, an advisory lock on PostgreSQL). A restore's safety backup runs under the restore's hold.
+ */
+export const BACKUP_LOCK = 'license-manager:backups';
+const BUSY = 'Another backup or restore is running; try again when it has finished';
 
 const creatorName = sql<
   string | null
@@ -84,21 +86,21 @@ function selectBackups(ctx: Pick<Context, 'db'>) {
     .leftJoin(users, eq(users.user_id, backups.created_by));
 }
 
-type BackupRow = Awaited<ReturnType<ReturnType<typeof selectBackups>['all']>>[number];
+type BackupRow = Awaited<ReturnType<typeof selectBackups>>[number];
 const toBackup = ({ file_name: _f, ...row }: BackupRow): Backup => row;
 
-function findRow(ctx: Pick<Context, 'db'>, id: number): BackupRow {
-  const row = selectBackups(ctx).where(eq(backups.id, id)).get();
+async function findRow(ctx: Pick<Context, 'db'>, id: number): Promise<BackupRow> {
+  const [row] = await selectBackups(ctx).where(eq(backups.id, id));
   if (!row) throw notFound('Backup');
   return row;
 }
 
-export function getBackup(ctx: Pick<Context, 'db'>, id: number): Backup {
-  return toBackup(findRow(ctx, id));
+export async function getBackup(ctx: Pick<Context, 'db'>, id: number): Promise<Backup> {
+  return toBackup(await findRow(ctx, id));
 }
 
-export function list(ctx: Pick<Context, 'db'>): BackupList {
-  const rows = selectBackups(ctx).orderBy(desc(backups.created_at), desc(backups.id)).all();
+export async function list(ctx: Pick<Context, 'db'>): Promise<BackupList> {
+  const rows = await selectBackups(ctx).orderBy(desc(backups.created_at), desc(backups.id));
   return {
     total: rows.length,
     completed: rows.filter((r) => r.status === 'completed').length,
@@ -109,8 +111,8 @@ export function list(ctx: Pick<Context, 'db'>): BackupList {
 }
 
 /** The zip of a completed backup (404 when the row or its file is gone, 409 unless completed). */
-export function zipPathOf(ctx: Pick<Context, 'db' | 'config'>, id: number): string {
-  const row = findRow(ctx, id);
+export async function zipPathOf(ctx: Pick<Context, 'db' | 'config'>, id: number): Promise<string> {
+  const row = await findRow(ctx, id);
   if (row.status !== 'completed' || !row.file_name) throw conflict('Only a completed backup can be downloaded or restored');
   const file = path.join(backupsDir(ctx), path.basename(row.file_name));
   if (!fs.existsSync(file)) throw notFound('Backup file');
@@ -124,28 +126,34 @@ function short(err: unknown): string {
 }
 
 /**
- * Creates a backup: the row (in_progress, audited), an online snapshot, the zip with its manifest and,
+ * Creates a backup: the row (in_progress, audited), a consistent snapshot, the zip with its manifest and,
  * with include_files, $DATA_DIR/documents and outbox; then completed with its size, or failed with
- * the reason (both audited). A failure answers 500 with 'Failed to create backup: <reason>'.
+ * the reason (both audited). A failure answers 500 with 'Failed to create backup: <reason>'; another
+ * backup or restore running (on any instance) answers 409.
  */
 export async function create(ctx: AdminCtx, input: CreateBackupInput, type: BackupType = 'manual'): Promise<Backup> {
+  const held = await ctx.db.exclusive(BACKUP_LOCK, () => createHeld(ctx, input, type));
+  if (!held.acquired) throw conflict(BUSY);
+  return held.value;
+}
+
+/** create() while holding BACKUP_LOCK. */
+async function createHeld(ctx: AdminCtx, input: CreateBackupInput, type: BackupType): Promise<Backup> {
   const description = (input.description ?? '').trim();
   const includeFiles = input.include_files ?? true;
-  const row = ctx.db.transaction((tx) => {
-    const created = tx
+  const row = await ctx.db.transaction(async (tx) => {
+    const [created] = await tx
       .insert(backups)
       .values({ description, status: 'in_progress', type, include_files: includeFiles, created_by: ctx.user.user_id })
-      .returning()
-      .get();
-    audit(tx, ctx.actor, {
+      .returning();
+    await audit(tx, ctx.actor, {
       action: 'create',
       table: 'backups',
-      id: created.id,
+      id: created!.id,
       new: { description, type, include_files: includeFiles, status: 'in_progress' },
     });
-    return created;
+    return created!;
   });
-  running.add(row.id);
   const scratch = path.join(workDir(ctx), `backup_${row.id}_${crypto.randomBytes(4).toString('hex')}`);
   try {
     fs.mkdirSync(scratch, { recursive: true });
@@ -168,12 +176,12 @@ export async function create(ctx: AdminCtx, input: CreateBackupInput, type: Back
     const fileName = backupFileName(row.id);
     const size = await writeBackupZip(path.join(backupsDir(ctx), fileName), { databaseFile: snapshot.file, manifest, files });
     const completedAt = new Date().toISOString();
-    ctx.db.transaction((tx) => {
-      tx.update(backups)
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .update(backups)
         .set({ status: 'completed', size, file_name: fileName, manifest: JSON.stringify(manifest), completed_at: completedAt, error: null })
-        .where(eq(backups.id, row.id))
-        .run();
-      audit(tx, ctx.actor, {
+        .where(eq(backups.id, row.id));
+      await audit(tx, ctx.actor, {
         action: 'update',
         table: 'backups',
         id: row.id,
@@ -183,12 +191,10 @@ export async function create(ctx: AdminCtx, input: CreateBackupInput, type: Back
     });
   } catch (err) {
     const reason = short(err);
-    ctx.db.transaction((tx) => {
-      tx.update(backups)
-        .set({ status: 'failed', error: reason, completed_at: new Date().toISOString() })
-        .where(eq(backups.id, row.id))
-        .run();
-      audit(tx, ctx.actor, {
+    const failedAt = new Date().toISOString();
+    await ctx.db.transaction(async (tx) => {
+      await tx.update(backups).set({ status: 'failed', error: reason, completed_at: failedAt }).where(eq(backups.id, row.id));
+      await audit(tx, ctx.actor, {
         action: 'update',
         table: 'backups',
         id: row.id,
@@ -198,33 +204,43 @@ export async function create(ctx: AdminCtx, input: CreateBackupInput, type: Back
     });
     throw new AppError('INTERNAL_SERVER_ERROR', `${BACKUP_STRINGS.createFailed}: ${reason}`, { cause: err });
   } finally {
-    running.delete(row.id);
     fs.rmSync(scratch, { recursive: true, force: true });
   }
   return getBackup(ctx, row.id);
 }
 
-/** Deletes the row (audited) and then its zip. A backup being written right now answers 409. */
-export function remove(ctx: AdminCtx, id: number): { success: true } {
-  const row = findRow(ctx, id);
-  if (running.has(id)) throw conflict('This backup is still being written; delete it when it has finished');
-  ctx.db.transaction((tx) => {
-    tx.delete(backups).where(eq(backups.id, id)).run();
-    const { file_name: _f, ...old } = row;
-    audit(tx, ctx.actor, { action: 'delete', table: 'backups', id, old });
-  });
-  if (row.file_name) fs.rmSync(path.join(backupsDir(ctx), path.basename(row.file_name)), { force: true });
+/**
+ * Deletes the row (audited) and then its zip. A backup being written right now (on any instance)
+ * answers 409; an in_progress row nobody is writing was interrupted and may go.
+ */
+export async function remove(ctx: AdminCtx, id: number): Promise<{ success: true }> {
+  const row = await findRow(ctx, id);
+  const drop = async () => {
+    await ctx.db.transaction(async (tx) => {
+      await tx.delete(backups).where(eq(backups.id, id));
+      const { file_name: _f, ...old } = row;
+      await audit(tx, ctx.actor, { action: 'delete', table: 'backups', id, old });
+    });
+    if (row.file_name) fs.rmSync(path.join(backupsDir(ctx), path.basename(row.file_name)), { force: true });
+  };
+  if (row.status === 'in_progress') {
+    const held = await ctx.db.exclusive(BACKUP_LOCK, drop);
+    if (!held.acquired) throw conflict('This backup is still being written; delete it when it has finished');
+  } else {
+    await drop();
+  }
   return { success: true };
 }
 
 /** Records a download in the audit log (a backup holds every record of the office). */
-export function auditDownload(ctx: AdminCtx, id: number): void {
-  audit(ctx.db, ctx.actor, { action: 'download', table: 'backups', id });
+export async function auditDownload(ctx: AdminCtx, id: number): Promise<void> {
+  await ctx.db.transaction((tx) => audit(tx, ctx.actor, { action: 'download', table: 'backups', id }));
 }
 
 /**
  * Restores the chosen groups of a completed backup: validate (manifest, checksum, quick_check,
  * schema), take a safety backup, then swap the groups in one transaction (backups.restore.ts).
+ * Another backup or restore running (on any instance) answers 409.
  */
 export async function restore(
   ctx: AdminCtx,
@@ -234,44 +250,56 @@ export async function restore(
 ): Promise<RestoreResult> {
   const groups = chosenGroups(flags);
   if (groups.length === 0) throw badRequest(BACKUP_STRINGS.noGroup);
-  const zipFile = zipPathOf(ctx, id);
-  if (restoring.has(ctx.db.$client)) throw conflict('Another restore is running; try again when it has finished');
-  restoring.add(ctx.db.$client);
+  const zipFile = await zipPathOf(ctx, id);
+  const held = await ctx.db.exclusive(BACKUP_LOCK, () => restoreHeld(ctx, id, zipFile, groups, source));
+  if (!held.acquired) throw conflict(BUSY);
+  return held.value;
+}
+
+async function restoreHeld(
+  ctx: AdminCtx,
+  id: number,
+  zipFile: string,
+  groups: BackupGroup[],
+  source: 'backup' | 'upload',
+): Promise<RestoreResult> {
   const workFile = restoreWorkFile(ctx, id);
   try {
     fs.mkdirSync(workDir(ctx), { recursive: true });
-    await prepareSnapshot(ctx.db, zipFile, workFile);
+    await prepareSnapshot(zipFile, workFile);
     let safety: Backup;
     try {
-      safety = await create(ctx, { description: `Safety backup before restoring backup #${id}`, include_files: false }, 'safety');
+      safety = await createHeld(ctx, { description: `Safety backup before restoring backup #${id}`, include_files: false }, 'safety');
     } catch (err) {
       throw new AppError('INTERNAL_SERVER_ERROR', 'The safety backup failed, so nothing was restored', { cause: err });
     }
-    const result = restoreGroups(ctx, workFile, groups, { backupId: id, safetyBackupId: safety.id, source });
+    const result = await restoreGroups(ctx, workFile, groups, { backupId: id, safetyBackupId: safety.id, source });
     invalidateSettings();
-    applyRuntimeSettings(ctx);
+    await applyRuntimeSettings(ctx);
     return result;
   } catch (err) {
     // A refused or failed restore changed nothing, but the attempt is part of the record.
-    audit(ctx.db, ctx.actor, { action: 'restore_failed', table: 'backups', id, new: { restored: groups, source, error: short(err) } });
+    await ctx.db.transaction((tx) =>
+      audit(tx, ctx.actor, { action: 'restore_failed', table: 'backups', id, new: { restored: groups, source, error: short(err) } }),
+    );
     throw err;
   } finally {
-    restoring.delete(ctx.db.$client);
     removeDatabaseFile(workFile);
   }
 }
 
 /**
- * Imports an uploaded zip (already on disk at `uploadedZip`) as a new completed backup of type
- * 'uploaded', after the same validation a restore does. The zip is moved into $DATA_DIR/backups.
+ * Imports an uploaded zip (already on disk at `uploadedZip`, under $DATA_DIR/backups/.work) as a new
+ * completed backup of type 'uploaded', after the same validation a restore does. The zip is moved into
+ * $DATA_DIR/backups once its row is committed; should the move fail, the row is marked failed.
  */
 export async function importUpload(ctx: AdminCtx, uploadedZip: string, description: string | undefined): Promise<Backup> {
   const check = path.join(workDir(ctx), `upload_${crypto.randomBytes(6).toString('hex')}.sqlite`);
   let manifest: Manifest;
   try {
     // An upload comes from outside: its database may inflate to at most UPLOAD_INFLATION_RATIO x the upload limit.
-    const maxDatabaseBytes = getSettings(ctx.db).max_file_size_mb * 1024 * 1024 * UPLOAD_INFLATION_RATIO;
-    manifest = await prepareSnapshot(ctx.db, uploadedZip, check, { maxDatabaseBytes });
+    const maxDatabaseBytes = (await getSettings(ctx.db)).max_file_size_mb * 1024 * 1024 * UPLOAD_INFLATION_RATIO;
+    manifest = await prepareSnapshot(uploadedZip, check, { maxDatabaseBytes });
   } finally {
     removeDatabaseFile(check);
   }
@@ -279,9 +307,9 @@ export async function importUpload(ctx: AdminCtx, uploadedZip: string, descripti
   const text =
     (description ?? '').trim() ||
     `Uploaded copy of backup #${manifest.backup_id}${manifest.description ? ` (${manifest.description})` : ''} from ${manifest.created_at}`;
-  const id = ctx.db.transaction((tx) => {
-    const now = new Date().toISOString();
-    const row = tx
+  const now = new Date().toISOString();
+  const row = await ctx.db.transaction(async (tx) => {
+    const [created] = await tx
       .insert(backups)
       .values({
         description: text.slice(0, 500),
@@ -293,16 +321,15 @@ export async function importUpload(ctx: AdminCtx, uploadedZip: string, descripti
         manifest: JSON.stringify(manifest),
         completed_at: now,
       })
-      .returning()
-      .get();
-    const fileName = backupFileName(row.id);
-    tx.update(backups).set({ file_name: fileName }).where(eq(backups.id, row.id)).run();
-    audit(tx, ctx.actor, {
+      .returning();
+    const fileName = backupFileName(created!.id);
+    await tx.update(backups).set({ file_name: fileName }).where(eq(backups.id, created!.id));
+    await audit(tx, ctx.actor, {
       action: 'create',
       table: 'backups',
-      id: row.id,
+      id: created!.id,
       new: {
-        description: row.description,
+        description: created!.description,
         type: 'uploaded',
         size,
         source_backup_id: manifest.backup_id,
@@ -310,9 +337,23 @@ export async function importUpload(ctx: AdminCtx, uploadedZip: string, descripti
         row_counts: manifest.row_counts,
       },
     });
-    // Last, so a failed move rolls the row back with it.
-    fs.renameSync(uploadedZip, path.join(backupsDir(ctx), fileName));
-    return row.id;
+    return { id: created!.id, fileName };
   });
-  return getBackup(ctx, id);
+  try {
+    fs.renameSync(uploadedZip, path.join(backupsDir(ctx), row.fileName));
+  } catch (err) {
+    const reason = short(err);
+    await ctx.db.transaction(async (tx) => {
+      await tx.update(backups).set({ status: 'failed', error: reason, file_name: null }).where(eq(backups.id, row.id));
+      await audit(tx, ctx.actor, {
+        action: 'update',
+        table: 'backups',
+        id: row.id,
+        old: { status: 'completed' },
+        new: { status: 'failed', error: reason },
+      });
+    });
+    throw new AppError('INTERNAL_SERVER_ERROR', `The uploaded backup could not be stored: ${reason}`, { cause: err });
+  }
+  return getBackup(ctx, row.id);
 }
