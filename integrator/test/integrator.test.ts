@@ -16,7 +16,7 @@ let admin: Awaited<ReturnType<typeof seedUser>>;
 beforeAll(async () => {
   env = await createTestEnv();
   admin = await seedUser(env, 'Admin');
-  const brokerage = seedBrokerage(env);
+  const brokerage = await seedBrokerage(env);
   const agent = await seedUser(env, 'Agent', { brokerage_id: brokerage });
   await callerFor(env, admin.user_id).licenses.create({
     user_id: agent.user_id,

@@ -190,7 +190,18 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const indexHtml = path.join(config.clientDist, 'index.html');
   const hasClient = fs.existsSync(indexHtml);
   if (hasClient) {
-    await app.register(fastifyStatic, { root: config.clientDist, wildcard: false, index: ['index.html'] });
+    // docs/performance.md "Assets": content-hashed files under /assets never change, so caches keep them a year;
+    // index.html names them and is revalidated on every visit. Brotli and gzip copies are made at build time.
+    await app.register(fastifyStatic, {
+      root: config.clientDist,
+      wildcard: false,
+      index: ['index.html'],
+      preCompressed: true,
+      setHeaders: (res, filePath) => {
+        const hashed = filePath.startsWith(path.join(config.clientDist, 'assets') + path.sep);
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
 
   app.setNotFoundHandler((req, reply) => {
@@ -203,7 +214,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       return;
     }
     // History fallback: deep links like /licenses load the app, which routes on the client.
-    void reply.type('text/html').sendFile('index.html');
+    void reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
   });
 
   app.addHook('onClose', async () => {

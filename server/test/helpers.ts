@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROLE, type RoleName } from '@lm/shared';
 import { loadConfig, type Config } from '../src/config.ts';
 import { ENGINE, openDatabase, type Db } from '../src/db/client.ts';
@@ -193,5 +194,58 @@ export async function trpcStatus(p: Promise<unknown>): Promise<number> {
     return 200;
   } catch (err) {
     return toErrorBody(err).status;
+  }
+}
+
+export type Roles = Awaited<ReturnType<typeof seedRoles>>;
+
+/**
+ * The one per-file setup: a test environment and one signed-in user of each role, created before the
+ * file's tests and closed after them. Read `t.env` and `t.roles` inside tests (they exist once beforeAll ran).
+ */
+export function useTestEnv(vars: Record<string, string> = {}): { env: TestEnv; roles: Roles } {
+  const t = {} as { env: TestEnv; roles: Roles };
+  beforeAll(async () => {
+    t.env = await createTestEnv(vars);
+    t.roles = await seedRoles(t.env);
+  }, 60_000);
+  afterAll(async () => t.env?.close());
+  return t;
+}
+
+export type RoleKey = 'admin' | 'broker' | 'agent' | 'school';
+export const ROLE_KEYS: RoleKey[] = ['admin', 'broker', 'agent', 'school'];
+
+/**
+ * The one role-matrix shape: for each role, one test per path (REST through app.inject, tRPC through
+ * createCaller) that runs the same actions and expects one status per action. `expected[role]` is a status
+ * for every action or one status per action.
+ */
+export function roleMatrix(
+  t: { env: TestEnv; roles: Roles },
+  name: string,
+  expected: Record<RoleKey, number | number[]>,
+  paths: {
+    rest?: (token: string, who: RoleKey) => Promise<number[]>;
+    trpc?: (caller: ReturnType<typeof callerFor>, who: RoleKey) => Promise<number[]>;
+  },
+): void {
+  const want = (who: RoleKey, n: number) => {
+    const e = expected[who];
+    return Array.isArray(e) ? e : Array<number>(n).fill(e);
+  };
+  for (const who of ROLE_KEYS) {
+    if (paths.rest) {
+      it(`${name}: REST as ${who}`, async () => {
+        const got = await paths.rest!(t.roles[who].token, who);
+        expect(got).toEqual(want(who, got.length));
+      });
+    }
+    if (paths.trpc) {
+      it(`${name}: tRPC as ${who}`, async () => {
+        const got = await paths.trpc!(callerFor(t.env, t.roles[who].user_id), who);
+        expect(got).toEqual(want(who, got.length));
+      });
+    }
   }
 }

@@ -28,9 +28,6 @@ export function readsOn(resolve: () => Drizzle): Reads {
     $count: ((...a: unknown[]) => call(resolve(), '$count', a)) as Drizzle['$count'],
     $with: ((...a: unknown[]) => call(resolve(), '$with', a)) as Drizzle['$with'],
     with: ((...a: unknown[]) => call(resolve(), 'with', a)) as Drizzle['with'],
-    // A data property resolving at use: the drivers spread this object while their own `db` is still
-    // being initialised, and a getter would run (and fail) during the spread.
-    query: new Proxy({} as Drizzle['query'], { get: (_, key) => (resolve().query as Record<string | symbol, unknown>)[key] }),
   };
 }
 

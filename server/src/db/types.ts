@@ -12,7 +12,7 @@ import type { Engine } from './engine.ts';
 
 export type Drizzle = BetterSQLite3Database<typeof schema>;
 
-type ReadMethods = 'select' | 'selectDistinct' | '$count' | 'query' | '$with' | 'with';
+type ReadMethods = 'select' | 'selectDistinct' | '$count' | '$with' | 'with';
 type WriteMethods = 'insert' | 'update' | 'delete';
 
 export type Reads = Pick<Drizzle, ReadMethods>;

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../../src/router.ts';
 import { createCallerFactory, type ProcedureMeta } from '../../src/core/trpc.ts';
-import { createContextInner } from '../../src/core/context.ts';
-import { invalidateSettings } from '../../src/core/settings.ts';
+import { createContextInner } from '../../src/http/context.ts';
+import { restoreWorld as putBack, snapshotWorld, type WorldSnapshot } from '../db-tools.ts';
 import { backgroundSettled } from '../../src/core/background.ts';
 import { createTestEnv, trpcStatus, type TestEnv } from '../helpers.ts';
 import { principal, ROLES, seedWorld, type Person, type Role, type World } from './world.ts';
@@ -34,7 +34,6 @@ const procedures: Procedure[] = Object.entries(
 
 let env: TestEnv;
 let world: World;
-let snapshot: string;
 let counter = 0;
 
 /** The id of the object of a kind in a relation to the caller, or undefined when there is none. */
@@ -113,7 +112,9 @@ const createCaller = createCallerFactory(appRouter);
 
 async function viaTrpc(p: Procedure, who: Who, input: unknown): Promise<number> {
   const token = who === 'anonymous' ? null : principal(world, who).token;
-  const caller = createCaller(createContextInner({ db: env.db, config: env.config, services: env.services, ip: nextAddress(), token }));
+  const caller = createCaller(
+    await createContextInner({ db: env.db, config: env.config, services: env.services, ip: nextAddress(), token }),
+  );
   const fn = p.name.split('.').reduce<any>((o, k) => o[k], caller) as (i: unknown) => Promise<unknown>;
   return trpcStatus(fn(input));
 }
@@ -144,40 +145,18 @@ async function viaRest(p: Procedure, who: Who, input: unknown): Promise<number> 
 
 // ---------- putting the world back ----------
 
-function takeSnapshot() {
-  snapshot = path.join(env.dir, 'authz-world.sqlite');
-  env.db.$client.exec(`VACUUM INTO '${snapshot}'`);
+let snap: WorldSnapshot;
+async function takeSnapshot() {
+  snap = await snapshotWorld(env.db, path.join(env.dir, 'authz-world.sqlite'));
 }
 
 /** Copies every table back from the snapshot (audit_logs only grows, so it is left as it is). */
-function restoreWorld() {
-  const sqlite = env.db.$client;
-  const tables = (
-    sqlite.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE '__drizzle%'").all() as Array<{
-      name: string;
-    }>
-  )
-    .map((t) => t.name)
-    .filter((t) => t !== 'audit_logs');
-  sqlite.pragma('foreign_keys = OFF');
-  sqlite.prepare('ATTACH DATABASE ? AS snap').run(snapshot);
-  try {
-    sqlite.transaction(() => {
-      for (const t of tables) {
-        sqlite.exec(`DELETE FROM main."${t}"; INSERT INTO main."${t}" SELECT * FROM snap."${t}";`);
-      }
-    })();
-  } finally {
-    sqlite.exec('DETACH DATABASE snap');
-    sqlite.pragma('foreign_keys = ON');
-  }
-  invalidateSettings();
-}
+const restoreWorld = () => putBack(env.db, snap);
 
 beforeAll(async () => {
   env = await createTestEnv();
   world = await seedWorld(env);
-  takeSnapshot();
+  await takeSnapshot();
 }, 60_000);
 afterAll(async () => env?.close());
 
@@ -200,7 +179,7 @@ describe('authorization: every procedure × role × object relation, on /trpc an
         if (id === undefined) continue; // this relation does not exist for this caller
         const want = expected(e, who, relation);
         for (const transport of rest ? (['trpc', 'rest'] as const) : (['trpc'] as const)) {
-          const input = e.input(id, world, ++counter);
+          const input = await e.input(id, world, ++counter);
           const status = transport === 'trpc' ? await viaTrpc(p, who, input) : await viaRest(p, who, input);
           cases++;
           const got = classify(status);
@@ -208,7 +187,7 @@ describe('authorization: every procedure × role × object relation, on /trpc an
           if (p.type === 'mutation') {
             // E-mails (welcome, password links) are sent after the answer: let them finish before the world is put back.
             await backgroundSettled();
-            restoreWorld();
+            await restoreWorld();
           }
         }
       }

@@ -55,7 +55,11 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'auth.changePassword': { input: () => ({ currentPassword: TEST_PASSWORD, newPassword: 'N3w-Passw0rd!auth' }), ...everyone },
   // Password links: asking for one and using one are public (the link's token is the proof).
   'auth.forgotPassword': { public: true, input: (_id, w) => ({ email: w.agent2b.email }), ...everyone },
-  'auth.resetPassword': { public: true, input: (_id, w) => ({ token: w.resetToken(), newPassword: 'N3w-Passw0rd!reset' }), ...everyone },
+  'auth.resetPassword': {
+    public: true,
+    input: async (_id, w) => ({ token: await w.resetToken(), newPassword: 'N3w-Passw0rd!reset' }),
+    ...everyone,
+  },
   // The name and support contacts the signed-out login screen shows.
   'settings.public': { public: true, input: empty, ...everyone },
 

@@ -43,17 +43,17 @@ export interface World {
   backup: number;
   ceRule: number;
   /** A fresh password link for agent2b (for auth.resetPassword): the token exists only here and in the e-mail. */
-  resetToken: () => string;
+  resetToken: () => Promise<string>;
 }
 
 let licenseSeq = 0;
 
 export async function seedWorld(env: TestEnv, opts: { backup?: boolean } = {}): Promise<World> {
-  const brokerage1 = seedBrokerage(env, `North Realty ${Date.now()}`);
-  const brokerage2 = seedBrokerage(env, `South Realty ${Date.now()}`);
+  const brokerage1 = await seedBrokerage(env, `North Realty ${Date.now()}`);
+  const brokerage2 = await seedBrokerage(env, `South Realty ${Date.now()}`);
   const person = async (role: Role, brokerage_id: number | null, first_name: string): Promise<Person> => {
     const u = await seedUser(env, role, { brokerage_id, first_name });
-    return { ...u, role, token: tokenFor(env, u.user_id) };
+    return { ...u, role, token: await tokenFor(env, u.user_id) };
   };
   const admin = await person('Admin', null, 'Ada');
   const broker1 = await person('Broker', brokerage1, 'Bea');
@@ -111,7 +111,7 @@ export async function seedWorld(env: TestEnv, opts: { backup?: boolean } = {}): 
   ).id;
   const backup = opts.backup === false ? 0 : (await asAdmin.admin.backups.create({ description: 'world', include_files: false })).id;
   const ceRule = (await asAdmin.ceRules.create({ state: 'NV', license_type: 'Broker', hours_required: 24, notes: 'World rule' })).rule_id;
-  const resetToken = () => issueLinkToken(env.db, agent2b.user_id, 'reset', LINK_VALIDITY_MS.forgot, null);
+  const resetToken = () => env.db.transaction((tx) => issueLinkToken(tx, agent2b.user_id, 'reset', LINK_VALIDITY_MS.forgot, null));
 
   return {
     brokerage1,

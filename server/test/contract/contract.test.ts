@@ -14,7 +14,10 @@ import fc from 'fast-check';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { eq } from 'drizzle-orm';
 import { ERROR_CODES, type AppErrorCode } from '../../src/core/errors.ts';
+import { sql } from 'drizzle-orm';
 import { getSettings, invalidateSettings, writeSettings } from '../../src/core/settings.ts';
+import { rawExec, rawRows } from '../../src/db/raw.ts';
+import { installWriteCounters, writeCounts } from '../db-tools.ts';
 import { resolveSession } from '../../src/modules/auth/sessions.ts';
 import { backgroundSettled } from '../../src/core/background.ts';
 import { users } from '../../src/db/schema/index.ts';
@@ -89,11 +92,19 @@ function resourceOfPath(path: string): string {
 }
 const tableOfPath = (path: string) => RESOURCES[resourceOfPath(path)]?.table ?? '';
 
-/** Ids the generator may aim at: not the principals or their brokerage, which stay stable. */
+/** Ids the generator may aim at, read before each case: not the principals or their brokerage, which stay stable. */
+const pools = new Map<string, number[]>();
+async function loadIdPools() {
+  for (const [table, col] of Object.entries(ID_COLUMN)) {
+    const rows = await rawRows<{ id: number }>(env.db, sql`SELECT ${sql.identifier(col)} AS id FROM ${sql.identifier(table)} ORDER BY 1`);
+    pools.set(
+      table,
+      rows.map((r) => Number(r.id)),
+    );
+  }
+}
 function idPool(table: string): number[] {
-  const col = ID_COLUMN[table];
-  if (!col) return [];
-  const rows = env.db.$client.prepare(`SELECT ${col} AS id FROM ${table} ORDER BY ${col}`).all() as Array<{ id: number }>;
+  const rows = (pools.get(table) ?? []).map((id) => ({ id }));
   const keep = new Set<number>(
     table === 'users' ? ROLES.map((r) => principal(world, r).user_id) : table === 'brokerages' ? [world.brokerage1] : [],
   );
@@ -109,29 +120,8 @@ function pickId(ref: IdRef): number {
 
 /** Signed-in requests refresh their session's last_seen_at (at most every 30 s), refused or not. */
 const IGNORED_TABLES = new Set(['sessions']);
-let triggersWanted = -1;
 /** Creates the counting triggers (again, when a restore rebuilt a table and took its triggers along). */
-function installTriggers() {
-  const sqlite = env.db.$client;
-  const present = (sqlite.prepare("SELECT count(*) AS n FROM temp.sqlite_master WHERE type = 'trigger'").get() as { n: number }).n;
-  if (present === triggersWanted) return;
-  sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS lm_writes (tbl TEXT PRIMARY KEY, n INTEGER NOT NULL)');
-  const tables = (
-    sqlite
-      .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'")
-      .all() as Array<{ name: string }>
-  ).filter((t) => !IGNORED_TABLES.has(t.name));
-  for (const { name } of tables) {
-    sqlite.prepare('INSERT OR IGNORE INTO lm_writes (tbl, n) VALUES (?, 0)').run(name);
-    for (const ev of ['INSERT', 'UPDATE', 'DELETE']) {
-      sqlite.exec(
-        `CREATE TEMP TRIGGER IF NOT EXISTS lm_w_${name}_${ev.toLowerCase()} AFTER ${ev} ON main."${name}" ` +
-          `BEGIN UPDATE lm_writes SET n = n + 1 WHERE tbl = '${name}'; END`,
-      );
-    }
-  }
-  triggersWanted = tables.length * 3;
-}
+const installTriggers = () => installWriteCounters(env.db, IGNORED_TABLES);
 /**
  * Refusals that are recorded by design (docs/decisions.md, docs/security.md "Sign-in"): a refused sign-in is
  * counted before its password is checked (login_counters, per account+source, account and address) and audited
@@ -145,10 +135,7 @@ const RECORDED_REFUSALS: Record<string, string[]> = {
   'post /admin/backups/{id}/restore': ['audit_logs', 'backups'],
 };
 
-function writes(): Map<string, number> {
-  const rows = env.db.$client.prepare('SELECT tbl, n FROM lm_writes').all() as Array<{ tbl: string; n: number }>;
-  return new Map(rows.map((r) => [r.tbl, r.n]));
-}
+const writes = () => writeCounts(env.db);
 function changedTables(before: Map<string, number>, after: Map<string, number>): string[] {
   return [...after].filter(([t, n]) => n !== (before.get(t) ?? 0)).map(([t]) => t);
 }
@@ -156,10 +143,10 @@ function changedTables(before: Map<string, number>, after: Map<string, number>):
 // ---------- keeping the principals usable between cases (outside the measured window) ----------
 
 const tokens = new Map<Who, string>();
-function repairPrincipals() {
+async function repairPrincipals() {
   for (const role of ROLES) {
     const p: Person = principal(world, role);
-    const row = env.db.select().from(users).where(eq(users.user_id, p.user_id)).get();
+    const [row] = await env.db.select().from(users).where(eq(users.user_id, p.user_id));
     if (
       !row ||
       !row.is_active ||
@@ -168,27 +155,30 @@ function repairPrincipals() {
       row.brokerage_id !== p.brokerage_id ||
       row.locked_until !== null
     ) {
-      env.db
-        .update(users)
-        .set({
-          is_active: true,
-          deleted_at: null,
-          role_id: p.role_id,
-          brokerage_id: p.brokerage_id,
-          locked_until: null,
-          failed_login_attempts: 0,
-        })
-        .where(eq(users.user_id, p.user_id))
-        .run();
+      await env.db.transaction((tx) =>
+        tx
+          .update(users)
+          .set({
+            is_active: true,
+            deleted_at: null,
+            role_id: p.role_id,
+            brokerage_id: p.brokerage_id,
+            locked_until: null,
+            failed_login_attempts: 0,
+          })
+          .where(eq(users.user_id, p.user_id)),
+      );
     }
     const token = tokens.get(role);
-    if (!token || !resolveSession(env.db, token)) tokens.set(role, tokenFor(env, p.user_id));
+    if (!token || !(await resolveSession(env.db, token))) tokens.set(role, await tokenFor(env, p.user_id));
   }
-  const brokerage = env.db.$client.prepare('SELECT 1 FROM brokerages WHERE brokerage_id = ?').get(world.brokerage1);
+  const [brokerage] = await rawRows(env.db, sql`SELECT 1 FROM brokerages WHERE brokerage_id = ${world.brokerage1}`);
   if (!brokerage)
-    env.db.$client.prepare("INSERT INTO brokerages (brokerage_id, name) VALUES (?, 'North Realty again')").run(world.brokerage1);
-  if (getSettings(env.db).maintenance_mode) {
-    writeSettings(env.db, { maintenance_mode: false }, null);
+    await env.db.transaction((tx) =>
+      rawExec(tx, sql`INSERT INTO brokerages (brokerage_id, name) VALUES (${world.brokerage1}, 'North Realty again')`),
+    );
+  if ((await getSettings(env.db)).maintenance_mode) {
+    await env.db.transaction((tx) => writeSettings(tx, { maintenance_mode: false }, null));
     invalidateSettings();
   }
 }
@@ -199,8 +189,8 @@ function repairPrincipals() {
  */
 let licenseSeq = 0;
 async function replenishLicenses() {
-  const { n } = env.db.$client.prepare('SELECT count(*) AS n FROM licenses').get() as { n: number };
-  if (n >= 3) return;
+  const [{ n } = { n: 0 }] = await rawRows<{ n: number }>(env.db, sql`SELECT count(*) AS n FROM licenses`);
+  if (Number(n) >= 3) return;
   const asAdmin = callerFor(env, world.admin.user_id);
   for (const holder of [world.broker1, world.agent1]) {
     await asAdmin.licenses.create({
@@ -323,12 +313,13 @@ function validatorFor(key: string, schema: JsonSchema): ValidateFunction {
   return v;
 }
 
-const STACK_RE = /\n\s+at\s|node_modules|\.ts:\d+|\.js:\d+:\d+|SqliteError|TypeError|ReferenceError/;
+const STACK_RE = /\n\s+at\s|node_modules|\.ts:\d+|\.js:\d+:\d+|SqliteError|Failed query|TypeError|ReferenceError/;
 
 async function runCase(o: Operation, req: Request): Promise<void> {
-  repairPrincipals();
+  await repairPrincipals();
   await replenishLicenses();
-  installTriggers();
+  await installTriggers();
+  await loadIdPools();
   const token = req.who === 'anonymous' ? null : tokens.get(req.who)!;
   const pathParams = resolveRefs(req.path, pickId) as Record<string, unknown>;
   const url =
@@ -348,7 +339,7 @@ async function runCase(o: Operation, req: Request): Promise<void> {
   // E-mails of earlier answers (welcome, reset links, course completed) write after the answer: let them
   // finish before counting, and count what this request starts after its answer too.
   await backgroundSettled();
-  const before = writes();
+  const before = await writes();
   const res = await env.app.inject({
     method: o.method.toUpperCase() as 'GET',
     url,
@@ -402,7 +393,7 @@ async function runCase(o: Operation, req: Request): Promise<void> {
   }
   if (status >= 400) {
     await backgroundSettled();
-    const changed = changedTables(before, writes());
+    const changed = changedTables(before, await writes());
     const allowed = new Set(RECORDED_REFUSALS[`${o.method} ${o.path}`] ?? []);
     const unexpected = changed.filter((t) => !allowed.has(t));
     if (unexpected.length > 0) throw new Error(`${where}: refused with ${status} but wrote to ${unexpected.join(', ')}`);

@@ -47,6 +47,8 @@ export class SqliteCounters implements Counters {
   /** Runs `job` on the writer with synchronous=NORMAL, then restores FULL. */
   private relaxed<T>(job: () => T): Promise<T> {
     return this.withWriter(() => {
+      // Inside a transaction (a sign-in that also writes business rows) its commit decides durability.
+      if (this.sqlite.inTransaction) return job();
       this.sqlite.pragma('synchronous = NORMAL');
       try {
         return job();

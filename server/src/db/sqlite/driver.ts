@@ -70,6 +70,8 @@ export function openSqlite(file: string, options: { migrate?: boolean } = {}): S
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
   const withWriter = <T>(job: () => Promise<T> | T): Promise<T> => {
+    // Inside one of this database's transactions the writer is already ours: waiting for the queue would wait for ourselves.
+    if (openTxOf(db)) return Promise.resolve().then(job);
     const run = async () => {
       if (closed) throw new Error('The database is closed');
       return job();

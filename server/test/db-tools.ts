@@ -1,0 +1,160 @@
+/**
+ * Test-only database tools that differ per engine: putting a whole world back between cases (authz) and
+ * counting writes per table (contract). Both engines get the real thing: SQLite through its writer
+ * connection, PostgreSQL through SQL its non-superuser owner may run.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../src/db/client.ts';
+import { rawExec, rawRows } from '../src/db/raw.ts';
+import type { SqliteDb } from '../src/db/sqlite/driver.ts';
+import { invalidateSettings } from '../src/core/settings.ts';
+
+const sqliteOf = (db: Db) => db as SqliteDb;
+const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
+
+/** The application's tables (no migration bookkeeping, no test tables). */
+export async function appTables(db: Db): Promise<string[]> {
+  if (db.engine === 'sqlite') {
+    const rows = sqliteOf(db)
+      .writer.prepare(
+        "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND name <> 'lm_writes'",
+      )
+      .all() as Array<{ name: string }>;
+    return rows.map((r) => r.name);
+  }
+  const rows = await rawRows<{ name: string }>(
+    db,
+    sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'lm_writes'`,
+  );
+  return rows.map((r) => r.name);
+}
+
+/** Parents before children (foreign keys), for PostgreSQL inserts; deletes go the other way. */
+async function pgTableOrder(db: Db, tables: string[]): Promise<string[]> {
+  const deps = await rawRows<{ child: string; parent: string }>(
+    db,
+    sql`SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
+        FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace`,
+  );
+  const clean = (n: string) => n.replace(/^"|"$/g, '');
+  const ordered: string[] = [];
+  const visit = (t: string, seen: Set<string>) => {
+    if (ordered.includes(t) || seen.has(t)) return;
+    seen.add(t);
+    for (const d of deps)
+      if (clean(d.child) === t && clean(d.parent) !== t && tables.includes(clean(d.parent))) visit(clean(d.parent), seen);
+    ordered.push(t);
+  };
+  for (const t of tables) visit(t, new Set());
+  return ordered;
+}
+
+export interface WorldSnapshot {
+  tables: string[];
+  /** SQLite: the VACUUM INTO file. PostgreSQL: each table's rows as JSON. */
+  file?: string;
+  rows?: Map<string, string>;
+}
+
+/** Takes a copy of every table but `except` (audit_logs only grows and is append-only). */
+export async function snapshotWorld(db: Db, file: string, except: string[] = ['audit_logs']): Promise<WorldSnapshot> {
+  const tables = (await appTables(db)).filter((t) => !except.includes(t));
+  if (db.engine === 'sqlite') {
+    await sqliteOf(db).withWriter(() => sqliteOf(db).writer.exec(`VACUUM INTO '${file.replace(/'/g, "''")}'`));
+    return { tables, file };
+  }
+  const ordered = await pgTableOrder(db, tables);
+  const rows = new Map<string, string>();
+  for (const t of ordered) {
+    const [r] = await rawRows<{ j: string | null }>(db, sql`SELECT coalesce(json_agg(t), '[]')::text AS j FROM ${ident(t)} t`);
+    rows.set(t, r?.j ?? '[]');
+  }
+  return { tables: ordered, rows };
+}
+
+/** Puts every snapshotted table back as it was, in one transaction. */
+export async function restoreWorld(db: Db, snap: WorldSnapshot): Promise<void> {
+  if (db.engine === 'sqlite') {
+    const w = sqliteOf(db).writer;
+    await sqliteOf(db).withWriter(() => {
+      w.pragma('foreign_keys = OFF');
+      w.prepare('ATTACH DATABASE ? AS snap').run(snap.file);
+      try {
+        w.transaction(() => {
+          for (const t of snap.tables) w.exec(`DELETE FROM main."${t}"; INSERT INTO main."${t}" SELECT * FROM snap."${t}";`);
+        })();
+      } finally {
+        w.exec('DETACH DATABASE snap');
+        w.pragma('foreign_keys = ON');
+      }
+    });
+  } else {
+    await db.transaction(async (tx) => {
+      for (const t of [...snap.tables].reverse()) await rawExec(tx, sql`DELETE FROM ${ident(t)}`);
+      for (const t of snap.tables) {
+        await rawExec(
+          tx,
+          sql`INSERT INTO ${ident(t)} SELECT * FROM json_populate_recordset(null::${ident(t)}, ${snap.rows!.get(t)!}::json)`,
+        );
+        const [idCol] = await rawRows<{ col: string }>(
+          tx,
+          sql`SELECT attname AS col FROM pg_attribute WHERE attrelid = ${t}::regclass AND attidentity <> '' LIMIT 1`,
+        );
+        if (idCol) {
+          await rawExec(
+            tx,
+            sql`SELECT setval(pg_get_serial_sequence(${t}, ${idCol.col}), greatest(coalesce((SELECT max(${ident(idCol.col)}) FROM ${ident(t)}), 0), 1))`,
+          );
+        }
+      }
+    });
+  }
+  invalidateSettings();
+}
+
+/** Counts every INSERT, UPDATE and DELETE per table from now on (idempotent; reinstalls what a restore dropped). */
+export async function installWriteCounters(db: Db, ignored: Set<string>): Promise<void> {
+  const tables = (await appTables(db)).filter((t) => !ignored.has(t));
+  if (db.engine === 'sqlite') {
+    const w = sqliteOf(db).writer;
+    await sqliteOf(db).withWriter(() => {
+      w.exec('CREATE TEMP TABLE IF NOT EXISTS lm_writes (tbl TEXT PRIMARY KEY, n INTEGER NOT NULL)');
+      for (const name of tables) {
+        w.prepare('INSERT OR IGNORE INTO lm_writes (tbl, n) VALUES (?, 0)').run(name);
+        for (const ev of ['INSERT', 'UPDATE', 'DELETE']) {
+          w.exec(
+            `CREATE TEMP TRIGGER IF NOT EXISTS lm_w_${name}_${ev.toLowerCase()} AFTER ${ev} ON main."${name}" ` +
+              `BEGIN UPDATE lm_writes SET n = n + 1 WHERE tbl = '${name}'; END`,
+          );
+        }
+      }
+    });
+    return;
+  }
+  const [present] = await rawRows<{ n: number }>(db, sql`SELECT count(*) AS n FROM pg_trigger WHERE tgname = 'lm_w'`);
+  if (Number(present?.n) === tables.length) return;
+  await db.transaction(async (tx) => {
+    await rawExec(tx, sql`CREATE TABLE IF NOT EXISTS lm_writes (tbl text PRIMARY KEY, n integer NOT NULL)`);
+    await rawExec(
+      tx,
+      sql`CREATE OR REPLACE FUNCTION lm_count_write() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN UPDATE lm_writes SET n = n + 1 WHERE tbl = TG_TABLE_NAME; RETURN NULL; END $$`,
+    );
+    for (const name of tables) {
+      await rawExec(tx, sql`INSERT INTO lm_writes (tbl, n) VALUES (${name}, 0) ON CONFLICT DO NOTHING`);
+      await rawExec(tx, sql.raw(`DROP TRIGGER IF EXISTS lm_w ON "${name}"`));
+      await rawExec(
+        tx,
+        sql.raw(`CREATE TRIGGER lm_w AFTER INSERT OR UPDATE OR DELETE ON "${name}" FOR EACH ROW EXECUTE FUNCTION lm_count_write()`),
+      );
+    }
+  });
+}
+
+export async function writeCounts(db: Db): Promise<Map<string, number>> {
+  const rows =
+    db.engine === 'sqlite'
+      ? (sqliteOf(db).writer.prepare('SELECT tbl, n FROM lm_writes').all() as Array<{ tbl: string; n: number }>)
+      : await rawRows<{ tbl: string; n: number }>(db, sql`SELECT tbl, n FROM lm_writes`);
+  return new Map(rows.map((r) => [r.tbl, Number(r.n)]));
+}
