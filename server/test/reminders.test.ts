@@ -3,9 +3,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { addDays, type LicenseStatus } from '@lm/shared';
+import { addDays, type LicenseStatus, type Settings } from '@lm/shared';
 import { auditLogs, jobRuns, licenses, notificationDeliveries, notificationTemplates, users } from '../src/db/schema/index.ts';
-import { writeSettings } from '../src/core/settings.ts';
+import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { openDatabase, type Tx } from '../src/db/client.ts';
 import { buildApp } from '../src/app.ts';
 import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
@@ -46,6 +46,11 @@ async function seedLicense(userId: number, expiration_date: string, status: Lice
       .returning(),
   );
   return row!;
+}
+/** System Settings changed directly (committed, then the cache dropped). */
+async function setSettings(values: Partial<Settings>) {
+  await env.db.transaction((tx) => writeSettings(tx, values, null));
+  invalidateSettings();
 }
 /** A write outside the code under test (the Db handle itself cannot write). */
 const write = <T>(fn: (tx: Tx) => Promise<T>) => env.db.transaction(fn);
@@ -195,7 +200,7 @@ describe('which licenses are reminded', () => {
     expect(JSON.parse(audits[0]!.new_values!)).toMatchObject({ status: 'sent', reminder_key: expect.stringMatching(/^license_/) });
 
     // A wider window in settings takes effect on the next pass.
-    await write((tx) => writeSettings(tx, { license_expiry_warning_days: 90 }, null));
+    await setSettings({ license_expiry_warning_days: 90 });
     expect((await runReminders(env.db, env.config, NOW)).sent).toBe(1);
   });
 
@@ -239,11 +244,11 @@ describe('settings: channels', () => {
   it('email switched off: nothing sent or recorded; switched back on, the reminder goes out', async () => {
     await ensureDefaultTemplates(env.db);
     await seedLicense(roles.school.user_id, addDays(TODAY, 5));
-    await write((tx) => writeSettings(tx, { email_notifications_enabled: false }, null));
+    await setSettings({ email_notifications_enabled: false });
     expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, disabled: 1 });
     expect(await deliveries()).toEqual([]);
     expect(outbox()).toEqual([]);
-    await write((tx) => writeSettings(tx, { email_notifications_enabled: true }, null));
+    await setSettings({ email_notifications_enabled: true });
     expect(await runReminders(env.db, env.config, at(addDays(TODAY, 1)))).toMatchObject({ sent: 1 });
     expect(outboxTo(roles.school.email)).toHaveLength(1);
   });
@@ -268,7 +273,7 @@ describe('settings: channels', () => {
     expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 2, disabled: 1, no_address: 1 });
     expect((await deliveries()).filter((d) => d.channel === 'sms')).toEqual([]);
 
-    await write((tx) => writeSettings(tx, { sms_notifications_enabled: true }, null));
+    await setSettings({ sms_notifications_enabled: true });
     expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, failed: 1, duplicates: 2, no_address: 1 });
     expect(outbox().filter((f) => !f.endsWith('.eml'))).toEqual([]);
     expect((await deliveries()).find((d) => d.channel === 'sms')).toMatchObject({
@@ -342,13 +347,13 @@ describe('broker digests at notification_frequency', () => {
 
   it('weekly: one digest per week (Monday to Sunday); monthly: one per month', async () => {
     await twoAgents();
-    await write((tx) => writeSettings(tx, { notification_frequency: 'weekly' }, null));
+    await setSettings({ notification_frequency: 'weekly' });
     for (const d of ['2026-03-10', '2026-03-12', '2026-03-15']) await runReminders(env.db, env.config, at(d));
     expect((await digests()).map((d) => d.reminder_key)).toEqual([`broker_digest:${roles.broker.user_id}:week-2026-03-09`]);
     await runReminders(env.db, env.config, at('2026-03-16'));
     expect(await digests()).toHaveLength(2);
 
-    await write((tx) => writeSettings(tx, { notification_frequency: 'monthly' }, null));
+    await setSettings({ notification_frequency: 'monthly' });
     await runReminders(env.db, env.config, at('2026-03-17'));
     await runReminders(env.db, env.config, at('2026-03-31'));
     expect((await digests()).map((d) => d.reminder_key)).toContain(`broker_digest:${roles.broker.user_id}:2026-03`);
@@ -360,7 +365,7 @@ describe('broker digests at notification_frequency', () => {
 
   it('immediate: one notice per license at once, never repeated', async () => {
     const { a, b } = await twoAgents();
-    await write((tx) => writeSettings(tx, { notification_frequency: 'immediate' }, null));
+    await setSettings({ notification_frequency: 'immediate' });
     await runReminders(env.db, env.config, NOW);
     expect((await digests()).map((d) => [d.template_name, d.license_id]).sort()).toEqual(
       [
