@@ -1,5 +1,5 @@
 /**
- * Several app instances on one PostgreSQL database (docs/architecture.md "Several instances"): two real
+ * Several app instances on one PostgreSQL database (docs/architecture.md "Data layer"): two real
  * server processes, started together on one fresh database, share the sign-in throttle, see each
  * other's maintenance mode within seconds, create one Admin and one set of default templates, and run
  * each office day's pass once between them. PostgreSQL pass only (TEST_DATABASE_URL): SQLite is one

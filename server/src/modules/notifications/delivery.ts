@@ -205,6 +205,9 @@ const SYSTEM: Actor = { userId: null, ip: null };
  * 3. Marks the row sent or failed and audits it, in one transaction. A failed attempt releases its
  *    reminder key so the next scheduler run tries again; a crash between 1 and 3 leaves the row
  *    pending and keeps the key (we may have sent it: at most once beats twice).
+ * Steps 1 and 3 are transactions of their own and the send happens between them, so call it after the
+ * change that causes the message has committed, never inside a transaction callback (a retried
+ * transaction would send again).
  */
 export async function deliver(db: Db, config: Config, req: DeliveryRequest): Promise<DeliveryOutcome> {
   const settings = await getSettings(db);

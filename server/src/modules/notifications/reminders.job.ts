@@ -20,7 +20,7 @@ export const DAILY_PASS_JOB = 'daily_pass';
 export const INSTANCE_ID = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
 
 /**
- * Claims one run of a job (docs/architecture.md "Several instances"): inserts (job, run_key) into
+ * Claims one run of a job (docs/architecture.md "Data layer"): inserts (job, run_key) into
  * job_runs unless it is there. True for the one caller, of all instances on the database, whose insert
  * went in; false for everyone else.
  */
