@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { ensureAdmin } from './core/bootstrap.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { backgroundSettled } from './core/background.ts';
+import { dailyPassInFlight } from './modules/notifications/reminders.job.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -26,8 +27,9 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     stopJobs();
-    // E-mails of requests already answered (welcome, password links) get a few seconds to finish.
-    await Promise.race([backgroundSettled(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    // E-mails of requests already answered (welcome, password links) and a daily pass under way get a
+    // few seconds to finish (a pass cut short leaves its current delivery pending, never sent twice).
+    await Promise.race([Promise.all([backgroundSettled(), dailyPassInFlight(db)]), new Promise((resolve) => setTimeout(resolve, 5_000))]);
     await app.close(); // stops accepting, drains requests, then closes the database (onClose)
     process.exit(0);
   } catch (err) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { addDays } from '@lm/shared';
 import { notificationDeliveries, payments } from '../src/db/schema/index.ts';
 import { backgroundSettled } from '../src/core/background.ts';
@@ -17,12 +17,16 @@ let roles: Awaited<ReturnType<typeof seedRoles>>;
 beforeAll(async () => {
   env = await createTestEnv();
   roles = await seedRoles(env);
-  ensureDefaultTemplates(env.db);
+  await ensureDefaultTemplates(env.db);
 });
 afterAll(async () => env.close());
 
 const deliveriesTo = (recipient: string) =>
-  env.db.select().from(notificationDeliveries).where(eq(notificationDeliveries.recipient, recipient)).all();
+  env.db
+    .select()
+    .from(notificationDeliveries)
+    .where(eq(notificationDeliveries.recipient, recipient))
+    .orderBy(asc(notificationDeliveries.id));
 
 describe('REST: course_completed', () => {
   it('approving a completion e-mails its holder once; reopening and approving again sends nothing new', async () => {
@@ -52,7 +56,7 @@ describe('REST: course_completed', () => {
     expect((await review('Approved')).status).toBe(200);
     await backgroundSettled();
     expect(outboxEmails(env.dir, roles.agent.email)).toHaveLength(1);
-    expect(deliveriesTo(roles.agent.email).filter((d) => d.template_name === 'Course Completion Confirmation')).toHaveLength(1);
+    expect((await deliveriesTo(roles.agent.email)).filter((d) => d.template_name === 'Course Completion Confirmation')).toHaveLength(1);
   });
 });
 
@@ -73,14 +77,14 @@ describe('REST: payment_due in the daily pass', () => {
     await create({ user_id: roles.agent.user_id, amount: 30, status: 'Pending', payment_date: addDays(TODAY, -90) });
 
     await runReminders(env.db, env.config, at(TODAY));
-    const payer = deliveriesTo(roles.agent.email).filter((d) => d.template_name === 'Payment Due Reminder');
+    const payer = (await deliveriesTo(roles.agent.email)).filter((d) => d.template_name === 'Payment Due Reminder');
     expect(payer).toHaveLength(1);
     expect(payer[0]).toMatchObject({ status: 'sent', transport: 'outbox', reminder_key: `payment_due:${due.body.payment_id}:email` });
     const mail = outboxEmails(env.dir, roles.agent.email).find((m) => m.headers.subject?.startsWith('Payment of'))!;
     expect(mail.headers.subject).toBe(`Payment of $125.50 due on ${TODAY}`);
     expect(mail.body).toContain('A Renewal Fee payment of $125.50 is due on 2026-03-10 and is still pending.');
 
-    const digest = deliveriesTo(roles.broker.email);
+    const digest = await deliveriesTo(roles.broker.email);
     expect(digest).toHaveLength(1);
     expect(digest[0]!.subject).toBe('1 agent payment due');
     expect(digest[0]!.body).toContain('Payments due:');
@@ -89,12 +93,12 @@ describe('REST: payment_due in the daily pass', () => {
     // The next days: the payer is not told again.
     await runReminders(env.db, env.config, at(addDays(TODAY, 1)));
     await runReminders(env.db, env.config, at(addDays(TODAY, 2)));
-    expect(deliveriesTo(roles.agent.email).filter((d) => d.template_name === 'Payment Due Reminder')).toHaveLength(1);
+    expect((await deliveriesTo(roles.agent.email)).filter((d) => d.template_name === 'Payment Due Reminder')).toHaveLength(1);
     // Paid: it leaves the Broker's next digest.
-    env.db.update(payments).set({ status: 'Completed' }).where(eq(payments.payment_id, due.body.payment_id)).run();
-    const before = deliveriesTo(roles.broker.email).length;
+    await env.db.transaction((tx) => tx.update(payments).set({ status: 'Completed' }).where(eq(payments.payment_id, due.body.payment_id)));
+    const before = (await deliveriesTo(roles.broker.email)).length;
     await runReminders(env.db, env.config, at(addDays(TODAY, 3)));
-    expect(deliveriesTo(roles.broker.email)).toHaveLength(before);
+    expect(await deliveriesTo(roles.broker.email)).toHaveLength(before);
   });
 });
 

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { auditLogs, notificationDeliveries } from '../src/db/schema/index.ts';
-import { writeSettings } from '../src/core/settings.ts';
+import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
+import type { Settings } from '@lm/shared';
 import { toErrorBody } from '../src/core/errors.ts';
 import { api, callerFor, createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
 
@@ -16,6 +17,12 @@ beforeAll(async () => {
   roles = await seedRoles(env);
 });
 afterAll(async () => env.close());
+
+/** Changes System Settings directly (committed, then the cache dropped). */
+async function setSettings(values: Partial<Settings>) {
+  await env.db.transaction((tx) => writeSettings(tx, values, null));
+  invalidateSettings();
+}
 
 const BASE = '/api/admin/notification-templates';
 let seq = 0;
@@ -200,12 +207,13 @@ describe('REST: template CRUD', () => {
       code: 'NOT_FOUND',
     });
 
-    const actions = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'notification_templates'), eq(auditLogs.target_id, id)))
-      .all()
-      .map((a) => [a.action, a.user_id]);
+    const actions = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.target_table, 'notification_templates'), eq(auditLogs.target_id, id)))
+        .orderBy(asc(auditLogs.log_id))
+    ).map((a) => [a.action, a.user_id]);
     expect(actions).toEqual([
       ['create', roles.admin.user_id],
       ['update', roles.admin.user_id],
@@ -253,7 +261,7 @@ describe('REST: test send without SMTP_URL (outbox)', () => {
     const before = (await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token })).body;
     const filesBefore = outbox();
     // Email notifications switched off: the Admin's explicit test still sends.
-    writeSettings(env.db, { email_notifications_enabled: false, app_name: 'Acme Licensing' }, null);
+    await setSettings({ email_notifications_enabled: false, app_name: 'Acme Licensing' });
     try {
       const res = await api(env, 'POST', `${BASE}/${t.id}/test`, {
         token: roles.admin.token,
@@ -271,7 +279,7 @@ describe('REST: test send without SMTP_URL (outbox)', () => {
         },
       });
     } finally {
-      writeSettings(env.db, { email_notifications_enabled: true, app_name: 'Real Estate License Manager' }, null);
+      await setSettings({ email_notifications_enabled: true, app_name: 'Real Estate License Manager' });
     }
 
     const added = outbox().filter((f) => !filesBefore.includes(f));
@@ -298,16 +306,15 @@ describe('REST: test send without SMTP_URL (outbox)', () => {
     expect(after.failed).toBe(before.failed);
     expect(after.recent[0]).toMatchObject({ recipient: 'Office.Manager@Example.com', template_name: 'Outbox check', status: 'sent' });
 
-    const row = env.db.select().from(notificationDeliveries).where(eq(notificationDeliveries.id, after.recent[0].id)).get()!;
-    expect(row.outbox_file).toBe(added[0]);
-    const auditRow = env.db
+    const [row] = await env.db.select().from(notificationDeliveries).where(eq(notificationDeliveries.id, after.recent[0].id));
+    expect(row!.outbox_file).toBe(added[0]);
+    const [auditRow] = await env.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.target_table, 'notification_deliveries'), eq(auditLogs.target_id, row.id)))
-      .get()!;
-    expect(auditRow.action).toBe('notification_sent');
-    expect(auditRow.user_id).toBe(roles.admin.user_id);
-    expect(JSON.parse(auditRow.new_values!)).toMatchObject({ recipient: 'Office.Manager@Example.com', test: true });
+      .where(and(eq(auditLogs.target_table, 'notification_deliveries'), eq(auditLogs.target_id, row!.id)));
+    expect(auditRow!.action).toBe('notification_sent');
+    expect(auditRow!.user_id).toBe(roles.admin.user_id);
+    expect(JSON.parse(auditRow!.new_values!)).toMatchObject({ recipient: 'Office.Manager@Example.com', test: true });
   });
 
   it('tRPC: sendTest and history answer the same shapes', async () => {
@@ -440,7 +447,7 @@ describe('REST: test send with SMTP_URL', () => {
       const h = (await api(smtpEnv, 'GET', '/api/admin/notification-history', { token: r.admin.token })).body;
       expect(h).toMatchObject({ total_sent: 1, successful: 0, failed: 1, pending: 0 });
       expect(h.recent[0]).toMatchObject({ recipient: 'x@example.com', status: 'failed' });
-      const auditRow = smtpEnv.db.select().from(auditLogs).where(eq(auditLogs.action, 'notification_failed')).get();
+      const [auditRow] = await smtpEnv.db.select().from(auditLogs).where(eq(auditLogs.action, 'notification_failed'));
       expect(auditRow?.target_id).toBe(res.body.delivery.id);
     } finally {
       await smtpEnv.close();

@@ -2,15 +2,22 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { and, eq, isNull } from 'drizzle-orm';
-import { addDays, type LicenseStatus } from '@lm/shared';
-import { auditLogs, licenses, notificationDeliveries, notificationTemplates, users } from '../src/db/schema/index.ts';
-import { writeSettings } from '../src/core/settings.ts';
-import { openDatabase } from '../src/db/client.ts';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { addDays, type LicenseStatus, type Settings } from '@lm/shared';
+import { auditLogs, jobRuns, licenses, notificationDeliveries, notificationTemplates, users } from '../src/db/schema/index.ts';
+import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
+import { openDatabase, type Tx } from '../src/db/client.ts';
 import { buildApp } from '../src/app.ts';
 import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
-import { digestPeriod, reminderPassInFlight, runReminders } from '../src/modules/notifications/reminders.ts';
-import { CHECK_INTERVAL_MS, FIRST_RUN_DELAY_MS, startReminderJob } from '../src/modules/notifications/reminders.job.ts';
+import { digestPeriod, runReminders } from '../src/modules/notifications/reminders.ts';
+import {
+  CHECK_INTERVAL_MS,
+  claimJobRun,
+  DAILY_PASS_JOB,
+  dailyPassInFlight,
+  FIRST_RUN_DELAY_MS,
+  startReminderJob,
+} from '../src/modules/notifications/reminders.job.ts';
 import { api, createTestEnv, seedRoles, seedUser, type TestEnv } from './helpers.ts';
 
 // Tests run with TZ=UTC (vitest.config.ts), so the office's "today" of NOW is 2026-03-10 (a Tuesday).
@@ -30,21 +37,23 @@ afterEach(async () => {
 });
 
 let seq = 0;
-function seedLicense(userId: number, expiration_date: string, status: LicenseStatus = 'Active', db = env.db) {
-  return db
-    .insert(licenses)
-    .values({
-      user_id: userId,
-      license_number: `RM-${++seq}${Date.now() % 100000}`,
-      state: 'TX',
-      license_type: 'Sales',
-      issue_date: '2020-01-01',
-      expiration_date,
-      status,
-    })
-    .returning()
-    .get();
+async function seedLicense(userId: number, expiration_date: string, status: LicenseStatus = 'Active', db = env.db) {
+  const license_number = `RM-${++seq}${Date.now() % 100000}`;
+  const [row] = await db.transaction((tx) =>
+    tx
+      .insert(licenses)
+      .values({ user_id: userId, license_number, state: 'TX', license_type: 'Sales', issue_date: '2020-01-01', expiration_date, status })
+      .returning(),
+  );
+  return row!;
 }
+/** System Settings changed directly (committed, then the cache dropped). */
+async function setSettings(values: Partial<Settings>) {
+  await env.db.transaction((tx) => writeSettings(tx, values, null));
+  invalidateSettings();
+}
+/** A write outside the code under test (the Db handle itself cannot write). */
+const write = <T>(fn: (tx: Tx) => Promise<T>) => env.db.transaction(fn);
 
 function outbox(e: TestEnv = env): string[] {
   const dir = path.join(e.dir, 'outbox');
@@ -62,11 +71,11 @@ const read = (file: string, e: TestEnv = env) =>
     .replace(/\r\n[ \t]+/g, ' ');
 /** The messages in the outbox addressed to this recipient. */
 const outboxTo = (email: string, e: TestEnv = env) => outbox(e).filter((f) => new RegExp(`^To: ${email}\\r?$`, 'mi').test(read(f, e)));
-const deliveries = (db = env.db) => db.select().from(notificationDeliveries).all();
+const deliveries = (db = env.db) => db.select().from(notificationDeliveries).orderBy(asc(notificationDeliveries.id));
 
 describe('default templates', () => {
-  it('a fresh database gets one template per trigger event once, audited with no actor', () => {
-    expect(ensureDefaultTemplates(env.db)).toEqual([
+  it('a fresh database gets one template per trigger event once, audited with no actor', async () => {
+    expect(await ensureDefaultTemplates(env.db)).toEqual([
       'License Expiring Reminder',
       'License Expired Notice',
       'Course Completion Confirmation',
@@ -74,8 +83,8 @@ describe('default templates', () => {
       'Welcome New User',
       'Password Reset',
     ]);
-    expect(ensureDefaultTemplates(env.db)).toEqual([]);
-    const rows = env.db.select().from(notificationTemplates).all();
+    expect(await ensureDefaultTemplates(env.db)).toEqual([]);
+    const rows = await env.db.select().from(notificationTemplates).orderBy(asc(notificationTemplates.id));
     expect(rows.map((r) => [r.trigger_event, r.type, r.is_active])).toEqual([
       ['license_expiring', 'email', true],
       ['license_expired', 'email', true],
@@ -87,18 +96,18 @@ describe('default templates', () => {
     expect(JSON.parse(rows[0]!.variables)).toEqual(expect.arrayContaining(['user_name', 'license_number', 'expiration_date']));
     // The welcome e-mail names the sign-in address and the password link, never a password.
     expect(JSON.parse(rows[4]!.variables)).toEqual(expect.arrayContaining(['email', 'password_link']));
-    const audits = env.db.select().from(auditLogs).where(eq(auditLogs.target_table, 'notification_templates')).all();
+    const audits = await env.db.select().from(auditLogs).where(eq(auditLogs.target_table, 'notification_templates'));
     expect(audits.map((a) => [a.action, a.user_id])).toEqual(Array.from({ length: 6 }, () => ['create', null]));
     // A deactivated template is the Admin's choice: it is not replaced.
-    env.db.update(notificationTemplates).set({ is_active: false }).run();
-    expect(ensureDefaultTemplates(env.db)).toEqual([]);
+    await write((tx) => tx.update(notificationTemplates).set({ is_active: false }));
+    expect(await ensureDefaultTemplates(env.db)).toEqual([]);
   });
 });
 
 describe('REST: a license expiring inside the warning window', () => {
   it('is reminded in the outbox once, and not again after a restart', async () => {
-    ensureDefaultTemplates(env.db);
-    const lic = seedLicense(roles.agent.user_id, addDays(TODAY, 10));
+    await ensureDefaultTemplates(env.db);
+    const lic = await seedLicense(roles.agent.user_id, addDays(TODAY, 10));
     const first = await runReminders(env.db, env.config, NOW);
     expect(first).toMatchObject({ sent: 2, failed: 0 }); // the holder's reminder and the broker's digest
 
@@ -121,14 +130,24 @@ describe('REST: a license expiring inside the warning window', () => {
     expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, duplicates: 2 });
     expect(outboxTo(roles.agent.email)).toHaveLength(1);
 
-    // Restart: a new app over the same database file.
-    await env.app.close();
-    env.db.$client.close();
-    const db2 = openDatabase(env.config.databasePath);
+    // Restart: a new app over the same database (file or PostgreSQL database).
+    const before = env;
+    await before.app.close();
+    await before.db.close();
+    const db2 = await openDatabase(env.config);
     const { app: app2 } = await buildApp({ config: env.config, db: db2, logger: false });
     await app2.ready();
-    env = { ...env, app: app2, db: db2 };
-    expect(ensureDefaultTemplates(db2)).toEqual([]);
+    env = {
+      ...before,
+      app: app2,
+      db: db2,
+      close: async () => {
+        await app2.close();
+        await db2.close();
+        await before.close();
+      },
+    };
+    expect(await ensureDefaultTemplates(db2)).toEqual([]);
     const again = await runReminders(db2, env.config, at(addDays(TODAY, 1)));
     expect(again.sent).toBe(1); // only the broker's digest of the new day
     expect(outboxTo(roles.agent.email)).toHaveLength(1);
@@ -139,23 +158,23 @@ describe('REST: a license expiring inside the warning window', () => {
 
 describe('which licenses are reminded', () => {
   it('expiring (Active, Pending Renewal) inside the window and recently expired ones; nothing else', async () => {
-    ensureDefaultTemplates(env.db);
+    await ensureDefaultTemplates(env.db);
     const holder = await seedUser(env, 'Agent');
-    const expiring = seedLicense(holder.user_id, TODAY);
-    const pending = seedLicense(holder.user_id, addDays(TODAY, 30), 'Pending Renewal');
-    const expired = seedLicense(holder.user_id, addDays(TODAY, -3), 'Expired');
-    seedLicense(holder.user_id, addDays(TODAY, 31)); // outside the 30-day window
-    seedLicense(holder.user_id, addDays(TODAY, 5), 'Inactive');
-    seedLicense(holder.user_id, addDays(TODAY, 5), 'Suspended');
-    seedLicense(holder.user_id, addDays(TODAY, -31), 'Expired'); // expired long before we looked
+    const expiring = await seedLicense(holder.user_id, TODAY);
+    const pending = await seedLicense(holder.user_id, addDays(TODAY, 30), 'Pending Renewal');
+    const expired = await seedLicense(holder.user_id, addDays(TODAY, -3), 'Expired');
+    await seedLicense(holder.user_id, addDays(TODAY, 31)); // outside the 30-day window
+    await seedLicense(holder.user_id, addDays(TODAY, 5), 'Inactive');
+    await seedLicense(holder.user_id, addDays(TODAY, 5), 'Suspended');
+    await seedLicense(holder.user_id, addDays(TODAY, -31), 'Expired'); // expired long before we looked
     const gone = await seedUser(env, 'Agent', { is_active: false });
-    seedLicense(gone.user_id, addDays(TODAY, 5));
+    await seedLicense(gone.user_id, addDays(TODAY, 5));
     const deleted = await seedUser(env, 'Broker');
-    env.db.update(users).set({ deleted_at: NOW.toISOString() }).where(eq(users.user_id, deleted.user_id)).run();
-    seedLicense(deleted.user_id, addDays(TODAY, 5));
+    await write((tx) => tx.update(users).set({ deleted_at: NOW.toISOString() }).where(eq(users.user_id, deleted.user_id)));
+    await seedLicense(deleted.user_id, addDays(TODAY, 5));
 
     await runReminders(env.db, env.config, NOW);
-    const rows = deliveries();
+    const rows = await deliveries();
     expect(rows.map((r) => [r.license_id, r.template_name]).sort()).toEqual(
       [
         [expiring.license_id, 'License Expiring Reminder'],
@@ -172,94 +191,92 @@ describe('which licenses are reminded', () => {
     );
 
     // Every send is audited, by the system.
-    const audits = env.db
+    const audits = await env.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'notification_sent'), eq(auditLogs.target_table, 'notification_deliveries')))
-      .all();
+      .where(and(eq(auditLogs.action, 'notification_sent'), eq(auditLogs.target_table, 'notification_deliveries')));
     expect(audits.map((a) => a.target_id).sort()).toEqual(rows.map((r) => r.id).sort());
     expect(audits.every((a) => a.user_id === null)).toBe(true);
     expect(JSON.parse(audits[0]!.new_values!)).toMatchObject({ status: 'sent', reminder_key: expect.stringMatching(/^license_/) });
 
     // A wider window in settings takes effect on the next pass.
-    writeSettings(env.db, { license_expiry_warning_days: 90 }, null);
+    await setSettings({ license_expiry_warning_days: 90 });
     expect((await runReminders(env.db, env.config, NOW)).sent).toBe(1);
   });
 
   it('a license that expires after its expiring reminder gets the expired notice too, each once', async () => {
-    ensureDefaultTemplates(env.db);
-    const lic = seedLicense(roles.school.user_id, addDays(TODAY, 2));
+    await ensureDefaultTemplates(env.db);
+    const lic = await seedLicense(roles.school.user_id, addDays(TODAY, 2));
     expect((await runReminders(env.db, env.config, NOW)).sent).toBe(1);
     expect((await runReminders(env.db, env.config, at(addDays(TODAY, 1)))).sent).toBe(0);
     expect((await runReminders(env.db, env.config, at(addDays(TODAY, 3)))).sent).toBe(1);
     expect((await runReminders(env.db, env.config, at(addDays(TODAY, 4)))).sent).toBe(0);
-    expect(deliveries().map((r) => r.reminder_key)).toEqual([
+    expect((await deliveries()).map((r) => r.reminder_key)).toEqual([
       `license_expiring:${lic.license_id}:${lic.expiration_date}:email`,
       `license_expired:${lic.license_id}:${lic.expiration_date}:email`,
     ]);
   });
 
   it('a renewal starts a new cycle: the next expiry is reminded again', async () => {
-    ensureDefaultTemplates(env.db);
-    const lic = seedLicense(roles.school.user_id, addDays(TODAY, 10));
+    await ensureDefaultTemplates(env.db);
+    const lic = await seedLicense(roles.school.user_id, addDays(TODAY, 10));
     await runReminders(env.db, env.config, NOW);
     const renewed = addDays(lic.expiration_date, 730);
-    env.db.update(licenses).set({ expiration_date: renewed }).where(eq(licenses.license_id, lic.license_id)).run();
+    await write((tx) => tx.update(licenses).set({ expiration_date: renewed }).where(eq(licenses.license_id, lic.license_id)));
     expect((await runReminders(env.db, env.config, NOW)).sent).toBe(0);
     expect((await runReminders(env.db, env.config, at(addDays(renewed, -10)))).sent).toBe(1);
-    expect(deliveries().map((r) => r.reminder_key)).toEqual([
+    expect((await deliveries()).map((r) => r.reminder_key)).toEqual([
       `license_expiring:${lic.license_id}:${lic.expiration_date}:email`,
       `license_expiring:${lic.license_id}:${renewed}:email`,
     ]);
   });
 
   it('without an active template for the trigger, nothing is sent', async () => {
-    ensureDefaultTemplates(env.db);
-    env.db.update(notificationTemplates).set({ is_active: false }).run();
-    seedLicense(roles.school.user_id, addDays(TODAY, 5));
+    await ensureDefaultTemplates(env.db);
+    await write((tx) => tx.update(notificationTemplates).set({ is_active: false }));
+    await seedLicense(roles.school.user_id, addDays(TODAY, 5));
     expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, failed: 0 });
-    expect(deliveries()).toEqual([]);
+    expect(await deliveries()).toEqual([]);
   });
 });
 
 describe('settings: channels', () => {
   it('email switched off: nothing sent or recorded; switched back on, the reminder goes out', async () => {
-    ensureDefaultTemplates(env.db);
-    seedLicense(roles.school.user_id, addDays(TODAY, 5));
-    writeSettings(env.db, { email_notifications_enabled: false }, null);
+    await ensureDefaultTemplates(env.db);
+    await seedLicense(roles.school.user_id, addDays(TODAY, 5));
+    await setSettings({ email_notifications_enabled: false });
     expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, disabled: 1 });
-    expect(deliveries()).toEqual([]);
+    expect(await deliveries()).toEqual([]);
     expect(outbox()).toEqual([]);
-    writeSettings(env.db, { email_notifications_enabled: true }, null);
+    await setSettings({ email_notifications_enabled: true });
     expect(await runReminders(env.db, env.config, at(addDays(TODAY, 1)))).toMatchObject({ sent: 1 });
     expect(outboxTo(roles.school.email)).toHaveLength(1);
   });
 
   it('SMS without a gateway: only when SMS is on, recorded once as not delivered with the reason; no file pretends', async () => {
-    ensureDefaultTemplates(env.db);
-    env.db
-      .insert(notificationTemplates)
-      .values({
+    await ensureDefaultTemplates(env.db);
+    await write((tx) =>
+      tx.insert(notificationTemplates).values({
         name: 'Expiring SMS',
         subject: 'Expiring',
         body: '{{user_name}}: license {{license_number}} expires {{expiration_date}}',
         type: 'sms',
         trigger_event: 'license_expiring',
         variables: '[]',
-      })
-      .run();
-    env.db.update(users).set({ phone_number: '+1 512 555 0100' }).where(eq(users.user_id, roles.school.user_id)).run();
-    seedLicense(roles.school.user_id, addDays(TODAY, 5));
+      }),
+    );
+    await write((tx) => tx.update(users).set({ phone_number: '+1 512 555 0100' }).where(eq(users.user_id, roles.school.user_id)));
+    await seedLicense(roles.school.user_id, addDays(TODAY, 5));
     const noPhoneUser = await seedUser(env, 'Agent');
-    seedLicense(noPhoneUser.user_id, addDays(TODAY, 5));
+    await seedLicense(noPhoneUser.user_id, addDays(TODAY, 5));
 
     expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 2, disabled: 1, no_address: 1 });
-    expect(deliveries().filter((d) => d.channel === 'sms')).toEqual([]);
+    expect((await deliveries()).filter((d) => d.channel === 'sms')).toEqual([]);
 
-    writeSettings(env.db, { sms_notifications_enabled: true }, null);
+    await setSettings({ sms_notifications_enabled: true });
     expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, failed: 1, duplicates: 2, no_address: 1 });
     expect(outbox().filter((f) => !f.endsWith('.eml'))).toEqual([]);
-    expect(deliveries().find((d) => d.channel === 'sms')).toMatchObject({
+    expect((await deliveries()).find((d) => d.channel === 'sms')).toMatchObject({
       status: 'failed',
       transport: 'none',
       error: 'No SMS gateway is configured',
@@ -268,7 +285,7 @@ describe('settings: channels', () => {
     });
     // Tomorrow's pass could not do better: it is not tried again every day.
     expect(await runReminders(env.db, env.config, at(addDays(TODAY, 1)))).toMatchObject({ failed: 0 });
-    expect(deliveries().filter((d) => d.channel === 'sms')).toHaveLength(1);
+    expect((await deliveries()).filter((d) => d.channel === 'sms')).toHaveLength(1);
     const history = await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token });
     expect(history.body.recent.find((d: { channel: string }) => d.channel === 'sms')).toMatchObject({
       status: 'failed',
@@ -282,14 +299,14 @@ describe('settings: channels', () => {
     const { port } = srv.address() as net.AddressInfo;
     await new Promise<void>((r) => srv.close(() => r()));
     const config = { ...env.config, smtpUrl: `smtp://127.0.0.1:${port}` };
-    ensureDefaultTemplates(env.db);
-    seedLicense(roles.school.user_id, addDays(TODAY, 5));
+    await ensureDefaultTemplates(env.db);
+    await seedLicense(roles.school.user_id, addDays(TODAY, 5));
     expect(await runReminders(env.db, config, NOW)).toMatchObject({ sent: 0, failed: 1 });
     expect(await runReminders(env.db, config, at(addDays(TODAY, 1)))).toMatchObject({ sent: 0, failed: 1 });
-    const rows = deliveries();
+    const rows = await deliveries();
     expect(rows).toHaveLength(2);
     expect(rows.every((r) => r.status === 'failed' && r.reminder_key === null && r.transport === 'smtp' && !!r.error)).toBe(true);
-    expect(env.db.select().from(auditLogs).where(eq(auditLogs.action, 'notification_failed')).all()).toHaveLength(2);
+    expect(await env.db.select().from(auditLogs).where(eq(auditLogs.action, 'notification_failed'))).toHaveLength(2);
     // Once the mail goes through (here: the outbox), it is sent once.
     expect(await runReminders(env.db, env.config, at(addDays(TODAY, 2)))).toMatchObject({ sent: 1 });
     expect(await runReminders(env.db, env.config, at(addDays(TODAY, 3)))).toMatchObject({ sent: 0, duplicates: 1 });
@@ -298,49 +315,49 @@ describe('settings: channels', () => {
 
 describe('broker digests at notification_frequency', () => {
   async function twoAgents() {
-    ensureDefaultTemplates(env.db);
+    await ensureDefaultTemplates(env.db);
     const other = await seedUser(env, 'Agent', { brokerage_id: roles.brokerageId, first_name: 'Otto' });
-    const a = seedLicense(roles.agent.user_id, addDays(TODAY, 7));
-    const b = seedLicense(other.user_id, addDays(TODAY, -2), 'Expired');
+    const a = await seedLicense(roles.agent.user_id, addDays(TODAY, 7));
+    const b = await seedLicense(other.user_id, addDays(TODAY, -2), 'Expired');
     // An agent of another brokerage is not this broker's business.
     const stranger = await seedUser(env, 'Agent');
-    const c = seedLicense(stranger.user_id, addDays(TODAY, 7));
+    const c = await seedLicense(stranger.user_id, addDays(TODAY, 7));
     return { a, b, c };
   }
-  const digests = () => deliveries().filter((d) => d.recipient === roles.broker.email);
+  const digests = async () => (await deliveries()).filter((d) => d.recipient === roles.broker.email);
 
   it('daily (the default): one digest a day listing the agents’ expiring and expired licenses', async () => {
     const { a, b, c } = await twoAgents();
     await runReminders(env.db, env.config, NOW);
-    expect(digests()).toHaveLength(1);
-    expect(digests()[0]).toMatchObject({
+    expect(await digests()).toHaveLength(1);
+    expect((await digests())[0]).toMatchObject({
       template_name: 'Broker digest: expiring licenses',
       reminder_key: `broker_digest:${roles.broker.user_id}:${TODAY}`,
     });
-    const text = read(digests()[0]!.outbox_file!);
+    const text = read((await digests())[0]!.outbox_file!);
     expect(text).toContain('Subject: 2 agent licenses need attention');
     expect(text).toContain(`${a.license_number} (TX), expires ${a.expiration_date} (in 7 days)`);
     expect(text).toContain(`${b.license_number} (TX), expired ${b.expiration_date} (2 days ago)`);
     expect(text).not.toContain(c.license_number);
     await runReminders(env.db, env.config, at(TODAY));
-    expect(digests()).toHaveLength(1);
+    expect(await digests()).toHaveLength(1);
     await runReminders(env.db, env.config, at(addDays(TODAY, 1)));
-    expect(digests()).toHaveLength(2);
+    expect(await digests()).toHaveLength(2);
   });
 
   it('weekly: one digest per week (Monday to Sunday); monthly: one per month', async () => {
     await twoAgents();
-    writeSettings(env.db, { notification_frequency: 'weekly' }, null);
+    await setSettings({ notification_frequency: 'weekly' });
     for (const d of ['2026-03-10', '2026-03-12', '2026-03-15']) await runReminders(env.db, env.config, at(d));
-    expect(digests().map((d) => d.reminder_key)).toEqual([`broker_digest:${roles.broker.user_id}:week-2026-03-09`]);
+    expect((await digests()).map((d) => d.reminder_key)).toEqual([`broker_digest:${roles.broker.user_id}:week-2026-03-09`]);
     await runReminders(env.db, env.config, at('2026-03-16'));
-    expect(digests()).toHaveLength(2);
+    expect(await digests()).toHaveLength(2);
 
-    writeSettings(env.db, { notification_frequency: 'monthly' }, null);
+    await setSettings({ notification_frequency: 'monthly' });
     await runReminders(env.db, env.config, at('2026-03-17'));
     await runReminders(env.db, env.config, at('2026-03-31'));
-    expect(digests().map((d) => d.reminder_key)).toContain(`broker_digest:${roles.broker.user_id}:2026-03`);
-    expect(digests()).toHaveLength(3);
+    expect((await digests()).map((d) => d.reminder_key)).toContain(`broker_digest:${roles.broker.user_id}:2026-03`);
+    expect(await digests()).toHaveLength(3);
     expect(digestPeriod('weekly', '2026-03-09')).toBe('week-2026-03-09');
     expect(digestPeriod('weekly', '2026-03-08')).toBe('week-2026-03-02');
     expect(digestPeriod('immediate', '2026-03-08')).toBeNull();
@@ -348,23 +365,19 @@ describe('broker digests at notification_frequency', () => {
 
   it('immediate: one notice per license at once, never repeated', async () => {
     const { a, b } = await twoAgents();
-    writeSettings(env.db, { notification_frequency: 'immediate' }, null);
+    await setSettings({ notification_frequency: 'immediate' });
     await runReminders(env.db, env.config, NOW);
-    expect(
-      digests()
-        .map((d) => [d.template_name, d.license_id])
-        .sort(),
-    ).toEqual(
+    expect((await digests()).map((d) => [d.template_name, d.license_id]).sort()).toEqual(
       [
         ['Broker notice: agent license', a.license_id],
         ['Broker notice: agent license', b.license_id],
       ].sort(),
     );
-    expect(read(digests().find((d) => d.license_id === a.license_id)!.outbox_file!)).toContain(
-      `Subject: License is expiring: Agent ${env.db.select().from(users).where(eq(users.user_id, roles.agent.user_id)).get()!.last_name} (${a.license_number})`,
+    expect(read((await digests()).find((d) => d.license_id === a.license_id)!.outbox_file!)).toContain(
+      `Subject: License is expiring: Agent ${(await env.db.select().from(users).where(eq(users.user_id, roles.agent.user_id)))[0]!.last_name} (${a.license_number})`,
     );
     await runReminders(env.db, env.config, at(addDays(TODAY, 1)));
-    expect(digests()).toHaveLength(2);
+    expect(await digests()).toHaveLength(2);
   });
 });
 
@@ -376,32 +389,83 @@ describe('the scheduler', () => {
     });
     const stop = startReminderJob({ app: env.app, db: env.db, config: env.config, services: env.services });
     try {
-      expect(env.db.select().from(notificationTemplates).all()).toHaveLength(6);
-      const first = seedLicense(roles.school.user_id, '2026-03-20');
+      await stop.ready;
+      expect(await env.db.select().from(notificationTemplates)).toHaveLength(6);
+      const first = await seedLicense(roles.school.user_id, '2026-03-20');
 
       await vi.advanceTimersByTimeAsync(FIRST_RUN_DELAY_MS - 100);
-      expect(deliveries()).toHaveLength(0);
+      expect(await deliveries()).toHaveLength(0);
       await vi.advanceTimersByTimeAsync(100);
-      await reminderPassInFlight(env.db);
-      expect(deliveries().map((d) => d.license_id)).toEqual([first.license_id]);
+      await dailyPassInFlight(env.db);
+      expect((await deliveries()).map((d) => d.license_id)).toEqual([first.license_id]);
 
       // Later the same day: the hourly check does not run another pass.
-      const second = seedLicense(roles.school.user_id, '2026-03-21');
+      const second = await seedLicense(roles.school.user_id, '2026-03-21');
       await vi.advanceTimersByTimeAsync(CHECK_INTERVAL_MS * 3);
-      await reminderPassInFlight(env.db);
-      expect(deliveries()).toHaveLength(1);
+      await dailyPassInFlight(env.db);
+      expect(await deliveries()).toHaveLength(1);
 
       // The next office day: it does.
       await vi.advanceTimersByTimeAsync(CHECK_INTERVAL_MS * 14);
-      await reminderPassInFlight(env.db);
-      expect(deliveries().map((d) => d.license_id)).toEqual([first.license_id, second.license_id]);
+      await dailyPassInFlight(env.db);
+      expect((await deliveries()).map((d) => d.license_id)).toEqual([first.license_id, second.license_id]);
     } finally {
       stop();
     }
-    seedLicense(roles.school.user_id, '2026-03-22');
+    await seedLicense(roles.school.user_id, '2026-03-22');
     await vi.advanceTimersByTimeAsync(CHECK_INTERVAL_MS * 48);
-    expect(reminderPassInFlight(env.db)).toBeUndefined();
-    expect(deliveries()).toHaveLength(2);
-    expect(env.db.select().from(notificationDeliveries).where(isNull(notificationDeliveries.reminder_key)).all()).toEqual([]);
+    expect(dailyPassInFlight(env.db)).toBeUndefined();
+    expect(await deliveries()).toHaveLength(2);
+    // One claimed run per office day that had a pass.
+    expect((await env.db.select().from(jobRuns).orderBy(asc(jobRuns.run_key))).map((r) => [r.job, r.run_key])).toEqual([
+      [DAILY_PASS_JOB, '2026-03-10'],
+      [DAILY_PASS_JOB, '2026-03-11'],
+    ]);
+    expect(await env.db.select().from(notificationDeliveries).where(isNull(notificationDeliveries.reminder_key))).toEqual([]);
+  });
+  it('a day another instance has claimed is not run again here', async () => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+      now: new Date('2026-03-10T08:00:00Z'),
+    });
+    await seedLicense(roles.school.user_id, '2026-03-20');
+    // The other instance got there first.
+    expect(await claimJobRun(env.db, DAILY_PASS_JOB, '2026-03-10')).toBe(true);
+    expect(await claimJobRun(env.db, DAILY_PASS_JOB, '2026-03-10')).toBe(false);
+    const stop = startReminderJob({ app: env.app, db: env.db, config: env.config, services: env.services });
+    try {
+      await stop.ready;
+      await vi.advanceTimersByTimeAsync(FIRST_RUN_DELAY_MS);
+      await dailyPassInFlight(env.db);
+      expect(await deliveries()).toEqual([]);
+      // The next office day is this instance's.
+      await vi.advanceTimersByTimeAsync(CHECK_INTERVAL_MS * 17);
+      await dailyPassInFlight(env.db);
+      expect(await deliveries()).toHaveLength(1);
+    } finally {
+      stop();
+    }
+    expect(await env.db.select().from(jobRuns)).toHaveLength(2);
+  });
+
+  it('overlapping passes share one; on a shared database two handles send each reminder once', async () => {
+    await ensureDefaultTemplates(env.db);
+    await seedLicense(roles.school.user_id, addDays(TODAY, 5));
+    await seedLicense(roles.agent.user_id, addDays(TODAY, 6));
+    const first = runReminders(env.db, env.config, NOW);
+    expect(runReminders(env.db, env.config, NOW)).toBe(first);
+    expect(await first).toMatchObject({ sent: 3 }); // two holders and the broker's digest
+    if (env.db.shared) {
+      // A second instance's handle on the same PostgreSQL database: the pass lock and the reminder keys.
+      await seedLicense(roles.school.user_id, addDays(TODAY, 7));
+      const other = await openDatabase(env.config, { migrate: false });
+      try {
+        const both = await Promise.all([runReminders(env.db, env.config, NOW), runReminders(other, env.config, NOW)]);
+        expect(both[0].sent + both[1].sent).toBe(1);
+      } finally {
+        await other.close();
+      }
+    }
+    expect((await deliveries()).filter((d) => d.recipient === roles.school.email)).toHaveLength(env.db.shared ? 2 : 1);
   });
 });

@@ -8,9 +8,14 @@ import { openDatabase } from '../db/client.ts';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './seed.ts';
 import { startBackgroundJobs } from '../jobs.ts';
 
+if (process.env.DATABASE_URL) {
+  // The demo fills a database with sample data and deletes it afterwards: never someone's PostgreSQL database.
+  console.error('npm run demo runs on a throwaway SQLite file: unset DATABASE_URL first.');
+  process.exit(1);
+}
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'license-manager-demo-'));
 const config = loadConfig({ ...process.env, DATA_DIR: dir, DATABASE_PATH: path.join(dir, 'demo.db') });
-const db = openDatabase(config.databasePath);
+const db = await openDatabase(config);
 await seedDemo(db);
 const { app, services } = await buildApp({ config, db });
 await app.listen({ port: config.port, host: config.host });
@@ -26,7 +31,7 @@ console.log('');
 const stop = async () => {
   stopJobs();
   await app.close();
-  db.$client.close();
+  await db.close();
   fs.rmSync(dir, { recursive: true, force: true });
   process.exit(0);
 };

@@ -6,7 +6,7 @@
 import { asc } from 'drizzle-orm';
 import { addDays, CE_STRINGS, type CeRuleTopic, type CeTopic, type LicenseType } from '@lm/shared';
 import { ceAdjustments, ceRules, completions, courses, licenseCycles, licenses } from '../db/schema/index.ts';
-import type { DbOrTx } from '../db/client.ts';
+import type { Tx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
 import { today } from '../core/dates.ts';
 import { refreshAllCeCaches, toCeRule } from '../modules/licenses/ce-ledger.ts';
@@ -67,14 +67,15 @@ export const DEMO_CE_RULES: DemoRule[] = [
 ];
 
 /** The seeded rules, marked as the office's to edit. */
-export function seedCeRules(db: DbOrTx, ctx: DemoContext): void {
+export async function seedCeRules(db: Tx, ctx: DemoContext): Promise<void> {
   for (const r of DEMO_CE_RULES) {
-    const row = db
-      .insert(ceRules)
-      .values({ ...r, notes: CE_STRINGS.seededNote, created_at: ctx.daysAgo(400) })
-      .returning()
-      .get();
-    audit(db, { userId: ctx.adminId, ip: '127.0.0.1' }, { action: 'create', table: 'ce_rules', id: row.rule_id, new: toCeRule(row) });
+    const row = (
+      await db
+        .insert(ceRules)
+        .values({ ...r, notes: CE_STRINGS.seededNote, created_at: ctx.daysAgo(400) })
+        .returning()
+    )[0]!;
+    await audit(db, { userId: ctx.adminId, ip: '127.0.0.1' }, { action: 'create', table: 'ce_rules', id: row.rule_id, new: toCeRule(row) });
   }
 }
 
@@ -87,58 +88,60 @@ export function demoRuleFor(state: string, type: LicenseType): DemoRule | undefi
  * topic courses), some current cycles are completed the same way, some get adjustments, and every
  * cache is computed from the ledger.
  */
-export function seedCeLedger(db: DbOrTx, ctx: DemoContext): void {
+export async function seedCeLedger(db: Tx, ctx: DemoContext): Promise<void> {
   const now = today();
   const ip = '127.0.0.1';
   const admin = { userId: ctx.adminId, ip };
   // One in-house course per topic (and one general), for the demo's completed cycles.
   const topicCourse = new Map<CeTopic | null, { course_id: number; ce_hours: number }>();
-  const courseFor = (topic: CeTopic | null, hours: number) => {
+  const courseFor = async (topic: CeTopic | null, hours: number) => {
     const existing = topicCourse.get(topic);
     if (existing && existing.ce_hours >= hours) return existing;
-    const row = db
-      .insert(courses)
-      .values({
-        course_name: topic ? `${topic} (in-house)` : 'Real Estate Practice Electives (in-house)',
-        description: topic
-          ? `In-house course covering the state's ${topic} requirement.`
-          : 'Elective hours: market trends, financing and technology.',
-        provider: 'In-house training',
-        ce_hours: Math.max(hours, 3),
-        course_type: 'Webinar',
-        cost_cents: 0,
-        school_id: null,
-        topic,
-        created_at: ctx.daysAgo(1500),
-      })
-      .returning()
-      .get();
-    audit(db, admin, { action: 'create', table: 'courses', id: row.course_id, new: row });
+    const row = (
+      await db
+        .insert(courses)
+        .values({
+          course_name: topic ? `${topic} (in-house)` : 'Real Estate Practice Electives (in-house)',
+          description: topic
+            ? `In-house course covering the state's ${topic} requirement.`
+            : 'Elective hours: market trends, financing and technology.',
+          provider: 'In-house training',
+          ce_hours: Math.max(hours, 3),
+          course_type: 'Webinar',
+          cost_cents: 0,
+          school_id: null,
+          topic,
+          created_at: ctx.daysAgo(1500),
+        })
+        .returning()
+    )[0]!;
+    await audit(db, admin, { action: 'create', table: 'courses', id: row.course_id, new: row });
     topicCourse.set(topic, row);
     return row;
   };
-  const approved = (userId: number, licenseId: number, topic: CeTopic | null, hours: number, date: string) => {
-    const course = courseFor(topic, hours);
-    const row = db
-      .insert(completions)
-      .values({
-        user_id: userId,
-        course_id: course.course_id,
-        license_id: licenseId,
-        completion_date: date,
-        hours,
-        status: 'Approved',
-        reviewed_by: ctx.adminId,
-        reviewed_at: `${date}T16:00:00.000Z`,
-        note: 'Certificate verified',
-        created_at: `${date}T12:00:00.000Z`,
-      })
-      .returning()
-      .get();
-    audit(db, admin, { action: 'update_approve', table: 'completions', id: row.completion_id, new: row });
+  const approved = async (userId: number, licenseId: number, topic: CeTopic | null, hours: number, date: string) => {
+    const course = await courseFor(topic, hours);
+    const row = (
+      await db
+        .insert(completions)
+        .values({
+          user_id: userId,
+          course_id: course.course_id,
+          license_id: licenseId,
+          completion_date: date,
+          hours,
+          status: 'Approved',
+          reviewed_by: ctx.adminId,
+          reviewed_at: `${date}T16:00:00.000Z`,
+          note: 'Certificate verified',
+          created_at: `${date}T12:00:00.000Z`,
+        })
+        .returning()
+    )[0]!;
+    await audit(db, admin, { action: 'update_approve', table: 'completions', id: row.completion_id, new: row });
   };
   /** Approved completions covering every topic and the rest of the hours, dated inside [from, to]. */
-  const complete = (userId: number, licenseId: number, required: number, topics: CeRuleTopic[], from: string, to: string) => {
+  const complete = async (userId: number, licenseId: number, required: number, topics: CeRuleTopic[], from: string, to: string) => {
     let day = 0;
     const next = () => {
       const d = addDays(from, 5 + day * 11);
@@ -147,84 +150,87 @@ export function seedCeLedger(db: DbOrTx, ctx: DemoContext): void {
     };
     let rest = required;
     for (const t of topics) {
-      approved(userId, licenseId, t.topic, t.hours, next());
+      await approved(userId, licenseId, t.topic, t.hours, next());
       rest -= t.hours;
     }
     while (rest > 0) {
       const h = Math.min(rest, 6);
-      approved(userId, licenseId, null, h, next());
+      await approved(userId, licenseId, null, h, next());
       rest = Math.round((rest - h) * 100) / 100;
     }
   };
 
-  const all = db.select().from(licenses).orderBy(asc(licenses.license_id)).all();
-  all.forEach((l, i) => {
+  const all = await db.select().from(licenses).orderBy(asc(licenses.license_id));
+  for (const [i, l] of all.entries()) {
     const rule = demoRuleFor(l.state, l.license_type);
     const topics = rule?.topics ?? [];
     // Renewed with history: seedLicensing started the current cycle on the previous expiration date.
     if (l.cycle_start_date !== l.issue_date) {
       const closedAt = l.renewed_at ?? `${l.cycle_start_date}T10:00:00.000Z`;
-      const cycle = db
-        .insert(licenseCycles)
-        .values({
-          license_id: l.license_id,
-          start_date: l.issue_date,
-          end_date: l.cycle_start_date,
-          required: l.ce_hours_required,
-          completed: l.ce_hours_required,
-          topics: topics.map((t) => ({ topic: t.topic, required: t.hours, completed: t.hours, remaining: 0 })),
-          rule: null,
-          closed_by: ctx.adminId,
-          closed_at: closedAt,
-          renewed_with_ce_outstanding: false,
-        })
-        .returning()
-        .get();
-      audit(db, admin, { action: 'close_cycle', table: 'license_cycles', id: cycle.cycle_id, new: cycle });
-      complete(l.user_id, l.license_id, l.ce_hours_required, topics, l.issue_date, addDays(l.cycle_start_date, -10));
+      const cycle = (
+        await db
+          .insert(licenseCycles)
+          .values({
+            license_id: l.license_id,
+            start_date: l.issue_date,
+            end_date: l.cycle_start_date,
+            required: l.ce_hours_required,
+            completed: l.ce_hours_required,
+            topics: topics.map((t) => ({ topic: t.topic, required: t.hours, completed: t.hours, remaining: 0 })),
+            rule: null,
+            closed_by: ctx.adminId,
+            closed_at: closedAt,
+            renewed_with_ce_outstanding: false,
+          })
+          .returning()
+      )[0]!;
+      await audit(db, admin, { action: 'close_cycle', table: 'license_cycles', id: cycle.cycle_id, new: cycle });
+      await complete(l.user_id, l.license_id, l.ce_hours_required, topics, l.issue_date, addDays(l.cycle_start_date, -10));
     }
     // The current cycle counts from the day after a renewal's boundary (docs/decisions.md).
     const countsFrom = l.cycle_start_date !== l.issue_date ? addDays(l.cycle_start_date, 1) : l.cycle_start_date;
     const to = l.expiration_date < now ? l.expiration_date : now;
     // Complete: every fifth license, ready for its renewal.
     if (i % 5 === 1 && countsFrom < to) {
-      complete(l.user_id, l.license_id, l.ce_hours_required, topics, countsFrom, to);
-      return;
+      await complete(l.user_id, l.license_id, l.ce_hours_required, topics, countsFrom, to);
+      continue;
     }
     // With adjustments: every third license, one credit and now and then a correction.
     if (i % 3 === 0) {
       const credit = Math.min(l.ce_hours_required, Math.max(1, Math.round(l.ce_hours_required * 0.3 * 2) / 2));
       if (credit > 0) {
-        const row = db
-          .insert(ceAdjustments)
-          .values({
-            license_id: l.license_id,
-            cycle_start_date: l.cycle_start_date,
-            hours: credit,
-            reason: 'Out-of-state course certificates accepted by the office',
-            created_by: ctx.adminId,
-            created_at: `${addDays(countsFrom, 20) < to ? addDays(countsFrom, 20) : to}T15:00:00.000Z`,
-          })
-          .returning()
-          .get();
-        audit(db, admin, { action: 'create', table: 'ce_adjustments', id: row.adjustment_id, new: row });
-        if (i % 2 === 0 && credit >= 1) {
-          const fix = db
+        const row = (
+          await db
             .insert(ceAdjustments)
             .values({
               license_id: l.license_id,
               cycle_start_date: l.cycle_start_date,
-              hours: -1,
-              reason: 'Duplicate certificate counted twice',
+              hours: credit,
+              reason: 'Out-of-state course certificates accepted by the office',
               created_by: ctx.adminId,
-              created_at: `${to}T09:30:00.000Z`,
+              created_at: `${addDays(countsFrom, 20) < to ? addDays(countsFrom, 20) : to}T15:00:00.000Z`,
             })
             .returning()
-            .get();
-          audit(db, admin, { action: 'create', table: 'ce_adjustments', id: fix.adjustment_id, new: fix });
+        )[0]!;
+        await audit(db, admin, { action: 'create', table: 'ce_adjustments', id: row.adjustment_id, new: row });
+        if (i % 2 === 0 && credit >= 1) {
+          const fix = (
+            await db
+              .insert(ceAdjustments)
+              .values({
+                license_id: l.license_id,
+                cycle_start_date: l.cycle_start_date,
+                hours: -1,
+                reason: 'Duplicate certificate counted twice',
+                created_by: ctx.adminId,
+                created_at: `${to}T09:30:00.000Z`,
+              })
+              .returning()
+          )[0]!;
+          await audit(db, admin, { action: 'create', table: 'ce_adjustments', id: fix.adjustment_id, new: fix });
         }
       }
     }
-  });
-  refreshAllCeCaches(db);
+  }
+  await refreshAllCeCaches(db);
 }

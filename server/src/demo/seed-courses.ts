@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { addDays, localDateString, toCents, type CeTopic, type CompletionStatus, type CourseType } from '@lm/shared';
 import { completions, courses, licenses, users } from '../db/schema/index.ts';
-import type { DbOrTx } from '../db/client.ts';
+import type { Tx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
 import { seedCeLedger } from './seed-ce.ts';
 import type { DemoContext } from './seed.ts';
@@ -107,44 +107,45 @@ const dateDaysAgo = (days: number) => localDateString(new Date(Date.now() - days
  * in every status, against the agent's licenses and dated inside their current cycles. seedCeLedger then
  * shapes the cycles (renewed, complete, adjusted) and computes every license's CE cache from the ledger.
  */
-export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
+export async function seedCourses(db: Tx, ctx: DemoContext): Promise<void> {
   const ip = '127.0.0.1';
   const created: Array<{ course_id: number; ce_hours: number; school_id: number | null; is_active: boolean }> = [];
   // A school's courses name the school as their provider.
-  const schoolName = (id: number) => {
-    const u = db.select({ first: users.first_name, last: users.last_name }).from(users).where(eq(users.user_id, id)).get();
+  const schoolName = async (id: number) => {
+    const [u] = await db.select({ first: users.first_name, last: users.last_name }).from(users).where(eq(users.user_id, id));
     return u ? `${u.first} ${u.last}` : 'Real Estate School';
   };
-  const addCourse = (c: DemoCourse, schoolId: number | null, daysAgo: number) => {
-    const row = db
-      .insert(courses)
-      .values({
-        course_name: c.course_name,
-        description: c.description,
-        provider: schoolId === null ? 'In-house training' : schoolName(schoolId),
-        ce_hours: c.ce_hours,
-        course_type: c.course_type,
-        cost_cents: toCents(c.cost),
-        is_active: c.is_active ?? true,
-        school_id: schoolId,
-        topic: c.topic ?? null,
-        created_at: ctx.daysAgo(daysAgo),
-      })
-      .returning()
-      .get();
-    audit(db, { userId: schoolId ?? ctx.adminId, ip }, { action: 'create', table: 'courses', id: row.course_id, new: { ...c } });
+  const addCourse = async (c: DemoCourse, schoolId: number | null, daysAgo: number) => {
+    const row = (
+      await db
+        .insert(courses)
+        .values({
+          course_name: c.course_name,
+          description: c.description,
+          provider: schoolId === null ? 'In-house training' : await schoolName(schoolId),
+          ce_hours: c.ce_hours,
+          course_type: c.course_type,
+          cost_cents: toCents(c.cost),
+          is_active: c.is_active ?? true,
+          school_id: schoolId,
+          topic: c.topic ?? null,
+          created_at: ctx.daysAgo(daysAgo),
+        })
+        .returning()
+    )[0]!;
+    await audit(db, { userId: schoolId ?? ctx.adminId, ip }, { action: 'create', table: 'courses', id: row.course_id, new: { ...c } });
     created.push({ course_id: row.course_id, ce_hours: row.ce_hours, school_id: schoolId, is_active: row.is_active });
   };
 
-  ctx.schoolIds.forEach((schoolId, i) => {
+  for (const [i, schoolId] of ctx.schoolIds.entries()) {
     const list = SCHOOL_COURSES[Math.min(i, SCHOOL_COURSES.length - 1)]!;
-    list.forEach((c, j) => addCourse(c, schoolId, 300 - i * 40 - j * 15));
-  });
-  addCourse(ADMIN_COURSE, null, 120);
+    for (const [j, c] of list.entries()) await addCourse(c, schoolId, 300 - i * 40 - j * 15);
+  }
+  await addCourse(ADMIN_COURSE, null, 120);
 
   let k = 0;
-  ctx.agentIds.forEach((agentId, a) => {
-    const agentLicenses = db
+  for (const [a, agentId] of ctx.agentIds.entries()) {
+    const agentLicenses = await db
       .select({
         license_id: licenses.license_id,
         cycle_start_date: licenses.cycle_start_date,
@@ -153,8 +154,7 @@ export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
       })
       .from(licenses)
       .where(eq(licenses.user_id, agentId))
-      .orderBy(asc(licenses.license_id))
-      .all();
+      .orderBy(asc(licenses.license_id));
     const perAgent = 2 + (a % 2);
     for (let m = 0; m < perAgent; m++) {
       const course = created[(a * 3 + m * 2) % created.length]!;
@@ -173,30 +173,31 @@ export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
       }
       const reviewer = course.school_id ?? ctx.adminId;
       const reviewed = status !== 'Pending';
-      const row = db
-        .insert(completions)
-        .values({
-          user_id: agentId,
-          course_id: course.course_id,
-          license_id: licenseId,
-          completion_date: dateDaysAgo(daysAgo),
-          hours: course.ce_hours,
-          status,
-          rating: (k % 5) + 1 === 1 ? null : (k % 5) + 1,
-          reviewed_by: reviewed ? reviewer : null,
-          reviewed_at: reviewed ? ctx.daysAgo(daysAgo - 3) : null,
-          note: status === 'Rejected' ? REJECT_NOTES[k % REJECT_NOTES.length]! : status === 'Approved' ? 'Certificate verified' : null,
-          created_at: ctx.daysAgo(daysAgo - 1),
-        })
-        .returning()
-        .get();
-      audit(
+      const row = (
+        await db
+          .insert(completions)
+          .values({
+            user_id: agentId,
+            course_id: course.course_id,
+            license_id: licenseId,
+            completion_date: dateDaysAgo(daysAgo),
+            hours: course.ce_hours,
+            status,
+            rating: (k % 5) + 1 === 1 ? null : (k % 5) + 1,
+            reviewed_by: reviewed ? reviewer : null,
+            reviewed_at: reviewed ? ctx.daysAgo(daysAgo - 3) : null,
+            note: status === 'Rejected' ? REJECT_NOTES[k % REJECT_NOTES.length]! : status === 'Approved' ? 'Certificate verified' : null,
+            created_at: ctx.daysAgo(daysAgo - 1),
+          })
+          .returning()
+      )[0]!;
+      await audit(
         db,
         { userId: agentId, ip },
         { action: 'create', table: 'completions', id: row.completion_id, new: { ...row, status: 'Pending' } },
       );
       if (reviewed) {
-        audit(
+        await audit(
           db,
           { userId: reviewer, ip },
           {
@@ -209,6 +210,6 @@ export function seedCourses(db: DbOrTx, ctx: DemoContext): void {
         );
       }
     }
-  });
-  seedCeLedger(db, ctx);
+  }
+  await seedCeLedger(db, ctx);
 }

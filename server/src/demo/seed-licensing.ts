@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import {
   addDays,
   addYears,
@@ -11,7 +11,7 @@ import {
   type PaymentType,
 } from '@lm/shared';
 import { licenses, payments, users } from '../db/schema/index.ts';
-import type { DbOrTx } from '../db/client.ts';
+import type { Tx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
 import { today } from '../core/dates.ts';
 import type { DemoContext } from './seed.ts';
@@ -86,22 +86,22 @@ function statusFor(i: number): PaymentStatus {
  * FL and NY each show Expired, <=30, 31-90 and >90 days. Some agents hold a second license in another
  * state. Then a year of payments of every type, method and status.
  */
-export function seedLicensing(db: DbOrTx, ctx: DemoContext): void {
+export async function seedLicensing(db: Tx, ctx: DemoContext): Promise<void> {
   const now = today();
   const actor = { userId: ctx.adminId, ip: '127.0.0.1' };
   const holders = [...ctx.brokerIds, ...ctx.agentIds];
   const people = holders.length
-    ? db
+    ? await db
         .select({ user_id: users.user_id, role_id: users.role_id, brokerage_id: users.brokerage_id })
         .from(users)
         .where(inArray(users.user_id, holders))
-        .all()
+        .orderBy(asc(users.user_id))
     : [];
   const licensesByUser = new Map<number, number[]>();
   let n = 0;
-  seedCeRules(db, ctx);
+  await seedCeRules(db, ctx);
 
-  const addLicense = (userId: number, state: State, type: LicenseType, band: number, slot: number) => {
+  const addLicense = async (userId: number, state: State, type: LicenseType, band: number, slot: number) => {
     n++;
     const spec = BANDS[band]!;
     const rule = demoRuleFor(state, type);
@@ -114,43 +114,46 @@ export function seedLicensing(db: DbOrTx, ctx: DemoContext): void {
     const cycleStart = renewedDaysAgo === null ? null : addDays(now, -renewedDaysAgo - 20);
     const expiration = cycleStart ? addYears(cycleStart, years) : addDays(now, spec.days[slot % spec.days.length]!);
     const issue = addYears(cycleStart ?? expiration, -years);
-    const row = db
-      .insert(licenses)
-      .values({
-        user_id: userId,
-        license_number: licenseNumber(state, type, n),
-        state,
-        license_type: type,
-        issue_date: issue,
-        expiration_date: expiration,
-        status: spec.statuses[slot % spec.statuses.length]!,
-        ce_hours_required: required,
-        // The ledger's cache: seedCeLedger computes it once completions and adjustments exist.
-        ce_hours_completed: 0,
-        cycle_start_date: cycleStart ?? issue,
-        renewed_at: renewed,
-        created_at: ctx.daysAgo(380 - n * 5),
-      })
-      .returning()
-      .get();
-    audit(db, actor, { action: 'create', table: 'licenses', id: row.license_id, new: row });
+    const row = (
+      await db
+        .insert(licenses)
+        .values({
+          user_id: userId,
+          license_number: licenseNumber(state, type, n),
+          state,
+          license_type: type,
+          issue_date: issue,
+          expiration_date: expiration,
+          status: spec.statuses[slot % spec.statuses.length]!,
+          ce_hours_required: required,
+          // The ledger's cache: seedCeLedger computes it once completions and adjustments exist.
+          ce_hours_completed: 0,
+          cycle_start_date: cycleStart ?? issue,
+          renewed_at: renewed,
+          created_at: ctx.daysAgo(380 - n * 5),
+        })
+        .returning()
+    )[0]!;
+    await audit(db, actor, { action: 'create', table: 'licenses', id: row.license_id, new: row });
     ctx.licenseIds.push(row.license_id);
     licensesByUser.set(userId, [...(licensesByUser.get(userId) ?? []), row.license_id]);
   };
 
   // One license each: the broker and the agents of brokerage i share its state, one per band.
-  ctx.brokerageIds.forEach((brokerageId, i) => {
+  for (const [i, brokerageId] of ctx.brokerageIds.entries()) {
     const state = STATES[i % STATES.length]!;
     const members = people.filter((p) => p.brokerage_id === brokerageId).sort((a, b) => a.role_id - b.role_id || a.user_id - b.user_id);
-    members.forEach((p, k) => addLicense(p.user_id, state, p.role_id === 2 ? 'Broker' : 'Sales', k % BANDS.length, i));
-  });
+    for (const [k, p] of members.entries()) {
+      await addLicense(p.user_id, state, p.role_id === 2 ? 'Broker' : 'Sales', k % BANDS.length, i);
+    }
+  }
   // A second license in a neighbouring state for every other agent, in a different band.
-  ctx.agentIds.forEach((agentId, k) => {
-    if (k % 2 !== 0) return;
+  for (const [k, agentId] of ctx.agentIds.entries()) {
+    if (k % 2 !== 0) continue;
     const home = people.find((p) => p.user_id === agentId);
     const i = Math.max(0, ctx.brokerageIds.indexOf(home?.brokerage_id ?? -1));
-    addLicense(agentId, STATES[(i + 1) % STATES.length]!, k % 4 === 0 ? 'Associate Broker' : 'Sales', (k + 2) % BANDS.length, k + 1);
-  });
+    await addLicense(agentId, STATES[(i + 1) % STATES.length]!, k % 4 === 0 ? 'Associate Broker' : 'Sales', (k + 2) % BANDS.length, k + 1);
+  }
 
   // Some payments were recorded by the payer's own Broker, the rest by the Admin.
   const brokerOf = (userId: number) => {
@@ -168,22 +171,23 @@ export function seedLicensing(db: DbOrTx, ctx: DemoContext): void {
     const date = addDays(now, -Math.floor((i * 365) / 150));
     const own = licensesByUser.get(userId) ?? [];
     const linked = type === 'Course Fee' || type === 'Other' || own.length === 0 ? null : own[i % own.length]!;
-    const row = db
-      .insert(payments)
-      .values({
-        user_id: userId,
-        license_id: linked,
-        amount_cents: toCents(amounts[i % amounts.length]!),
-        payment_type: type,
-        payment_method: PAYMENT_METHODS[(i * 3) % PAYMENT_METHODS.length]!,
-        status: statusFor(i),
-        description: descriptions[i % descriptions.length] ?? null,
-        payment_date: date,
-        created_by: i % 4 === 0 ? brokerOf(userId) : ctx.adminId,
-        created_at: `${date}T${String(9 + (i % 8)).padStart(2, '0')}:${String((i * 13) % 60).padStart(2, '0')}:00.000Z`,
-      })
-      .returning()
-      .get();
-    audit(db, { userId: row.created_by, ip: '127.0.0.1' }, { action: 'create', table: 'payments', id: row.payment_id, new: row });
+    const row = (
+      await db
+        .insert(payments)
+        .values({
+          user_id: userId,
+          license_id: linked,
+          amount_cents: toCents(amounts[i % amounts.length]!),
+          payment_type: type,
+          payment_method: PAYMENT_METHODS[(i * 3) % PAYMENT_METHODS.length]!,
+          status: statusFor(i),
+          description: descriptions[i % descriptions.length] ?? null,
+          payment_date: date,
+          created_by: i % 4 === 0 ? brokerOf(userId) : ctx.adminId,
+          created_at: `${date}T${String(9 + (i % 8)).padStart(2, '0')}:${String((i * 13) % 60).padStart(2, '0')}:00.000Z`,
+        })
+        .returning()
+    )[0]!;
+    await audit(db, { userId: row.created_by, ip: '127.0.0.1' }, { action: 'create', table: 'payments', id: row.payment_id, new: row });
   }
 }

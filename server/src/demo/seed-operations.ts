@@ -1,6 +1,6 @@
-import { inArray } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import { renderTemplate, SAMPLE_VALUES } from '@lm/shared';
-import type { DbOrTx } from '../db/client.ts';
+import type { Tx } from '../db/client.ts';
 import { notificationDeliveries, notificationTemplates, users } from '../db/schema/index.ts';
 import { DEFAULT_TEMPLATES, insertAllDefaultTemplates } from '../modules/notifications/default-templates.ts';
 import type { DemoContext } from './seed.ts';
@@ -10,23 +10,21 @@ import type { DemoContext } from './seed.ts';
  * history, mostly delivered to the outbox with a few failures, so both cards of Notification Management
  * have something to show.
  */
-export function seedOperations(db: DbOrTx, ctx: DemoContext): void {
-  const templateIds = insertAllDefaultTemplates(db);
-  db.insert(notificationTemplates)
-    .values({
-      name: 'License Expiring SMS',
-      subject: 'License {{license_number}} expires {{expiration_date}}',
-      body: '{{app_name}}: {{user_name}}, your license {{license_number}} expires on {{expiration_date}}. Please renew.',
-      type: 'sms',
-      trigger_event: 'license_expiring',
-      is_active: false,
-      variables: JSON.stringify(['app_name', 'user_name', 'license_number', 'expiration_date']),
-    })
-    .run();
+export async function seedOperations(db: Tx, ctx: DemoContext): Promise<void> {
+  const templateIds = await insertAllDefaultTemplates(db);
+  await db.insert(notificationTemplates).values({
+    name: 'License Expiring SMS',
+    subject: 'License {{license_number}} expires {{expiration_date}}',
+    body: '{{app_name}}: {{user_name}}, your license {{license_number}} expires on {{expiration_date}}. Please renew.',
+    type: 'sms',
+    trigger_event: 'license_expiring',
+    is_active: false,
+    variables: JSON.stringify(['app_name', 'user_name', 'license_number', 'expiration_date']),
+  });
 
   const ids = [...ctx.agentIds, ...ctx.brokerIds];
-  const people = ids.length > 0 ? db.select().from(users).where(inArray(users.user_id, ids)).all() : [];
-  if (people.length === 0) people.push(db.select().from(users).all()[0]!);
+  const people = ids.length > 0 ? await db.select().from(users).where(inArray(users.user_id, ids)).orderBy(asc(users.user_id)) : [];
+  if (people.length === 0) people.push((await db.select().from(users).orderBy(asc(users.user_id)).limit(1))[0]!);
 
   // [days ago, template index (DEFAULT_TEMPLATES order), status, error]
   const history: Array<[number, number, 'sent' | 'failed', string | null]> = [
@@ -44,7 +42,7 @@ export function seedOperations(db: DbOrTx, ctx: DemoContext): void {
     [2, 4, 'sent', null],
     [1, 1, 'sent', null],
   ];
-  history.forEach(([days, t, status, error], i) => {
+  for (const [i, [days, t, status, error]] of history.entries()) {
     const person = people[i % people.length]!;
     const template = DEFAULT_TEMPLATES[t]!;
     const values = {
@@ -66,21 +64,19 @@ export function seedOperations(db: DbOrTx, ctx: DemoContext): void {
       support_email: 'support@example.com',
     };
     const at = ctx.daysAgo(days);
-    db.insert(notificationDeliveries)
-      .values({
-        template_id: templateIds[t]!,
-        template_name: template.name,
-        channel: 'email',
-        recipient: person.email,
-        user_id: person.user_id,
-        subject: renderTemplate(template.subject, values),
-        body: renderTemplate(template.body, values),
-        status,
-        transport: 'outbox',
-        error,
-        created_at: at,
-        sent_at: status === 'sent' ? at : null,
-      })
-      .run();
-  });
+    await db.insert(notificationDeliveries).values({
+      template_id: templateIds[t]!,
+      template_name: template.name,
+      channel: 'email',
+      recipient: person.email,
+      user_id: person.user_id,
+      subject: renderTemplate(template.subject, values),
+      body: renderTemplate(template.body, values),
+      status,
+      transport: 'outbox',
+      error,
+      created_at: at,
+      sent_at: status === 'sent' ? at : null,
+    });
+  }
 }

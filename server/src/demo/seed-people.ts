@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { ROLE, type RoleName } from '@lm/shared';
 import { brokerages, users } from '../db/schema/index.ts';
-import type { DbOrTx } from '../db/client.ts';
+import type { Tx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
 import type { DemoContext } from './seed.ts';
 
@@ -117,53 +117,60 @@ const personName = (n: number) => [FIRST[n % FIRST.length]!, LAST[(n * 5 + Math.
  * state; one Agent with no brokerage; one deactivated and one deleted former Agent (history stays).
  * The demo logins broker@, agent@ and school@demo.test are the first of each.
  */
-export function seedPeople(db: DbOrTx, ctx: DemoContext) {
+export async function seedPeople(db: Tx, ctx: DemoContext): Promise<void> {
   const actor = { userId: ctx.adminId, ip: '127.0.0.1' };
   let n = 0;
-  const add = (role: RoleName, first: string, last: string, email: string, brokerageId: number | null, place: number) => {
+  const add = async (role: RoleName, first: string, last: string, email: string, brokerageId: number | null, place: number) => {
     n++;
-    const row = db
-      .insert(users)
-      .values({
-        email,
-        password_hash: ctx.passwordHash,
-        first_name: first,
-        last_name: last,
-        role_id: ROLE[role],
-        brokerage_id: brokerageId,
-        phone_number: `(555) 010-${String(1000 + n).slice(-4)}`,
-        address: `${100 + n * 7} ${STREETS[n % STREETS.length]}`,
-        city: CITIES[place % CITIES.length]!,
-        state: STATES[place % STATES.length]!,
-        zip_code: ZIPS[place % ZIPS.length]!,
-        created_at: ctx.daysAgo(400 - n * 3),
-        last_login: n % 5 === 0 ? null : ctx.daysAgo(n % 20),
-        login_count: (n * 7) % 60,
-      })
-      .returning()
-      .get();
-    audit(db, actor, { action: 'create', table: 'users', id: row.user_id, new: { email, role_id: ROLE[role], brokerage_id: brokerageId } });
+    const row = (
+      await db
+        .insert(users)
+        .values({
+          email,
+          password_hash: ctx.passwordHash,
+          first_name: first,
+          last_name: last,
+          role_id: ROLE[role],
+          brokerage_id: brokerageId,
+          phone_number: `(555) 010-${String(1000 + n).slice(-4)}`,
+          address: `${100 + n * 7} ${STREETS[n % STREETS.length]}`,
+          city: CITIES[place % CITIES.length]!,
+          state: STATES[place % STATES.length]!,
+          zip_code: ZIPS[place % ZIPS.length]!,
+          created_at: ctx.daysAgo(400 - n * 3),
+          last_login: n % 5 === 0 ? null : ctx.daysAgo(n % 20),
+          login_count: (n * 7) % 60,
+        })
+        .returning()
+    )[0]!;
+    await audit(db, actor, {
+      action: 'create',
+      table: 'users',
+      id: row.user_id,
+      new: { email, role_id: ROLE[role], brokerage_id: brokerageId },
+    });
     return row;
   };
 
-  BROKERAGES.forEach((b, i) => {
-    const brokerage = db
-      .insert(brokerages)
-      .values({ ...b, created_at: ctx.daysAgo(500 - i * 10) })
-      .returning()
-      .get();
-    audit(db, actor, { action: 'create', table: 'brokerages', id: brokerage.brokerage_id, new: b });
+  for (const [i, b] of BROKERAGES.entries()) {
+    const brokerage = (
+      await db
+        .insert(brokerages)
+        .values({ ...b, created_at: ctx.daysAgo(500 - i * 10) })
+        .returning()
+    )[0]!;
+    await audit(db, actor, { action: 'create', table: 'brokerages', id: brokerage.brokerage_id, new: b });
     ctx.brokerageIds.push(brokerage.brokerage_id);
     const [bf, bl] = personName(i * 4);
-    const broker = add('Broker', bf, bl, i === 0 ? 'broker@demo.test' : `broker${i + 1}@demo.test`, brokerage.brokerage_id, i);
+    const broker = await add('Broker', bf, bl, i === 0 ? 'broker@demo.test' : `broker${i + 1}@demo.test`, brokerage.brokerage_id, i);
     ctx.brokerIds.push(broker.user_id);
     for (let a = 1; a <= 3; a++) {
       const [af, al] = personName(i * 4 + a);
       const email = i === 0 && a === 1 ? 'agent@demo.test' : `agent${i + 1}.${a}@demo.test`;
-      const agent = add('Agent', af, al, email, brokerage.brokerage_id, i);
+      const agent = await add('Agent', af, al, email, brokerage.brokerage_id, i);
       ctx.agentIds.push(agent.user_id);
     }
-  });
+  }
 
   const schools = [
     ['Pacific Real Estate Academy', 'school@demo.test', 0],
@@ -173,22 +180,22 @@ export function seedPeople(db: DbOrTx, ctx: DemoContext) {
   ] as const;
   for (const [name, email, place] of schools) {
     const [first, ...rest] = name.split(' ');
-    const school = add('School', first!, rest.join(' '), email, null, place);
+    const school = await add('School', first!, rest.join(' '), email, null, place);
     ctx.schoolIds.push(school.user_id);
   }
 
   // An independent Agent, not with any brokerage.
-  const independent = add('Agent', 'Nora', 'Lindqvist', 'independent.agent@demo.test', null, 6);
+  const independent = await add('Agent', 'Nora', 'Lindqvist', 'independent.agent@demo.test', null, 6);
   ctx.agentIds.push(independent.user_id);
 
   // A former agent, deactivated (shows the Inactive status), and one deleted: both keep their history.
-  const former = add('Agent', 'Victor', 'Lang', 'former.agent@demo.test', ctx.brokerageIds[1]!, 1);
-  db.update(users).set({ is_active: false }).where(eq(users.user_id, former.user_id)).run();
-  audit(db, actor, { action: 'update', table: 'users', id: former.user_id, old: { is_active: true }, new: { is_active: false } });
-  const gone = add('Agent', 'Wendy', 'Moreau', 'gone.agent@demo.test', ctx.brokerageIds[3]!, 3);
-  db.update(users)
+  const former = await add('Agent', 'Victor', 'Lang', 'former.agent@demo.test', ctx.brokerageIds[1]!, 1);
+  await db.update(users).set({ is_active: false }).where(eq(users.user_id, former.user_id));
+  await audit(db, actor, { action: 'update', table: 'users', id: former.user_id, old: { is_active: true }, new: { is_active: false } });
+  const gone = await add('Agent', 'Wendy', 'Moreau', 'gone.agent@demo.test', ctx.brokerageIds[3]!, 3);
+  await db
+    .update(users)
     .set({ is_active: false, deleted_at: ctx.daysAgo(20) })
-    .where(eq(users.user_id, gone.user_id))
-    .run();
-  audit(db, actor, { action: 'delete', table: 'users', id: gone.user_id, old: { email: gone.email, role_id: gone.role_id } });
+    .where(eq(users.user_id, gone.user_id));
+  await audit(db, actor, { action: 'delete', table: 'users', id: gone.user_id, old: { email: gone.email, role_id: gone.role_id } });
 }

@@ -36,8 +36,8 @@ export const DEMO_LOGINS = [
 
 export async function seedDemo(db: Db): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  db.transaction((tx) => {
-    const admin = tx
+  await db.transaction(async (tx) => {
+    const [admin] = await tx
       .insert(users)
       .values({
         email: 'admin@demo.test',
@@ -47,16 +47,15 @@ export async function seedDemo(db: Db): Promise<void> {
         role_id: ROLE.Admin,
         created_at: new Date(Date.now() - 600 * 86_400_000).toISOString(),
       })
-      .returning()
-      .get();
-    audit(
+      .returning();
+    await audit(
       tx,
       { userId: null, ip: null },
-      { action: 'create', table: 'users', id: admin.user_id, new: { email: admin.email, role_id: ROLE.Admin, reason: 'demo' } },
+      { action: 'create', table: 'users', id: admin!.user_id, new: { email: admin!.email, role_id: ROLE.Admin, reason: 'demo' } },
     );
     const ctx: DemoContext = {
       passwordHash,
-      adminId: admin.user_id,
+      adminId: admin!.user_id,
       brokerageIds: [],
       brokerIds: [],
       agentIds: [],
@@ -64,9 +63,9 @@ export async function seedDemo(db: Db): Promise<void> {
       licenseIds: [],
       daysAgo: (days) => new Date(Date.now() - days * 86_400_000).toISOString(),
     };
-    seedPeople(tx, ctx);
-    seedLicensing(tx, ctx);
-    seedCourses(tx, ctx);
-    seedOperations(tx, ctx);
+    await seedPeople(tx, ctx);
+    await seedLicensing(tx, ctx);
+    await seedCourses(tx, ctx);
+    await seedOperations(tx, ctx);
   });
 }

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import { extractVariables, type NotificationType, type TriggerEvent } from '@lm/shared';
 import { notificationTemplates } from '../../db/schema/index.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { audit } from '../../core/audit.ts';
 
 export interface DefaultTemplate {
@@ -125,38 +125,40 @@ const REQUIRED_TRIGGERS: TriggerEvent[] = DEFAULT_TEMPLATES.map((t) => t.trigger
  * a trigger that has any template (active or not) is left alone; deactivating a template is how an
  * event is paused (account e-mails fall back to the built-in text: see events.ts). Returns the names created.
  */
-export function ensureDefaultTemplates(db: Db): string[] {
-  return db.transaction((tx) => {
-    const present = new Set(
-      tx
-        .select({ trigger: notificationTemplates.trigger_event })
-        .from(notificationTemplates)
-        .where(inArray(notificationTemplates.trigger_event, REQUIRED_TRIGGERS))
-        .all()
-        .map((r) => r.trigger),
-    );
+export async function ensureDefaultTemplates(db: Db): Promise<string[]> {
+  // Check and insert in one transaction: instances starting together on one PostgreSQL database
+  // (serialisable, retried) create each default once; the loser's retry sees the winner's rows.
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ trigger: notificationTemplates.trigger_event })
+      .from(notificationTemplates)
+      .where(inArray(notificationTemplates.trigger_event, REQUIRED_TRIGGERS));
+    const present = new Set(rows.map((r) => r.trigger));
     const created: string[] = [];
     for (const t of DEFAULT_TEMPLATES) {
       if (!REQUIRED_TRIGGERS.includes(t.trigger_event) || present.has(t.trigger_event)) continue;
-      created.push(insertDefault(tx, t));
+      created.push(await insertDefault(tx, t));
     }
     return created;
   });
 }
 
-function insertDefault(tx: DbOrTx, t: DefaultTemplate): string {
-  const row = tx.insert(notificationTemplates).values(defaultTemplateRow(t)).returning().get();
-  audit(
+async function insertDefault(tx: Tx, t: DefaultTemplate): Promise<string> {
+  const [row] = await tx.insert(notificationTemplates).values(defaultTemplateRow(t)).returning();
+  await audit(
     tx,
     { userId: null, ip: null },
-    { action: 'create', table: 'notification_templates', id: row.id, new: { ...t, reason: 'default template' } },
+    { action: 'create', table: 'notification_templates', id: row!.id, new: { ...t, reason: 'default template' } },
   );
-  return row.name;
+  return row!.name;
 }
 
 /** Used by the demo seed: every default template, whatever exists. */
-export function insertAllDefaultTemplates(tx: DbOrTx): number[] {
-  return DEFAULT_TEMPLATES.map(
-    (t) => tx.insert(notificationTemplates).values(defaultTemplateRow(t)).returning({ id: notificationTemplates.id }).get().id,
-  );
+export async function insertAllDefaultTemplates(tx: Tx): Promise<number[]> {
+  const ids: number[] = [];
+  for (const t of DEFAULT_TEMPLATES) {
+    const [row] = await tx.insert(notificationTemplates).values(defaultTemplateRow(t)).returning({ id: notificationTemplates.id });
+    ids.push(row!.id);
+  }
+  return ids;
 }

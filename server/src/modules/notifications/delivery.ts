@@ -25,6 +25,7 @@ import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { audit, type Actor } from '../../core/audit.ts';
 import { getSettings } from '../../core/settings.ts';
+import { notFound } from '../../core/errors.ts';
 
 export interface OutgoingMessage {
   /** The delivery row's id (names the outbox file). */
@@ -204,32 +205,38 @@ const SYSTEM: Actor = { userId: null, ip: null };
  * 3. Marks the row sent or failed and audits it, in one transaction. A failed attempt releases its
  *    reminder key so the next scheduler run tries again; a crash between 1 and 3 leaves the row
  *    pending and keeps the key (we may have sent it: at most once beats twice).
+ * Steps 1 and 3 are transactions of their own and the send happens between them, so call it after the
+ * change that causes the message has committed, never inside a transaction callback (a retried
+ * transaction would send again).
  */
 export async function deliver(db: Db, config: Config, req: DeliveryRequest): Promise<DeliveryOutcome> {
-  const settings = getSettings(db);
+  const settings = await getSettings(db);
   if (!req.ignoreChannelSwitch && !channelEnabled(settings, req.channel)) return { status: 'skipped', reason: 'channel_disabled' };
   const actor = req.actor ?? SYSTEM;
   const now = req.now ?? new Date();
 
   const body = req.channel === 'email' ? `${req.body}\n${emailFooter(settings)}` : req.body;
-  const claimed = db
-    .insert(notificationDeliveries)
-    .values({
-      template_id: req.template.id,
-      template_name: req.template.name,
-      channel: req.channel,
-      recipient: req.recipient,
-      user_id: req.user_id ?? null,
-      license_id: req.license_id ?? null,
-      subject: req.subject,
-      body,
-      status: 'pending',
-      reminder_key: req.reminder_key ?? null,
-      created_at: now.toISOString(),
-    })
-    .onConflictDoNothing()
-    .returning()
-    .get();
+  // The claim commits before the transport runs: a retried transaction never sends twice, and a crash
+  // after the send leaves the row pending with its key taken.
+  const [claimed] = await db.transaction((tx) =>
+    tx
+      .insert(notificationDeliveries)
+      .values({
+        template_id: req.template.id,
+        template_name: req.template.name,
+        channel: req.channel,
+        recipient: req.recipient,
+        user_id: req.user_id ?? null,
+        license_id: req.license_id ?? null,
+        subject: req.subject,
+        body,
+        status: 'pending',
+        reminder_key: req.reminder_key ?? null,
+        created_at: now.toISOString(),
+      })
+      .onConflictDoNothing()
+      .returning(),
+  );
   if (!claimed) return { status: 'skipped', reason: 'duplicate' };
 
   let result: TransportResult | null = null;
@@ -250,21 +257,22 @@ export async function deliver(db: Db, config: Config, req: DeliveryRequest): Pro
     error = (err instanceof Error ? err.message : String(err)).slice(0, 500) || 'Delivery failed';
   }
 
-  const finished = db.transaction((tx) => {
-    const row = tx
+  const sentAt = new Date().toISOString();
+  const finished = await db.transaction(async (tx) => {
+    const [row] = await tx
       .update(notificationDeliveries)
       .set(
         result
-          ? { status: 'sent', transport: result.transport, outbox_file: result.file ?? null, sent_at: new Date().toISOString() }
+          ? { status: 'sent', transport: result.transport, outbox_file: result.file ?? null, sent_at: sentAt }
           : noGateway
             ? // Kept reminder key: without a gateway tomorrow's pass could not do better, so it is recorded once.
               { status: 'failed', transport: 'none', error }
             : { status: 'failed', transport: config.smtpUrl ? 'smtp' : 'outbox', error, reminder_key: null },
       )
       .where(eq(notificationDeliveries.id, claimed.id))
-      .returning()
-      .get()!;
-    audit(tx, actor, {
+      .returning();
+    if (!row) throw notFound('Notification delivery');
+    await audit(tx, actor, {
       action: result ? 'notification_sent' : 'notification_failed',
       table: 'notification_deliveries',
       id: row.id,

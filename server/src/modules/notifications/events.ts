@@ -8,7 +8,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { renderTemplate, type NotificationType, type Settings, type TriggerEvent } from '@lm/shared';
 import { completions, courses, notificationTemplates, users } from '../../db/schema/index.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import type { Actor } from '../../core/audit.ts';
 import { getSettings } from '../../core/settings.ts';
@@ -19,13 +19,12 @@ import { deliver, type DeliveryOutcome } from './delivery.ts';
 type TemplateRow = Pick<typeof notificationTemplates.$inferSelect, 'id' | 'name' | 'subject' | 'body' | 'type'>;
 
 /** The first active template per channel for a trigger (one message per channel, not one per template). */
-export function activeTemplates(db: Db, trigger: TriggerEvent): TemplateRow[] {
-  const rows = db
+export async function activeTemplates(db: DbOrTx, trigger: TriggerEvent): Promise<TemplateRow[]> {
+  const rows = await db
     .select()
     .from(notificationTemplates)
     .where(and(eq(notificationTemplates.trigger_event, trigger), eq(notificationTemplates.is_active, true)))
-    .orderBy(asc(notificationTemplates.id))
-    .all();
+    .orderBy(asc(notificationTemplates.id));
   const perChannel = new Map<NotificationType, TemplateRow>();
   for (const r of rows) if (!perChannel.has(r.type)) perChannel.set(r.type, r);
   return [...perChannel.values()];
@@ -74,15 +73,14 @@ export async function sendPasswordLink(
   config: Config,
   args: { userId: number; purpose: LinkPurpose; token: string; validForMs: number; actor?: Actor },
 ): Promise<DeliveryOutcome> {
-  const user = db
+  const [user] = await db
     .select({ first_name: users.first_name, last_name: users.last_name, email: users.email })
     .from(users)
-    .where(eq(users.user_id, args.userId))
-    .get();
+    .where(eq(users.user_id, args.userId));
   if (!user) return { status: 'skipped', reason: 'duplicate' };
   const trigger: TriggerEvent = args.purpose === 'welcome' ? 'user_registered' : 'password_reset';
-  const settings = getSettings(db);
-  const stored = activeTemplates(db, trigger).find((t) => t.type === 'email');
+  const settings = await getSettings(db);
+  const stored = (await activeTemplates(db, trigger)).find((t) => t.type === 'email');
   const fallback = DEFAULT_TEMPLATES.find((t) => t.trigger_event === trigger)!;
   const template = stored ?? { id: null, name: fallback.name, subject: fallback.subject, body: fallback.body };
   const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(args.token)}`;
@@ -116,7 +114,7 @@ export function notifyCourseCompleted(ctx: { db: Db; config: Config }, completio
 }
 
 export async function sendCourseCompleted(db: Db, config: Config, completionId: number): Promise<DeliveryOutcome[]> {
-  const row = db
+  const [row] = await db
     .select({
       status: completions.status,
       completion_date: completions.completion_date,
@@ -134,10 +132,9 @@ export async function sendCourseCompleted(db: Db, config: Config, completionId: 
     .from(completions)
     .innerJoin(courses, eq(courses.course_id, completions.course_id))
     .innerJoin(users, eq(users.user_id, completions.user_id))
-    .where(eq(completions.completion_id, completionId))
-    .get();
+    .where(eq(completions.completion_id, completionId));
   if (!row || row.status !== 'Approved' || !row.is_active || row.deleted_at) return [];
-  const settings = getSettings(db);
+  const settings = await getSettings(db);
   const values = {
     ...commonValues(settings, config),
     ...userValues(row),
@@ -146,7 +143,7 @@ export async function sendCourseCompleted(db: Db, config: Config, completionId: 
     completion_date: row.completion_date,
   };
   const outcomes: DeliveryOutcome[] = [];
-  for (const t of activeTemplates(db, 'course_completed')) {
+  for (const t of await activeTemplates(db, 'course_completed')) {
     const recipient = recipientFor(t.type, row);
     if (!recipient) continue;
     outcomes.push(

@@ -54,8 +54,8 @@ function mergeVariables(given: string[], subject: string, body: string): string 
   return JSON.stringify([...new Set([...given, ...extractVariables(subject, body)])]);
 }
 
-function assertNameFree(db: DbOrTx, name: string, exceptId?: number) {
-  const clash = db
+async function assertNameFree(db: DbOrTx, name: string, exceptId?: number) {
+  const [clash] = await db
     .select({ id: notificationTemplates.id })
     .from(notificationTemplates)
     .where(
@@ -64,68 +64,67 @@ function assertNameFree(db: DbOrTx, name: string, exceptId?: number) {
         exceptId === undefined ? undefined : ne(notificationTemplates.id, exceptId),
       ),
     )
-    .get();
+    .limit(1);
   if (clash) throw conflict('A notification template with this name already exists');
 }
 
-const getRow = (db: DbOrTx, id: number) =>
-  found(db.select().from(notificationTemplates).where(eq(notificationTemplates.id, id)).get(), 'Notification template');
+const getRow = async (db: DbOrTx, id: number) =>
+  found((await db.select().from(notificationTemplates).where(eq(notificationTemplates.id, id)))[0], 'Notification template');
 
-export function listTemplates(ctx: Context): { templates: NotificationTemplate[] } {
-  const rows = ctx.db.select().from(notificationTemplates).orderBy(asc(notificationTemplates.id)).all();
+export async function listTemplates(ctx: Context): Promise<{ templates: NotificationTemplate[] }> {
+  const rows = await ctx.db.select().from(notificationTemplates).orderBy(asc(notificationTemplates.id));
   return { templates: rows.map(toTemplate) };
 }
 
-export function createTemplate(ctx: Context, input: TemplateCreateData): NotificationTemplate {
-  return ctx.db.transaction((tx) => {
-    assertNameFree(tx, input.name);
-    const row = tx
+export async function createTemplate(ctx: Context, input: TemplateCreateData): Promise<NotificationTemplate> {
+  return ctx.db.transaction(async (tx) => {
+    await assertNameFree(tx, input.name);
+    const [row] = await tx
       .insert(notificationTemplates)
       .values({ ...input, variables: mergeVariables(input.variables, input.subject, input.body) })
-      .returning()
-      .get();
-    const out = toTemplate(row);
-    audit(tx, ctx.actor, { action: 'create', table: 'notification_templates', id: row.id, new: out });
+      .returning();
+    const out = toTemplate(row!);
+    await audit(tx, ctx.actor, { action: 'create', table: 'notification_templates', id: out.id, new: out });
     return out;
   });
 }
 
-export function updateTemplate(ctx: Context, input: TemplateUpdateData): NotificationTemplate {
+export async function updateTemplate(ctx: Context, input: TemplateUpdateData): Promise<NotificationTemplate> {
   const { id, ...changes } = input;
-  return ctx.db.transaction((tx) => {
-    const old = getRow(tx, id);
-    if (changes.name !== undefined) assertNameFree(tx, changes.name, id);
+  const updatedAt = new Date().toISOString();
+  return ctx.db.transaction(async (tx) => {
+    const old = await getRow(tx, id);
+    if (changes.name !== undefined) await assertNameFree(tx, changes.name, id);
     const subject = changes.subject ?? old.subject;
     const body = changes.body ?? old.body;
-    const row = tx
+    const [row] = await tx
       .update(notificationTemplates)
       .set({
         ...changes,
         variables: mergeVariables(changes.variables ?? parseVariables(old.variables), subject, body),
-        updated_at: new Date().toISOString(),
+        updated_at: updatedAt,
       })
       .where(eq(notificationTemplates.id, id))
-      .returning()
-      .get()!;
-    const out = toTemplate(row);
-    audit(tx, ctx.actor, { action: 'update', table: 'notification_templates', id, old: toTemplate(old), new: out });
+      .returning();
+    const out = toTemplate(row!);
+    await audit(tx, ctx.actor, { action: 'update', table: 'notification_templates', id, old: toTemplate(old), new: out });
     return out;
   });
 }
 
-export function deleteTemplate(ctx: Context, id: number): { success: true } {
-  ctx.db.transaction((tx) => {
-    const old = getRow(tx, id);
+export async function deleteTemplate(ctx: Context, id: number): Promise<{ success: true }> {
+  await ctx.db.transaction(async (tx) => {
+    const old = await getRow(tx, id);
     // History keeps the template's name (template_id becomes null through the foreign key).
-    tx.delete(notificationTemplates).where(eq(notificationTemplates.id, id)).run();
-    audit(tx, ctx.actor, { action: 'delete', table: 'notification_templates', id, old: toTemplate(old) });
+    await tx.delete(notificationTemplates).where(eq(notificationTemplates.id, id));
+    await audit(tx, ctx.actor, { action: 'delete', table: 'notification_templates', id, old: toTemplate(old) });
   });
   return { success: true };
 }
 
 /** The values a test send and the preview use: the samples, with the office's own name and address. */
-export function sampleValues(ctx: Pick<Context, 'db'>): Record<string, string> {
-  const s = getSettings(ctx.db);
+export async function sampleValues(ctx: Pick<Context, 'db'>): Promise<Record<string, string>> {
+  const s = await getSettings(ctx.db);
   return { ...SAMPLE_VALUES, app_name: s.app_name, support_email: s.support_email, support_phone: s.support_phone };
 }
 
@@ -142,8 +141,8 @@ export function whereItWent(ctx: Pick<Context, 'config'>, d: Delivery, what = 'T
  * templates so they can be checked before they go live. SMS and push templates are tested by email too.
  */
 export async function sendTest(ctx: Context, input: TemplateTestData) {
-  const template = toTemplate(getRow(ctx.db, input.id));
-  const values = sampleValues(ctx);
+  const template = toTemplate(await getRow(ctx.db, input.id));
+  const values = await sampleValues(ctx);
   const outcome = await deliver(ctx.db, ctx.config, {
     channel: 'email',
     recipient: input.test_email,
@@ -164,20 +163,18 @@ export function deliveryInfo(ctx: Pick<Context, 'config'>) {
   return deliveryStatus(ctx.config);
 }
 
-export function history(ctx: Context, limit = 10): NotificationHistory {
-  const counts = ctx.db
+export async function history(ctx: Context, limit = 10): Promise<NotificationHistory> {
+  const counts = await ctx.db
     .select({ status: notificationDeliveries.status, transport: notificationDeliveries.transport, n: count() })
     .from(notificationDeliveries)
-    .groupBy(notificationDeliveries.status, notificationDeliveries.transport)
-    .all();
+    .groupBy(notificationDeliveries.status, notificationDeliveries.transport);
   const by = (s: string, transport?: (t: string | null) => boolean) =>
     counts.filter((c) => c.status === s && (!transport || transport(c.transport))).reduce((a, c) => a + c.n, 0);
-  const recent = ctx.db
+  const recent = await ctx.db
     .select()
     .from(notificationDeliveries)
     .orderBy(desc(notificationDeliveries.created_at), desc(notificationDeliveries.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
   return {
     total_sent: counts.reduce((a, c) => a + c.n, 0),
     // An outbox file is not a delivery: it is counted on its own.

@@ -29,7 +29,7 @@ export interface DuePayment {
   brokerage_id: number | null;
 }
 
-export function duePayments(db: Db, today: string, lookbackDays: number): DuePayment[] {
+export async function duePayments(db: Db, today: string, lookbackDays: number): Promise<DuePayment[]> {
   return db
     .select({
       payment_id: payments.payment_id,
@@ -57,8 +57,7 @@ export function duePayments(db: Db, today: string, lookbackDays: number): DuePay
         isNull(users.deleted_at),
       ),
     )
-    .orderBy(asc(payments.payment_date), asc(payments.payment_id))
-    .all();
+    .orderBy(asc(payments.payment_date), asc(payments.payment_id));
 }
 
 export const paymentAmount = (p: Pick<DuePayment, 'amount_cents'>) => formatPaymentAmount(toDollars(p.amount_cents));
@@ -78,7 +77,7 @@ export async function remindPayers(
   onOutcome: (o: DeliveryOutcome | 'no_address') => void,
 ): Promise<void> {
   if (due.length === 0) return;
-  const templates = activeTemplates(db, 'payment_due');
+  const templates = await activeTemplates(db, 'payment_due');
   for (const p of due) {
     const values = {
       ...commonValues(settings, config),

@@ -60,10 +60,10 @@ interface DueLicense {
   days_left: number;
 }
 
-function dueLicenses(db: Db, today: string, settings: Settings): DueLicense[] {
+async function dueLicenses(db: Db, today: string, settings: Settings): Promise<DueLicense[]> {
   const windowEnd = addDays(today, settings.license_expiry_warning_days);
   const lookback = addDays(today, -EXPIRED_LOOKBACK_DAYS);
-  const rows = db
+  const rows = await db
     .select({
       license_id: licenses.license_id,
       license_number: licenses.license_number,
@@ -101,8 +101,7 @@ function dueLicenses(db: Db, today: string, settings: Settings): DueLicense[] {
         ),
       ),
     )
-    .orderBy(asc(licenses.expiration_date), asc(licenses.license_id))
-    .all();
+    .orderBy(asc(licenses.expiration_date), asc(licenses.license_id));
   return rows.map((r) => ({
     ...r,
     trigger: r.expiration_date < today ? 'license_expired' : 'license_expiring',
@@ -172,27 +171,37 @@ function digestSubject(licenseCount: number, paymentCount: number): string {
   return `${plural(licenseCount, 'agent license')} and ${plural(paymentCount, 'payment')} need attention`;
 }
 
-const running = new WeakMap<object, Promise<ReminderSummary>>();
+const running = new WeakMap<Db, Promise<ReminderSummary>>();
+
+/** The lock every instance on the database honours while a pass runs (db.exclusive). */
+export const REMINDER_PASS_LOCK = 'notifications:reminder-pass';
+
+const emptySummary = (): ReminderSummary => ({ sent: 0, failed: 0, duplicates: 0, disabled: 0, no_address: 0 });
 
 /**
  * One pass of the scheduler. Safe to call at any time and any number of times: what went out before is
- * not sent again. Overlapping calls on the same database share one pass.
+ * not sent again (reminder keys). Overlapping calls on the same Db share one pass; while another instance
+ * on the same database runs one, this one does nothing (its reminders are that pass's to send) and
+ * returns an empty summary.
  */
 export function runReminders(db: Db, config: Config, now: Date = new Date()): Promise<ReminderSummary> {
-  const inFlight = running.get(db.$client);
+  const inFlight = running.get(db);
   if (inFlight) return inFlight;
-  const pass = runPass(db, config, now).finally(() => running.delete(db.$client));
-  running.set(db.$client, pass);
+  const pass = db
+    .exclusive(REMINDER_PASS_LOCK, () => runPass(db, config, now))
+    .then((r) => (r.acquired ? r.value : emptySummary()))
+    .finally(() => running.delete(db));
+  running.set(db, pass);
   return pass;
 }
 
-/** The pass under way on this database, if any (lets tests wait for the scheduler's pass). */
+/** The pass under way on this Db, if any (lets tests wait for the scheduler's pass). */
 export function reminderPassInFlight(db: Db): Promise<ReminderSummary> | undefined {
-  return running.get(db.$client);
+  return running.get(db);
 }
 
 async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSummary> {
-  const summary: ReminderSummary = { sent: 0, failed: 0, duplicates: 0, disabled: 0, no_address: 0 };
+  const summary = emptySummary();
   const count = (o: DeliveryOutcome) => {
     if (o.status === 'skipped') {
       if (o.reason === 'duplicate') summary.duplicates++;
@@ -200,14 +209,14 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
     } else if (o.status === 'sent') summary.sent++;
     else summary.failed++;
   };
-  const settings = getSettings(db);
+  const settings = await getSettings(db);
   const today = officeToday(now);
-  const due = dueLicenses(db, today, settings);
+  const due = await dueLicenses(db, today, settings);
 
   // 1. Holders.
   const templates = {
-    license_expiring: activeTemplates(db, 'license_expiring'),
-    license_expired: activeTemplates(db, 'license_expired'),
+    license_expiring: await activeTemplates(db, 'license_expiring'),
+    license_expired: await activeTemplates(db, 'license_expired'),
   };
   for (const l of due) {
     const values = licenseValues(l, settings);
@@ -234,14 +243,14 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
   }
 
   // 1b. Payers of Pending payments whose date has come (reminders.payments.ts).
-  const duePays = duePayments(db, today, EXPIRED_LOOKBACK_DAYS);
+  const duePays = await duePayments(db, today, EXPIRED_LOOKBACK_DAYS);
   await remindPayers(db, config, duePays, settings, now, (o) => (o === 'no_address' ? summary.no_address++ : count(o)));
 
   // 2. Brokers: their agents' licenses and due payments, batched at the notification frequency.
   const agentItems = due.filter((l) => l.role_id === ROLE.Agent && l.brokerage_id !== null);
   const agentPays = duePays.filter((p) => p.role_id === ROLE.Agent && p.brokerage_id !== null);
   if (agentItems.length === 0 && agentPays.length === 0) return summary;
-  const brokers = db
+  const brokers = await db
     .select({
       user_id: users.user_id,
       email: users.email,
@@ -258,8 +267,7 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
         inArray(users.brokerage_id, [...new Set([...agentItems, ...agentPays].map((a) => a.brokerage_id!))]),
       ),
     )
-    .orderBy(asc(users.user_id))
-    .all();
+    .orderBy(asc(users.user_id));
   const period = digestPeriod(settings.notification_frequency, today);
   for (const b of brokers) {
     const items = agentItems.filter((a) => a.brokerage_id === b.brokerage_id);
