@@ -24,7 +24,16 @@ export async function createTestDatabase(baseUrl: string): Promise<{ url: string
       const c = new pg.Client({ connectionString: baseUrl });
       await c.connect();
       try {
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        // FORCE cannot end an autovacuum worker for a non-superuser (42501): it finishes within moments, so try again.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+            return;
+          } catch (err) {
+            if ((err as { code?: string }).code !== '42501' || attempt >= 20) throw err;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }
       } finally {
         await c.end();
       }
