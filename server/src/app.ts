@@ -197,9 +197,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       wildcard: false,
       index: ['index.html'],
       preCompressed: true,
-      setHeaders: (res, filePath) => {
+      setHeaders: (reply, filePath) => {
         const hashed = filePath.startsWith(path.join(config.clientDist, 'assets') + path.sep);
-        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        void reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }

@@ -17,7 +17,8 @@ import { getTableConfig as getSqliteTableConfig, SQLiteTable } from 'drizzle-orm
 import pg from 'pg';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { closeDatabase, openDatabase, type Db } from '../src/db/client.ts';
+import Database from 'better-sqlite3';
+import { runSqliteMigrations } from '../src/db/sqlite/driver.ts';
 import * as sqliteSchema from '../src/db/schema/sqlite/index.ts';
 import * as pgSchema from '../src/db/schema/pg/index.ts';
 
@@ -151,8 +152,7 @@ interface FkRow {
   on_delete: string;
 }
 
-function introspectSqlite(db: Db): SchemaShape {
-  const raw = db.$client;
+function introspectSqlite(raw: Database.Database): SchemaShape {
   const master = (type: string, name: string) =>
     (raw.prepare('SELECT sql FROM sqlite_master WHERE type = ? AND name = ?').get(type, name) as { sql: string }).sql;
   const tables: Record<string, TableShape> = {};
@@ -358,15 +358,18 @@ function typeMismatches(sqlite: SchemaShape, pgTypes: Record<string, Record<stri
   return bad;
 }
 
-function openMigratedSqlite(): { db: Db; dir: string } {
+/** A SQLite file built from the real SQLite migrations (whichever engine this test pass runs the app on). */
+function openMigratedSqlite(): { db: Database.Database; dir: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-parity-'));
-  return { db: openDatabase(path.join(dir, 'parity.db')), dir };
+  const db = new Database(path.join(dir, 'parity.db'));
+  runSqliteMigrations(db);
+  return { db, dir };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('schema parity: SQLite migrations vs the pg-core schema', () => {
-  let sqliteDb: Db;
+  let sqliteDb: Database.Database;
   let dir: string;
   let sqlite: SchemaShape;
   const pgCore = describePgCore();
@@ -376,7 +379,7 @@ describe('schema parity: SQLite migrations vs the pg-core schema', () => {
     sqlite = introspectSqlite(sqliteDb);
   });
   afterAll(() => {
-    closeDatabase(sqliteDb);
+    sqliteDb.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -515,7 +518,7 @@ if (TEST_DATABASE_URL) {
     })();
     let admin: pg.Client;
     let client: pg.Client;
-    let sqliteDb: Db;
+    let sqliteDb: Database.Database;
     let dir: string;
     let sqlite: SchemaShape;
     let postgres: SchemaShape & { types: Record<string, Record<string, string>> };
@@ -538,7 +541,7 @@ if (TEST_DATABASE_URL) {
     });
     afterAll(async () => {
       await client?.end();
-      if (sqliteDb) closeDatabase(sqliteDb);
+      if (sqliteDb) sqliteDb.close();
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
       await admin.query(`DROP DATABASE IF EXISTS "${dbName}"`);
       await admin.end();
