@@ -19,7 +19,6 @@ import type { Db } from '../../db/client.ts';
 import { courses } from '../../db/schema/index.ts';
 import { today } from '../../core/dates.ts';
 import { resolvePeriod } from './period.ts';
-import type { Filters } from './sql.ts';
 import {
   brokerageStats,
   courseGroups,
