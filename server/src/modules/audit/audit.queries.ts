@@ -55,8 +55,9 @@ export const distinctTables = async (db: DbOrTx) => (await q.distinctValues(db, 
  * Trust: on SQLite one process writes the file and ids are handed out in commit order, so "log_id >
  * maxId" is exactly what is new. When the database is shared (PostgreSQL, several instances, concurrent
  * transactions), an id can commit after a higher one was already seen, and another instance can restore:
- * the cached figures are then trusted for at most SHARED_TRUST_MS after they were counted in full, and
- * recounted after that (docs/performance.md). Figures are always counted up to one fixed log_id, so the
+ * the cached figures are then trusted for at most SHARED_TRUST_MS after they were last verified; after
+ * that one count(*) of the table either confirms them (append-only: equal counts mean nothing was
+ * missed) or has them recounted (docs/performance.md). Figures are always counted up to one fixed log_id, so the
  * steps of one call agree with each other even though other requests run between the awaits.
  */
 interface Groups {
@@ -101,40 +102,57 @@ async function countGroups(db: DbOrTx, upToId: number): Promise<Groups> {
   };
 }
 
+/** The figures brought forward to row `upToId` from the rows appended since (a new object: a concurrent call may still read the old one). */
+async function catchUp(db: DbOrTx, t: AllTime, upToId: number, upToTimestamp: string): Promise<AllTime> {
+  if (upToId <= t.maxId) return t;
+  const next: AllTime = { ...t, maxId: upToId, maxTimestamp: upToTimestamp };
+  if (t.groups) {
+    const added = await q.idsRows(db, t.maxId, upToId);
+    const groups = { actions: new Map(t.groups.actions), tables: new Map(t.groups.tables), users: new Set(t.groups.users) };
+    for (const r of added) {
+      bump(groups.actions, r.action);
+      bump(groups.tables, r.target_table);
+      if (r.user_id !== null) groups.users.add(r.user_id);
+    }
+    next.groups = groups;
+    next.count = t.count + added.length;
+  } else {
+    next.count = t.count + (await q.countIds(db, t.maxId, upToId));
+  }
+  return next;
+}
+
+/**
+ * Shared database, figures older than SHARED_TRUST_MS: one count of every row decides. The log is
+ * append-only, so if the caught-up count equals the real one no row was missed and every figure is
+ * exact again; otherwise (a late commit below maxId, a restore) they are recounted.
+ */
+async function reverified(db: DbOrTx, t: AllTime): Promise<AllTime | undefined> {
+  const totals = await q.totals(db);
+  if (totals.maxId < t.maxId) return undefined;
+  const ts = totals.maxId === t.maxId ? t.maxTimestamp : await q.timestampAt(db, totals.maxId);
+  if (ts === undefined) return undefined;
+  const caught = await catchUp(db, t, totals.maxId, ts);
+  return caught.count === totals.count ? { ...caught, countedAt: Date.now() } : undefined;
+}
+
 export async function allTime(db: DbOrTx, opts: { groups: true }): Promise<AllTime & { groups: Groups }>;
 export async function allTime(db: DbOrTx, opts?: { groups?: boolean }): Promise<AllTime>;
 export async function allTime(db: DbOrTx, opts: { groups?: boolean } = {}): Promise<AllTime> {
   const head = await q.head(db);
   const shared = 'shared' in db && db.shared;
   let t = allTimeCache.get(db);
-  if (t && shared && Date.now() - t.countedAt > SHARED_TRUST_MS) t = undefined;
   if (t) {
     const still = t.maxId === 0 ? '' : await q.timestampAt(db, t.maxId);
     if (head.log_id < t.maxId || still !== t.maxTimestamp) t = undefined;
   }
+  if (t && shared && Date.now() - t.countedAt > SHARED_TRUST_MS) t = await reverified(db, t);
   if (!t) {
     const totals = await q.totals(db);
     const maxTimestamp = totals.maxId === head.log_id ? head.timestamp : ((await q.timestampAt(db, totals.maxId)) ?? '');
     t = { maxId: totals.maxId, maxTimestamp, count: totals.count, countedAt: Date.now() };
   }
-  if (head.log_id > t.maxId) {
-    // A new object: a concurrent call may still be reading the old one.
-    const next: AllTime = { ...t, maxId: head.log_id, maxTimestamp: head.timestamp };
-    if (t.groups) {
-      const added = await q.idsRows(db, t.maxId, head.log_id);
-      const groups = { actions: new Map(t.groups.actions), tables: new Map(t.groups.tables), users: new Set(t.groups.users) };
-      for (const r of added) {
-        bump(groups.actions, r.action);
-        bump(groups.tables, r.target_table);
-        if (r.user_id !== null) groups.users.add(r.user_id);
-      }
-      next.groups = groups;
-      next.count = t.count + added.length;
-    } else {
-      next.count = t.count + (await q.countIds(db, t.maxId, head.log_id));
-    }
-    t = next;
-  }
+  t = await catchUp(db, t, head.log_id, head.timestamp);
   if (opts.groups && !t.groups) t = { ...t, groups: await countGroups(db, t.maxId) };
   const cached = allTimeCache.get(db);
   if (!cached || cached.maxId <= t.maxId) allTimeCache.set(db, t);
