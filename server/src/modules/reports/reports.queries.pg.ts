@@ -1,8 +1,10 @@
 /** The reports' SQL fragments on PostgreSQL (reports.queries.ts): booleans, timestamptz arithmetic, formatting. */
 import { sql } from 'drizzle-orm';
+import { rawRows } from '../../db/raw.ts';
 import type { ReportsDialect } from './reports.queries.ts';
 
 export const pgReports: ReportsDialect = {
+  rows: rawRows,
   isTrue: (expr) => sql`${expr} = true`,
   isFalse: (expr) => sql`${expr} = false`,
   weeksSince: (ts) => sql`greatest(extract(epoch from (now() - ${ts})) / 604800.0, 1.0)`,

@@ -1,8 +1,10 @@
 /** The reports' SQL fragments on SQLite (reports.queries.ts). */
 import { sql } from 'drizzle-orm';
+import { preparedRows } from '../../db/sqlite/prepared.ts';
 import type { ReportsDialect } from './reports.queries.ts';
 
 export const sqliteReports: ReportsDialect = {
+  rows: preparedRows,
   isTrue: (expr) => sql`${expr} = 1`,
   isFalse: (expr) => sql`${expr} = 0`,
   weeksSince: (ts) => sql`max((julianday('now') - julianday(${ts})) / 7.0, 1.0)`,

@@ -6,7 +6,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { ROLE } from '@lm/shared';
 import { byEngine, type DbOrTx } from '../../db/client.ts';
-import { rawRows } from '../../db/raw.ts';
 import { andAll, caseInsensitive, countWhere, daysBetween, whereAll } from '../../db/sql.ts';
 import type { Period } from './period.ts';
 import {
@@ -24,6 +23,8 @@ import { pgReports } from './reports.queries.pg.ts';
 
 /** The SQL fragments whose spelling differs per engine. */
 export interface ReportsDialect {
+  /** Runs a raw statement (SQLite: prepared once per connection and reused). */
+  rows<T>(db: DbOrTx, query: SQL): Promise<T[]>;
   /** A boolean column compared with true / false. */
   isTrue(expr: SQL): SQL;
   isFalse(expr: SQL): SQL;
@@ -40,6 +41,7 @@ export interface ReportsDialect {
 export type Row = Record<string, unknown>;
 
 const d: ReportsDialect = byEngine<ReportsDialect>({ sqlite: sqliteReports, postgres: pgReports });
+const rawRows = <T>(db: DbOrTx, query: SQL) => d.rows<T>(db, query);
 
 export interface LicenseGroup {
   state: string;
