@@ -51,11 +51,17 @@ beforeAll(async () => {
   const agent2 = await seedUser(env, 'Agent', { first_name: EVIL, last_name: '+Plus', brokerage_id: harbor });
   const agent3 = await seedUser(env, 'Agent', { first_name: 'Ina', last_name: 'Active', brokerage_id: harbor, is_active: false });
   await env.db.transaction(async (tx) => {
-    await tx.update(users).set({ created_at: daysAgoIso(60), login_count: 12 }).where(eq(users.user_id, agent3.user_id));
+    await tx
+      .update(users)
+      .set({ created_at: daysAgoIso(60), login_count: 12 })
+      .where(eq(users.user_id, agent3.user_id));
   });
   const gone = await seedUser(env, 'Agent', { first_name: 'Gone', brokerage_id: harbor });
   await env.db.transaction(async (tx) => {
-    await tx.update(users).set({ deleted_at: daysAgoIso(1), is_active: false }).where(eq(users.user_id, gone.user_id));
+    await tx
+      .update(users)
+      .set({ deleted_at: daysAgoIso(1), is_active: false })
+      .where(eq(users.user_id, gone.user_id));
   });
 
   const add = (userId: number, n: string, state: string, status: string, expIn: number, renewedAt: string | null = null) =>
