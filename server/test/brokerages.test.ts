@@ -21,7 +21,7 @@ describe('role x action table', () => {
   for (const who of ROLE_KEYS) {
     it(`REST as ${who}: list, create, update, users, delete answer ${expected[who]}`, async () => {
       const token = roles[who].token;
-      const id = seedBrokerage(env, `Table ${who} ${unique()}`);
+      const id = await seedBrokerage(env, `Table ${who} ${unique()}`);
       const statuses = [
         (await api(env, 'GET', '/api/brokerages', { token })).status,
         (await api(env, 'POST', '/api/brokerages', { token, body: { name: `Created ${unique()}` } })).status,
@@ -30,12 +30,12 @@ describe('role x action table', () => {
         (await api(env, 'DELETE', `/api/brokerages/${id}`, { token })).status,
       ];
       expect(statuses).toEqual(Array(5).fill(expected[who]));
-      if (who !== 'admin') expect(env.db.select().from(brokerages).where(eq(brokerages.brokerage_id, id)).get()).toBeTruthy();
+      if (who !== 'admin') expect((await env.db.select().from(brokerages).where(eq(brokerages.brokerage_id, id)))[0]).toBeTruthy();
     });
 
     it(`tRPC as ${who}: the same table`, async () => {
       const caller = callerFor(env, roles[who].user_id);
-      const id = seedBrokerage(env, `Table trpc ${who} ${unique()}`);
+      const id = await seedBrokerage(env, `Table trpc ${who} ${unique()}`);
       const statuses = [
         await trpcStatus(caller.brokerages.list({})),
         await trpcStatus(caller.brokerages.create({ name: `Created ${unique()}` })),
@@ -57,7 +57,7 @@ describe('role x action table', () => {
 describe('validation', () => {
   it('answers 400 with the docs/product.md messages and creates nothing', async () => {
     const token = roles.admin.token;
-    const before = env.db.select().from(brokerages).all().length;
+    const before = (await env.db.select().from(brokerages)).length;
     const cases: Array<[Record<string, unknown>, string]> = [
       [{}, 'Name is required'],
       [{ name: '' }, 'Name is required'],
@@ -75,7 +75,7 @@ describe('validation', () => {
     const edit = await api(env, 'PUT', `/api/brokerages/${roles.brokerageId}`, { token, body: { website: 'example.com' } });
     expect(edit.status).toBe(400);
     expect(edit.body.error).toBe('Website must start with http:// or https://');
-    expect(env.db.select().from(brokerages).all().length).toBe(before);
+    expect((await env.db.select().from(brokerages)).length).toBe(before);
   });
 
   it('creates with trimmed values, empty optional fields as null, and answers the object with its id', async () => {
@@ -94,11 +94,14 @@ describe('validation', () => {
       agent_count: 0,
     });
     expect(res.body.brokerage_id).toEqual(expect.any(Number));
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'create'), eq(auditLogs.target_table, 'brokerages'), eq(auditLogs.target_id, res.body.brokerage_id)))
-      .get();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(
+          and(eq(auditLogs.action, 'create'), eq(auditLogs.target_table, 'brokerages'), eq(auditLogs.target_id, res.body.brokerage_id)),
+        )
+    )[0];
     expect(entry?.user_id).toBe(roles.admin.user_id);
   });
 
@@ -129,11 +132,12 @@ describe('validation', () => {
       phone: '555',
       website: 'http://edit.example',
     });
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'update'), eq(auditLogs.target_table, 'brokerages'), eq(auditLogs.target_id, id)))
-      .get();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'update'), eq(auditLogs.target_table, 'brokerages'), eq(auditLogs.target_id, id)))
+    )[0];
     expect(JSON.parse(entry!.new_values!)).toEqual({ email: null, website: 'http://edit.example' });
   });
 });
@@ -141,7 +145,7 @@ describe('validation', () => {
 describe('list', () => {
   it('paginates exactly with {page, limit, total, pages} and finds by name', async () => {
     const tag = `Pagetest${unique()}`;
-    for (let i = 0; i < 12; i++) seedBrokerage(env, `${tag} Realty ${String(i).padStart(2, '0')}`);
+    for (let i = 0; i < 12; i++) await seedBrokerage(env, `${tag} Realty ${String(i).padStart(2, '0')}`);
     const token = roles.admin.token;
     const p1 = await api(env, 'GET', `/api/brokerages?search=${tag}&limit=5&page=1`, { token });
     expect(p1.status).toBe(200);
@@ -169,7 +173,7 @@ describe('list', () => {
       expect(res.body.brokerages).toEqual([]);
       expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 0, pages: 0 });
     }
-    expect(env.db.select().from(brokerages).all().length).toBeGreaterThan(0);
+    expect((await env.db.select().from(brokerages)).length).toBeGreaterThan(0);
   });
 
   it('refuses a bad page or limit with 400', async () => {
@@ -181,7 +185,7 @@ describe('list', () => {
 
   it('counts agents (not brokers, not deleted users) in agent_count', async () => {
     const name = `Counted Realty ${unique()}`;
-    const id = seedBrokerage(env, name);
+    const id = await seedBrokerage(env, name);
     await seedUser(env, 'Broker', { brokerage_id: id });
     await seedUser(env, 'Agent', { brokerage_id: id });
     await seedUser(env, 'Agent', { brokerage_id: id, is_active: false });
@@ -196,7 +200,7 @@ describe('list', () => {
   });
 
   it('answers {users: []} for a brokerage without users', async () => {
-    const id = seedBrokerage(env, `Empty Realty ${unique()}`);
+    const id = await seedBrokerage(env, `Empty Realty ${unique()}`);
     const res = await api(env, 'GET', `/api/brokerages/${id}/users`, { token: roles.admin.token });
     expect(res.body).toEqual({ users: [] });
   });
@@ -204,28 +208,30 @@ describe('list', () => {
 
 describe('delete', () => {
   it('leaves its users in place, unassigned, and audits each of them', async () => {
-    const id = seedBrokerage(env, `Closing Realty ${unique()}`);
+    const id = await seedBrokerage(env, `Closing Realty ${unique()}`);
     const broker = await seedUser(env, 'Broker', { brokerage_id: id });
     const agent = await seedUser(env, 'Agent', { brokerage_id: id });
     const res = await api(env, 'DELETE', `/api/brokerages/${id}`, { token: roles.admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
-    expect(env.db.select().from(brokerages).where(eq(brokerages.brokerage_id, id)).get()).toBeUndefined();
+    expect((await env.db.select().from(brokerages).where(eq(brokerages.brokerage_id, id)))[0]).toBeUndefined();
     for (const u of [broker, agent]) {
-      const row = env.db.select().from(users).where(eq(users.user_id, u.user_id)).get();
+      const row = (await env.db.select().from(users).where(eq(users.user_id, u.user_id)))[0];
       expect(row).toMatchObject({ brokerage_id: null, is_active: true, deleted_at: null });
-      const entry = env.db
-        .select()
-        .from(auditLogs)
-        .where(and(eq(auditLogs.target_table, 'users'), eq(auditLogs.target_id, u.user_id), eq(auditLogs.action, 'update')))
-        .get();
+      const entry = (
+        await env.db
+          .select()
+          .from(auditLogs)
+          .where(and(eq(auditLogs.target_table, 'users'), eq(auditLogs.target_id, u.user_id), eq(auditLogs.action, 'update')))
+      )[0];
       expect(JSON.parse(entry!.old_values!)).toEqual({ brokerage_id: id });
     }
-    const entry = env.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'delete'), eq(auditLogs.target_table, 'brokerages'), eq(auditLogs.target_id, id)))
-      .get();
+    const entry = (
+      await env.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.action, 'delete'), eq(auditLogs.target_table, 'brokerages'), eq(auditLogs.target_id, id)))
+    )[0];
     expect(JSON.parse(entry!.new_values!).unassigned_user_ids.sort()).toEqual([broker.user_id, agent.user_id].sort());
     const listed = await api(env, 'GET', `/api/users?search=${agent.email}`, { token: roles.admin.token });
     expect(listed.body.users[0]).toMatchObject({ user_id: agent.user_id, brokerage_id: null, brokerage_name: null });

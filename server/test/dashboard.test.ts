@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ACTIVITY_TYPES, toCents } from '@lm/shared';
+import { eq } from 'drizzle-orm';
 import { completions, courses, licenses, payments } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
 import { writeSettings, invalidateSettings } from '../src/core/settings.ts';
@@ -10,67 +11,64 @@ let people: Awaited<ReturnType<typeof seedRoles>>;
 let outsider: { user_id: number; token: string };
 const lic: Record<string, number> = {};
 
-function addLicense(userId: number, number: string, expiresInDays: number, extra: Partial<typeof licenses.$inferInsert> = {}) {
+async function addLicense(userId: number, number: string, expiresInDays: number, extra: Partial<typeof licenses.$inferInsert> = {}) {
   const expiration = addDays(today(), expiresInDays);
-  return env.db
-    .insert(licenses)
-    .values({
-      user_id: userId,
-      license_number: number,
-      state: 'CA',
-      issue_date: addDays(expiration, -730),
-      expiration_date: expiration,
-      ...extra,
-    })
-    .returning()
-    .get().license_id;
+  const [row] = await env.db.transaction((tx) =>
+    tx
+      .insert(licenses)
+      .values({
+        user_id: userId,
+        license_number: number,
+        state: 'CA',
+        issue_date: addDays(expiration, -730),
+        expiration_date: expiration,
+        ...extra,
+      })
+      .returning(),
+  );
+  return row!.license_id;
 }
 
 beforeAll(async () => {
   env = await createTestEnv();
   people = await seedRoles(env);
-  const otherBrokerage = seedBrokerage(env, 'Elsewhere Realty');
+  const otherBrokerage = await seedBrokerage(env, 'Elsewhere Realty');
   const o = await seedUser(env, 'Agent', { first_name: 'Olga', last_name: 'Outside', brokerage_id: otherBrokerage });
-  outsider = { user_id: o.user_id, token: tokenFor(env, o.user_id) };
+  outsider = { user_id: o.user_id, token: await tokenFor(env, o.user_id) };
 
-  lic.in10 = addLicense(people.agent.user_id, 'AG-10', 10, { ce_hours_required: 45, ce_hours_completed: 12.5, state: 'TX' });
-  lic.in60 = addLicense(people.agent.user_id, 'AG-60', 60);
-  lic.old = addLicense(people.agent.user_id, 'AG-OLD', -400, { status: 'Expired' });
-  lic.brokerIn20 = addLicense(people.broker.user_id, 'BR-20', 20, { license_type: 'Broker' });
-  lic.outsideIn20 = addLicense(outsider.user_id, 'OUT-20', 20);
-  lic.inactiveIn5 = addLicense(outsider.user_id, 'OUT-INACTIVE', 5, { status: 'Inactive' });
+  lic.in10 = await addLicense(people.agent.user_id, 'AG-10', 10, { ce_hours_required: 45, ce_hours_completed: 12.5, state: 'TX' });
+  lic.in60 = await addLicense(people.agent.user_id, 'AG-60', 60);
+  lic.old = await addLicense(people.agent.user_id, 'AG-OLD', -400, { status: 'Expired' });
+  lic.brokerIn20 = await addLicense(people.broker.user_id, 'BR-20', 20, { license_type: 'Broker' });
+  lic.outsideIn20 = await addLicense(outsider.user_id, 'OUT-20', 20);
+  lic.inactiveIn5 = await addLicense(outsider.user_id, 'OUT-INACTIVE', 5, { status: 'Inactive' });
 
-  const course = env.db
-    .insert(courses)
-    .values({
-      course_name: 'Fair Housing Basics',
-      description: 'd',
-      provider: 'Acme School',
-      ce_hours: 3,
-      school_id: people.school.user_id,
-    })
-    .returning()
-    .get().course_id;
-  const adminCourse = env.db
-    .insert(courses)
-    .values({ course_name: 'Agency Law', description: 'd', provider: 'State Board', ce_hours: 4 })
-    .returning()
-    .get().course_id;
+  const addCourse = async (values: typeof courses.$inferInsert) =>
+    (await env.db.transaction((tx) => tx.insert(courses).values(values).returning()))[0]!.course_id;
+  const course = await addCourse({
+    course_name: 'Fair Housing Basics',
+    description: 'd',
+    provider: 'Acme School',
+    ce_hours: 3,
+    school_id: people.school.user_id,
+  });
+  const adminCourse = await addCourse({ course_name: 'Agency Law', description: 'd', provider: 'State Board', ce_hours: 4 });
   const done = (userId: number, courseId: number, status: 'Pending' | 'Approved') =>
-    env.db.insert(completions).values({ user_id: userId, course_id: courseId, completion_date: today(), hours: 3, status }).run();
-  done(people.agent.user_id, course, 'Pending');
-  done(people.agent.user_id, adminCourse, 'Approved');
-  done(outsider.user_id, course, 'Approved');
+    env.db.transaction((tx) =>
+      tx.insert(completions).values({ user_id: userId, course_id: courseId, completion_date: today(), hours: 3, status }),
+    );
+  await done(people.agent.user_id, course, 'Pending');
+  await done(people.agent.user_id, adminCourse, 'Approved');
+  await done(outsider.user_id, course, 'Approved');
 
   const pay = (userId: number, dollars: number, status: 'Completed' | 'Pending' | 'Refunded') =>
-    env.db
-      .insert(payments)
-      .values({ user_id: userId, amount_cents: toCents(dollars), status, payment_date: today() })
-      .run();
-  pay(people.agent.user_id, 100.5, 'Completed');
-  pay(people.agent.user_id, 20.25, 'Completed');
-  pay(people.agent.user_id, 5, 'Pending');
-  pay(outsider.user_id, 999, 'Completed');
+    env.db.transaction((tx) =>
+      tx.insert(payments).values({ user_id: userId, amount_cents: toCents(dollars), status, payment_date: today() }),
+    );
+  await pay(people.agent.user_id, 100.5, 'Completed');
+  await pay(people.agent.user_id, 20.25, 'Completed');
+  await pay(people.agent.user_id, 5, 'Pending');
+  await pay(outsider.user_id, 999, 'Completed');
 });
 afterAll(async () => env.close());
 
@@ -118,12 +116,13 @@ describe('GET /api/dashboard/stats', () => {
   });
 
   it("uses settings.license_expiry_warning_days for the Admin's expiring figure", async () => {
-    writeSettings(env.db, { license_expiry_warning_days: 90 }, people.admin.user_id);
+    await env.db.transaction((tx) => writeSettings(tx, { license_expiry_warning_days: 90 }, people.admin.user_id));
+    invalidateSettings();
     try {
       const res = await api(env, 'GET', '/api/dashboard/stats', { token: people.admin.token });
       expect(res.body).toMatchObject({ expiring_licenses: 4, expiring_window_days: 90 });
     } finally {
-      writeSettings(env.db, { license_expiry_warning_days: 30 }, people.admin.user_id);
+      await env.db.transaction((tx) => writeSettings(tx, { license_expiry_warning_days: 30 }, people.admin.user_id));
       invalidateSettings();
     }
   });
@@ -186,12 +185,12 @@ describe('GET /api/dashboard/expiring-licenses', () => {
     expect(numbers(await admin.dashboard.expiringLicenses())).toEqual(['AG-10', 'BR-20', 'OUT-20', 'AG-60']);
     expect(numbers(await admin.dashboard.expiringLicenses({ days: 90, limit: 2 }))).toEqual(['AG-10', 'BR-20']);
     const ids = [];
-    for (let i = 0; i < 7; i++) ids.push(addLicense(outsider.user_id, `BULK-${i}`, 40 + i));
+    for (let i = 0; i < 7; i++) ids.push(await addLicense(outsider.user_id, `BULK-${i}`, 40 + i));
     try {
       const res = await api(env, 'GET', '/api/dashboard/expiring-licenses?days=90', { token: people.admin.token });
       expect(res.body).toHaveLength(5);
     } finally {
-      for (const id of ids) env.db.$client.prepare('DELETE FROM licenses WHERE license_id = ?').run(id);
+      for (const id of ids) await env.db.transaction((tx) => tx.delete(licenses).where(eq(licenses.license_id, id)));
     }
     for (const bad of ['days=0', 'days=abc', 'days=400', 'limit=0']) {
       const res = await api(env, 'GET', `/api/dashboard/expiring-licenses?${bad}`, { token: people.admin.token });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { addDays, neutraliseCsvCell, toCents } from '@lm/shared';
-import { completions, courses, licenses, payments } from '../src/db/schema/index.ts';
+import { completions, courses, licenses, payments, users } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
 import { EXPORT_CHUNK } from '../src/modules/reports/reports.service.ts';
 import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, type TestEnv } from './helpers.ts';
@@ -47,17 +47,26 @@ beforeAll(async () => {
   env = await createTestEnv();
   T = today();
   people = await seedRoles(env);
-  harbor = seedBrokerage(env, 'Harbor Homes');
+  harbor = await seedBrokerage(env, 'Harbor Homes');
   const agent2 = await seedUser(env, 'Agent', { first_name: EVIL, last_name: '+Plus', brokerage_id: harbor });
   const agent3 = await seedUser(env, 'Agent', { first_name: 'Ina', last_name: 'Active', brokerage_id: harbor, is_active: false });
-  env.db.$client.prepare('UPDATE users SET created_at = ?, login_count = 12 WHERE user_id = ?').run(daysAgoIso(60), agent3.user_id);
+  await env.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ created_at: daysAgoIso(60), login_count: 12 })
+      .where(eq(users.user_id, agent3.user_id));
+  });
   const gone = await seedUser(env, 'Agent', { first_name: 'Gone', brokerage_id: harbor });
-  env.db.$client.prepare('UPDATE users SET deleted_at = ?, is_active = 0 WHERE user_id = ?').run(daysAgoIso(1), gone.user_id);
+  await env.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ deleted_at: daysAgoIso(1), is_active: false })
+      .where(eq(users.user_id, gone.user_id));
+  });
 
   const add = (userId: number, n: string, state: string, status: string, expIn: number, renewedAt: string | null = null) =>
-    env.db
-      .insert(licenses)
-      .values({
+    env.db.transaction((tx) =>
+      tx.insert(licenses).values({
         user_id: userId,
         license_number: n,
         state,
@@ -65,26 +74,20 @@ beforeAll(async () => {
         issue_date: addDays(T, -1000),
         expiration_date: addDays(T, expIn),
         renewed_at: renewedAt,
-      })
-      .run();
-  add(people.agent.user_id, 'L1', 'CA', 'Active', 10);
-  add(people.agent.user_id, 'L2', 'TX', 'Expired', -30);
-  add(agent2.user_id, 'L3', 'CA', 'Active', 200);
-  add(people.broker.user_id, 'L4', 'FL', 'Pending Renewal', 20);
-  add(agent2.user_id, 'L5', 'NY', 'Suspended', 400, new Date().toISOString());
-  add(agent3.user_id, 'L6', 'CA', 'Active', 300, daysAgoIso(90));
-  add(people.agent.user_id, 'L7', 'CA', 'Active', -5);
+      }),
+    );
+  await add(people.agent.user_id, 'L1', 'CA', 'Active', 10);
+  await add(people.agent.user_id, 'L2', 'TX', 'Expired', -30);
+  await add(agent2.user_id, 'L3', 'CA', 'Active', 200);
+  await add(people.broker.user_id, 'L4', 'FL', 'Pending Renewal', 20);
+  await add(agent2.user_id, 'L5', 'NY', 'Suspended', 400, new Date().toISOString());
+  await add(agent3.user_id, 'L6', 'CA', 'Active', 300, daysAgoIso(90));
+  await add(people.agent.user_id, 'L7', 'CA', 'Active', -5);
 
-  const c1 = env.db
-    .insert(courses)
-    .values({ course_name: 'Contract Law', description: 'd', provider: 'P', ce_hours: 3 })
-    .returning()
-    .get().course_id;
-  const c2 = env.db
-    .insert(courses)
-    .values({ course_name: 'Ethics', description: 'd', provider: 'P', ce_hours: 2, cost_cents: 4999 })
-    .returning()
-    .get().course_id;
+  const course = async (values: typeof courses.$inferInsert) =>
+    (await env.db.transaction((tx) => tx.insert(courses).values(values).returning()))[0]!.course_id;
+  const c1 = await course({ course_name: 'Contract Law', description: 'd', provider: 'P', ce_hours: 3 });
+  const c2 = await course({ course_name: 'Ethics', description: 'd', provider: 'P', ce_hours: 2, cost_cents: 4999 });
   const done = (
     userId: number,
     courseId: number,
@@ -92,24 +95,22 @@ beforeAll(async () => {
     status: 'Pending' | 'Approved' | 'Rejected',
     extra: Partial<typeof completions.$inferInsert> = {},
   ) =>
-    env.db
-      .insert(completions)
-      .values({ user_id: userId, course_id: courseId, completion_date: date, hours: 2, status, ...extra })
-      .run();
-  done(people.agent.user_id, c1, addDays(T, -2), 'Approved', { rating: 4, created_at: daysAgoIso(5), reviewed_at: daysAgoIso(2) });
-  done(agent2.user_id, c1, addDays(T, -1), 'Approved', { rating: 5, created_at: daysAgoIso(3), reviewed_at: daysAgoIso(2) });
-  done(agent3.user_id, c2, T, 'Pending');
-  done(people.agent.user_id, c2, addDays(T, -3), 'Rejected', { rating: 1 });
-  done(people.agent.user_id, c1, addDays(T, -60), 'Approved', { rating: 1 });
+    env.db.transaction((tx) =>
+      tx.insert(completions).values({ user_id: userId, course_id: courseId, completion_date: date, hours: 2, status, ...extra }),
+    );
+  await done(people.agent.user_id, c1, addDays(T, -2), 'Approved', { rating: 4, created_at: daysAgoIso(5), reviewed_at: daysAgoIso(2) });
+  await done(agent2.user_id, c1, addDays(T, -1), 'Approved', { rating: 5, created_at: daysAgoIso(3), reviewed_at: daysAgoIso(2) });
+  await done(agent3.user_id, c2, T, 'Pending');
+  await done(people.agent.user_id, c2, addDays(T, -3), 'Rejected', { rating: 1 });
+  await done(people.agent.user_id, c1, addDays(T, -60), 'Approved', { rating: 1 });
 
   const pay = (dollars: number, status: 'Completed' | 'Pending', date: string) =>
-    env.db
-      .insert(payments)
-      .values({ user_id: people.agent.user_id, amount_cents: toCents(dollars), status, payment_date: date })
-      .run();
-  pay(100, 'Completed', T);
-  pay(50.5, 'Completed', addDays(T, -60));
-  pay(30, 'Pending', T);
+    env.db.transaction((tx) =>
+      tx.insert(payments).values({ user_id: people.agent.user_id, amount_cents: toCents(dollars), status, payment_date: date }),
+    );
+  await pay(100, 'Completed', T);
+  await pay(50.5, 'Completed', addDays(T, -60));
+  await pay(30, 'Pending', T);
 });
 afterAll(async () => env.close());
 
@@ -370,18 +371,24 @@ describe('GET /api/reports/{name}/export?format=csv', () => {
 
   it('streams an export larger than one chunk completely', async () => {
     const many = 2 * EXPORT_CHUNK + 17;
-    const insert = env.db.$client.prepare(
-      `INSERT INTO licenses (user_id, license_number, state, issue_date, expiration_date, created_at, updated_at)
-       VALUES (?, ?, 'WA', '2024-01-01', '2030-01-01', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')`,
-    );
-    env.db.$client.transaction(() => {
-      for (let i = 0; i < many; i++) insert.run(people.agent.user_id, `BULK-${i}`);
-    })();
+    await env.db.transaction(async (tx) => {
+      const rows = Array.from({ length: many }, (_, i) => ({
+        user_id: people.agent.user_id,
+        license_number: `BULK-${i}`,
+        state: 'WA',
+        issue_date: '2024-01-01',
+        expiration_date: '2030-01-01',
+        created_at: '2024-01-01T00:00:00.000Z',
+        updated_at: '2024-01-01T00:00:00.000Z',
+      }));
+      // In slices: one statement may carry only so many parameters.
+      for (let i = 0; i < rows.length; i += 200) await tx.insert(licenses).values(rows.slice(i, i + 200));
+    });
     const res = await api(env, 'GET', '/api/reports/licenses/export?format=csv&state=WA', { token: people.admin.token });
     const rows = parseCsv(String(res.body).replace(/^\uFEFF/, ''));
     expect(rows).toHaveLength(many + 1);
     expect(new Set(rows.slice(1).map((r) => r[1])).size).toBe(many);
-    env.db.delete(licenses).where(eq(licenses.state, 'WA')).run();
+    await env.db.transaction((tx) => tx.delete(licenses).where(eq(licenses.state, 'WA')));
   });
 
   it('lists every report path and export in the OpenAPI document', async () => {

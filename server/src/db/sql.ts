@@ -55,3 +55,13 @@ export function daysBetween(from: SQLWrapper | AnyColumn | string, to: SQLWrappe
     Number,
   ) as SQL<number>;
 }
+
+/** `WHERE a AND b` for raw SQL (per-dialect query modules), or nothing when there are no conditions. */
+export function whereAll(conds: SQL[]): SQL {
+  return conds.length ? sql`WHERE ${sql.join(conds, sql` AND `)}` : sql``;
+}
+
+/** ` AND a AND b` to append to an existing WHERE of raw SQL, or nothing when there are no conditions. */
+export function andAll(conds: SQL[]): SQL {
+  return conds.length ? sql` AND ${sql.join(conds, sql` AND `)}` : sql``;
+}

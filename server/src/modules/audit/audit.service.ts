@@ -27,29 +27,29 @@ function range(input: { start_date?: string | undefined; end_date?: string | und
   return { fromIso: start ? dayStartIso(start) : undefined, toIso: end ? dayEndExclusiveIso(end) : undefined };
 }
 
-export function listLogs(ctx: AuditCtx, input: AuditLogsInput): AuditLogsPage {
+export async function listLogs(ctx: AuditCtx, input: AuditLogsInput): Promise<AuditLogsPage> {
   const page = Number(input?.page ?? 1);
   const limit = Number(input?.limit ?? DEFAULT_AUDIT_PAGE_SIZE);
   const filter: AuditFilter = { ...range(input), user_id: input?.user_id as number | undefined, target_table: input?.target_table };
   if (input?.action) {
     // A case-insensitive substring, resolved against the distinct actions so the index serves it.
     const needle = input.action.toLowerCase();
-    filter.actions = distinctActions(ctx.db).filter((a) => a.toLowerCase().includes(needle));
+    filter.actions = (await distinctActions(ctx.db)).filter((a) => a.toLowerCase().includes(needle));
     if (filter.actions.length === 0) return { logs: [], pagination: makePagination(page, limit, 0) };
   }
-  const total = countLogs(ctx.db, filter);
-  const logs = (page - 1) * limit < total ? pageOfLogs(ctx.db, filter, limit, (page - 1) * limit) : [];
+  const total = await countLogs(ctx.db, filter);
+  const logs = (page - 1) * limit < total ? await pageOfLogs(ctx.db, filter, limit, (page - 1) * limit) : [];
   return { logs, pagination: makePagination(page, limit, total) };
 }
 
-export function summary(ctx: AuditCtx, input: AuditSummaryInput): AuditSummary {
+export async function summary(ctx: AuditCtx, input: AuditSummaryInput): Promise<AuditSummary> {
   const { fromIso, toIso } = range(input);
-  const actions = countsBy(ctx.db, 'action', fromIso, toIso);
-  const tables = countsBy(ctx.db, 'target_table', fromIso, toIso);
+  const actions = await countsBy(ctx.db, 'action', fromIso, toIso);
+  const tables = await countsBy(ctx.db, 'target_table', fromIso, toIso);
   return {
     // Every entry has an action, so the per-action counts add up to the total.
     total_logs: actions.reduce((s, a) => s + a.count, 0),
-    unique_users: countUsers(ctx.db, fromIso, toIso),
+    unique_users: await countUsers(ctx.db, fromIso, toIso),
     top_actions: actions.map((a) => ({ action: a.value, count: a.count })),
     top_tables: tables.map((t) => ({ target_table: t.value, count: t.count })),
   };

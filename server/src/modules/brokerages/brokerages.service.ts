@@ -15,11 +15,12 @@ import {
 } from '@lm/shared';
 import type { z } from 'zod';
 import { brokerages } from '../../db/schema/index.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { caseInsensitive, containsText } from '../../db/sql.ts';
 import type { Context } from '../../core/context.ts';
 import { audit } from '../../core/audit.ts';
 import { conflict, notFound } from '../../core/errors.ts';
-import { likePattern, unassignBrokerageUsers, usersOfBrokerage } from '../users/users.service.ts';
+import { unassignBrokerageUsers, usersOfBrokerage } from '../users/users.service.ts';
 
 type BrokerageRow = typeof brokerages.$inferSelect;
 
@@ -40,84 +41,79 @@ const columns = {
   created_at: brokerages.created_at,
 };
 
-export function listBrokerages(ctx: Context, input: z.output<typeof brokeragesListQuery>): BrokeragesListOutput {
+export async function listBrokerages(ctx: Context, input: z.output<typeof brokeragesListQuery>): Promise<BrokeragesListOutput> {
   let where: SQL | undefined;
   if (input.search) {
-    const p = likePattern(input.search);
+    const text = input.search;
     where = or(
-      sql`${brokerages.name} LIKE ${p} ESCAPE '\\'`,
-      sql`${brokerages.email} LIKE ${p} ESCAPE '\\'`,
-      sql`${brokerages.address} LIKE ${p} ESCAPE '\\'`,
-      sql`${brokerages.phone} LIKE ${p} ESCAPE '\\'`,
+      containsText(brokerages.name, text),
+      containsText(brokerages.email, text),
+      containsText(brokerages.address, text),
+      containsText(brokerages.phone, text),
     );
   }
-  const total = ctx.db.select({ n: count() }).from(brokerages).where(where).get()?.n ?? 0;
+  const total = (await ctx.db.select({ n: count() }).from(brokerages).where(where))[0]?.n ?? 0;
   const direction = input.order === 'desc' ? desc : asc;
   const sortColumn =
-    input.sort === 'created_at'
-      ? brokerages.created_at
-      : input.sort === 'agent_count'
-        ? agentCount
-        : sql`${brokerages.name} COLLATE NOCASE`;
-  const rows = ctx.db
+    input.sort === 'created_at' ? brokerages.created_at : input.sort === 'agent_count' ? agentCount : caseInsensitive(brokerages.name);
+  const rows = await ctx.db
     .select(columns)
     .from(brokerages)
     .where(where)
     .orderBy(direction(sortColumn), asc(brokerages.brokerage_id))
     .limit(input.limit)
-    .offset((input.page - 1) * input.limit)
-    .all();
+    .offset((input.page - 1) * input.limit);
   return { brokerages: rows, pagination: makePagination(input.page, input.limit, total) };
 }
 
-function getBrokerage(db: DbOrTx, id: number): Brokerage {
-  const row = db.select(columns).from(brokerages).where(eq(brokerages.brokerage_id, id)).get();
+async function getBrokerage(db: DbOrTx, id: number): Promise<Brokerage> {
+  const [row] = await db.select(columns).from(brokerages).where(eq(brokerages.brokerage_id, id));
   if (!row) throw notFound('Brokerage');
   return row;
 }
 
-function existing(db: DbOrTx, id: number): BrokerageRow {
-  const row = db.select().from(brokerages).where(eq(brokerages.brokerage_id, id)).get();
+async function existing(db: DbOrTx, id: number): Promise<BrokerageRow> {
+  const [row] = await db.select().from(brokerages).where(eq(brokerages.brokerage_id, id));
   if (!row) throw notFound('Brokerage');
   return row;
 }
 
 /** Names are unique regardless of case: two "Main Street Realty" rows would be told apart by no one. */
-function assertNameFree(db: DbOrTx, name: string, exceptId?: number): void {
+async function assertNameFree(tx: Tx, name: string, exceptId?: number): Promise<void> {
   const conditions = [sql`lower(${brokerages.name}) = lower(${name})`];
   if (exceptId !== undefined) conditions.push(ne(brokerages.brokerage_id, exceptId));
-  if (
-    db
-      .select({ id: brokerages.brokerage_id })
-      .from(brokerages)
-      .where(and(...conditions))
-      .get()
-  ) {
+  const [taken] = await tx
+    .select({ id: brokerages.brokerage_id })
+    .from(brokerages)
+    .where(and(...conditions))
+    .limit(1);
+  if (taken) {
     throw conflict('A brokerage with this name already exists');
   }
 }
 
-export function createBrokerage(ctx: Context, input: z.output<typeof brokerageCreateInput>): Brokerage {
-  const id = ctx.db.transaction((tx) => {
-    assertNameFree(tx, input.name);
-    const row = tx.insert(brokerages).values(input).returning().get();
-    audit(tx, ctx.actor, { action: 'create', table: 'brokerages', id: row.brokerage_id, new: row });
-    return row.brokerage_id;
+export async function createBrokerage(ctx: Context, input: z.output<typeof brokerageCreateInput>): Promise<Brokerage> {
+  const id = await ctx.db.transaction(async (tx) => {
+    // The name check reads inside the transaction that inserts (docs/architecture.md "Data layer").
+    await assertNameFree(tx, input.name);
+    const [row] = await tx.insert(brokerages).values(input).returning();
+    await audit(tx, ctx.actor, { action: 'create', table: 'brokerages', id: row!.brokerage_id, new: row });
+    return row!.brokerage_id;
   });
   return getBrokerage(ctx.db, id);
 }
 
-export function updateBrokerage(ctx: Context, input: z.output<typeof brokerageUpdateInput>): Brokerage {
+export async function updateBrokerage(ctx: Context, input: z.output<typeof brokerageUpdateInput>): Promise<Brokerage> {
   const { id, ...fields } = input;
-  ctx.db.transaction((tx) => {
-    const before = existing(tx, id);
-    if (fields.name !== undefined) assertNameFree(tx, fields.name, id);
+  await ctx.db.transaction(async (tx) => {
+    const before = await existing(tx, id);
+    if (fields.name !== undefined) await assertNameFree(tx, fields.name, id);
     const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     const after = Object.keys(patch).length
-      ? tx.update(brokerages).set(patch).where(eq(brokerages.brokerage_id, id)).returning().get()
+      ? (await tx.update(brokerages).set(patch).where(eq(brokerages.brokerage_id, id)).returning())[0]!
       : before;
     const changed = Object.keys(patch).filter((k) => before[k as keyof BrokerageRow] !== after[k as keyof BrokerageRow]);
-    audit(tx, ctx.actor, {
+    await audit(tx, ctx.actor, {
       action: 'update',
       table: 'brokerages',
       id,
@@ -128,12 +124,12 @@ export function updateBrokerage(ctx: Context, input: z.output<typeof brokerageUp
   return getBrokerage(ctx.db, id);
 }
 
-export function deleteBrokerage(ctx: Context, id: number): { success: true } {
-  ctx.db.transaction((tx) => {
-    const before = existing(tx, id);
-    const unassigned = unassignBrokerageUsers(tx, ctx.actor, id, before.name);
-    tx.delete(brokerages).where(eq(brokerages.brokerage_id, id)).run();
-    audit(tx, ctx.actor, {
+export async function deleteBrokerage(ctx: Context, id: number): Promise<{ success: true }> {
+  await ctx.db.transaction(async (tx) => {
+    const before = await existing(tx, id);
+    const unassigned = await unassignBrokerageUsers(tx, ctx.actor, id, before.name);
+    await tx.delete(brokerages).where(eq(brokerages.brokerage_id, id));
+    await audit(tx, ctx.actor, {
       action: 'delete',
       table: 'brokerages',
       id,
@@ -145,16 +141,15 @@ export function deleteBrokerage(ctx: Context, id: number): { success: true } {
 }
 
 /** GET /brokerages/{id}/users: its users (not deleted), by name. */
-export function brokerageUsers(ctx: Context, id: number): { users: User[] } {
-  existing(ctx.db, id);
-  return { users: usersOfBrokerage(ctx.db, id) };
+export async function brokerageUsers(ctx: Context, id: number): Promise<{ users: User[] }> {
+  await existing(ctx.db, id);
+  return { users: await usersOfBrokerage(ctx.db, id) };
 }
 
 /** Every brokerage as {brokerage_id, name}, for the selects of the user forms and filters. */
-export function brokerageOptions(ctx: Context) {
+export async function brokerageOptions(ctx: Context) {
   return ctx.db
     .select({ brokerage_id: brokerages.brokerage_id, name: brokerages.name })
     .from(brokerages)
-    .orderBy(sql`${brokerages.name} COLLATE NOCASE`)
-    .all();
+    .orderBy(caseInsensitive(brokerages.name), asc(brokerages.brokerage_id));
 }

@@ -3,7 +3,7 @@
  * (docs/decisions.md): Admin everything, Broker its brokerage, Agent itself, School its courses.
  * Read-only queries straight on the tables; every count is served by an index.
  */
-import { and, count, desc, eq, gte, inArray, isNull, lte, notInArray, sql, sum, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
   daysBetween,
@@ -20,10 +20,11 @@ import {
 } from '@lm/shared';
 import { completions, courses, licenses, payments, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
+import { sumOf } from '../../db/sql.ts';
 import { today } from '../../core/dates.ts';
 import { getSettings } from '../../core/settings.ts';
 import { isAdmin, isAgent, isBroker, isSchool, visibleUsersCondition } from '../../core/scope.ts';
-import type { AuthUser } from '../auth/sessions.ts';
+import type { AuthUser } from '../../core/identity.ts';
 
 export interface DashboardCtx {
   db: Db;
@@ -33,7 +34,7 @@ export interface DashboardCtx {
 /** Statuses that no longer "expire": an Inactive or already Expired license is not counted as expiring. */
 const NOT_EXPIRING = ['Inactive', 'Expired'] as const;
 
-const one = (row: { n: number | null } | undefined) => Number(row?.n ?? 0);
+const one = (rows: Array<{ n: number | null }>) => Number(rows[0]?.n ?? 0);
 
 /** Licenses of live holders expiring between the office's today and today + days, in the caller's scope. */
 function expiringCondition(user: AuthUser, days: number): SQL | undefined {
@@ -47,31 +48,30 @@ function expiringCondition(user: AuthUser, days: number): SQL | undefined {
   );
 }
 
-function countExpiring(db: Db, user: AuthUser, days: number): number {
+async function countExpiring(db: Db, user: AuthUser, days: number): Promise<number> {
   return one(
-    db
+    await db
       .select({ n: count() })
       .from(licenses)
       .innerJoin(users, eq(users.user_id, licenses.user_id))
-      .where(expiringCondition(user, days))
-      .get(),
+      .where(expiringCondition(user, days)),
   );
 }
 
-export function stats(ctx: DashboardCtx): DashboardStats {
+export async function stats(ctx: DashboardCtx): Promise<DashboardStats> {
   const { db, user } = ctx;
-  const warningDays = getSettings(db).license_expiry_warning_days;
+  const warningDays = (await getSettings(db)).license_expiry_warning_days;
 
   if (isAdmin(user)) {
     return {
       role: 'Admin',
-      total_users: one(db.select({ n: count() }).from(users).where(isNull(users.deleted_at)).get()),
-      total_licenses: one(db.select({ n: count() }).from(licenses).get()),
-      expiring_licenses: countExpiring(db, user, warningDays),
+      total_users: one(await db.select({ n: count() }).from(users).where(isNull(users.deleted_at))),
+      total_licenses: one(await db.select({ n: count() }).from(licenses)),
+      expiring_licenses: await countExpiring(db, user, warningDays),
       expiring_window_days: warningDays,
-      total_courses: one(db.select({ n: count() }).from(courses).get()),
-      total_completions: one(db.select({ n: count() }).from(completions).get()),
-      pending_completions: one(db.select({ n: count() }).from(completions).where(eq(completions.status, 'Pending')).get()),
+      total_courses: one(await db.select({ n: count() }).from(courses)),
+      total_completions: one(await db.select({ n: count() }).from(completions)),
+      pending_completions: one(await db.select({ n: count() }).from(completions).where(eq(completions.status, 'Pending'))),
     };
   }
 
@@ -81,34 +81,32 @@ export function stats(ctx: DashboardCtx): DashboardStats {
       user.brokerage_id === null
         ? 0
         : one(
-            db
+            await db
               .select({ n: count() })
               .from(users)
-              .where(and(eq(users.brokerage_id, user.brokerage_id), eq(users.role_id, ROLE.Agent), isNull(users.deleted_at)))
-              .get(),
+              .where(and(eq(users.brokerage_id, user.brokerage_id), eq(users.role_id, ROLE.Agent), isNull(users.deleted_at))),
           );
     return {
       role: 'Broker',
       total_agents: agents,
-      agent_licenses: one(db.select({ n: count() }).from(licenses).where(scope).get()),
-      expiring_agent_licenses: countExpiring(db, user, warningDays),
+      agent_licenses: one(await db.select({ n: count() }).from(licenses).where(scope)),
+      expiring_agent_licenses: await countExpiring(db, user, warningDays),
       expiring_window_days: warningDays,
-      agent_completions: one(db.select({ n: count() }).from(completions).where(visibleUsersCondition(user, completions.user_id)).get()),
+      agent_completions: one(await db.select({ n: count() }).from(completions).where(visibleUsersCondition(user, completions.user_id))),
     };
   }
 
   if (isAgent(user)) {
-    const paid = db
-      .select({ cents: sum(payments.amount_cents) })
+    const [paid] = await db
+      .select({ cents: sumOf(payments.amount_cents) })
       .from(payments)
-      .where(and(eq(payments.user_id, user.user_id), eq(payments.status, 'Completed')))
-      .get();
+      .where(and(eq(payments.user_id, user.user_id), eq(payments.status, 'Completed')));
     return {
       role: 'Agent',
-      my_licenses: one(db.select({ n: count() }).from(licenses).where(eq(licenses.user_id, user.user_id)).get()),
-      my_completions: one(db.select({ n: count() }).from(completions).where(eq(completions.user_id, user.user_id)).get()),
+      my_licenses: one(await db.select({ n: count() }).from(licenses).where(eq(licenses.user_id, user.user_id))),
+      my_completions: one(await db.select({ n: count() }).from(completions).where(eq(completions.user_id, user.user_id))),
       my_payments: toDollars(Number(paid?.cents ?? 0)),
-      ce_progress: ceProgress(db, user.user_id),
+      ce_progress: await ceProgress(db, user.user_id),
     };
   }
 
@@ -116,17 +114,16 @@ export function stats(ctx: DashboardCtx): DashboardStats {
   const ownCourses = eq(courses.school_id, user.user_id);
   return {
     role: 'School',
-    my_courses: one(db.select({ n: count() }).from(courses).where(ownCourses).get()),
+    my_courses: one(await db.select({ n: count() }).from(courses).where(ownCourses)),
     course_completions: one(
-      db.select({ n: count() }).from(completions).innerJoin(courses, eq(courses.course_id, completions.course_id)).where(ownCourses).get(),
+      await db.select({ n: count() }).from(completions).innerJoin(courses, eq(courses.course_id, completions.course_id)).where(ownCourses),
     ),
     pending_completions: one(
-      db
+      await db
         .select({ n: count() })
         .from(completions)
         .innerJoin(courses, eq(courses.course_id, completions.course_id))
-        .where(and(ownCourses, eq(completions.status, 'Pending')))
-        .get(),
+        .where(and(ownCourses, eq(completions.status, 'Pending'))),
     ),
   };
 }
@@ -136,29 +133,29 @@ export function stats(ctx: DashboardCtx): DashboardStats {
  * (not Inactive or Expired) with the nearest expiration on or after today; without one, the license
  * that expired last. No license: zeros and no renewal date.
  */
-function ceProgress(db: Db, userId: number) {
+async function ceProgress(db: Db, userId: number) {
   const columns = {
     completed: licenses.ce_hours_completed,
     required: licenses.ce_hours_required,
     renewal_date: licenses.expiration_date,
   };
-  const current = db
+  const [current] = await db
     .select(columns)
     .from(licenses)
     .where(and(eq(licenses.user_id, userId), gte(licenses.expiration_date, today()), notInArray(licenses.status, [...NOT_EXPIRING])))
     .orderBy(licenses.expiration_date)
-    .limit(1)
-    .get();
+    .limit(1);
   const row =
-    current ?? db.select(columns).from(licenses).where(eq(licenses.user_id, userId)).orderBy(desc(licenses.expiration_date)).limit(1).get();
+    current ??
+    (await db.select(columns).from(licenses).where(eq(licenses.user_id, userId)).orderBy(desc(licenses.expiration_date)).limit(1))[0];
   return row ?? { completed: 0, required: 0, renewal_date: null };
 }
 
-export function expiringLicenses(ctx: DashboardCtx, input: ExpiringLicensesInput): ExpiringLicense[] {
+export async function expiringLicenses(ctx: DashboardCtx, input: ExpiringLicensesInput): Promise<ExpiringLicense[]> {
   const days = input?.days ?? DEFAULT_EXPIRING_WINDOW;
   const limit = input?.limit ?? EXPIRING_CARD_LIMIT;
   const from = today();
-  const rows = ctx.db
+  const rows = await ctx.db
     .select({
       license_id: licenses.license_id,
       user_id: licenses.user_id,
@@ -172,8 +169,7 @@ export function expiringLicenses(ctx: DashboardCtx, input: ExpiringLicensesInput
     .innerJoin(users, eq(users.user_id, licenses.user_id))
     .where(expiringCondition(ctx.user, days))
     .orderBy(licenses.expiration_date, licenses.license_id)
-    .limit(Number(limit))
-    .all();
+    .limit(Number(limit));
   return rows.map((r) => ({ ...r, days_left: daysBetween(from, r.expiration_date) }));
 }
 
@@ -181,13 +177,13 @@ export function expiringLicenses(ctx: DashboardCtx, input: ExpiringLicensesInput
  * The newest events in the caller's scope, at most 10, newest first. Each source is read newest
  * first through its created_at index, limited to 10, then merged.
  */
-export function recentActivity(ctx: DashboardCtx): ActivityItem[] {
+export async function recentActivity(ctx: DashboardCtx): Promise<ActivityItem[]> {
   const { db, user } = ctx;
   const n = RECENT_ACTIVITY_LIMIT;
   const items: ActivityItem[] = [];
 
   if (isAdmin(user)) {
-    for (const r of db
+    for (const r of await db
       .select({
         user_id: users.user_id,
         first_name: users.first_name,
@@ -198,28 +194,26 @@ export function recentActivity(ctx: DashboardCtx): ActivityItem[] {
       .from(users)
       .where(isNull(users.deleted_at))
       .orderBy(desc(users.created_at))
-      .limit(n)
-      .all()) {
+      .limit(n)) {
       const { created_at, role_id, ...rest } = r;
       items.push({ type: 'user_created', timestamp: created_at, data: { ...rest, role_name: roleName(role_id) } });
     }
   }
 
   if (isBroker(user) && user.brokerage_id !== null) {
-    for (const r of db
+    for (const r of await db
       .select({ user_id: users.user_id, first_name: users.first_name, last_name: users.last_name, created_at: users.created_at })
       .from(users)
       .where(and(eq(users.brokerage_id, user.brokerage_id), eq(users.role_id, ROLE.Agent), isNull(users.deleted_at)))
       .orderBy(desc(users.created_at))
-      .limit(n)
-      .all()) {
+      .limit(n)) {
       const { created_at, ...data } = r;
       items.push({ type: 'agent_created', timestamp: created_at, data });
     }
   }
 
   if (!isSchool(user)) {
-    for (const r of db
+    for (const r of await db
       .select({
         license_id: licenses.license_id,
         first_name: users.first_name,
@@ -232,13 +226,12 @@ export function recentActivity(ctx: DashboardCtx): ActivityItem[] {
       .innerJoin(users, eq(users.user_id, licenses.user_id))
       .where(visibleUsersCondition(user, licenses.user_id))
       .orderBy(desc(licenses.created_at))
-      .limit(n)
-      .all()) {
+      .limit(n)) {
       const { created_at, ...data } = r;
       items.push({ type: 'license_created', timestamp: created_at, data });
     }
 
-    for (const r of db
+    for (const r of await db
       .select({
         payment_id: payments.payment_id,
         first_name: users.first_name,
@@ -252,8 +245,7 @@ export function recentActivity(ctx: DashboardCtx): ActivityItem[] {
       .where(visibleUsersCondition(user, payments.user_id))
       // payment_id grows with created_at and is the table's own order: no sort over every payment.
       .orderBy(desc(payments.payment_id))
-      .limit(n)
-      .all()) {
+      .limit(n)) {
       const { created_at, amount_cents, ...data } = r;
       items.push({ type: 'payment_created', timestamp: created_at, data: { ...data, amount: toDollars(amount_cents) } });
     }
@@ -263,7 +255,7 @@ export function recentActivity(ctx: DashboardCtx): ActivityItem[] {
   const completionScope = isSchool(user)
     ? inArray(completions.course_id, sql`(SELECT ${courses.course_id} FROM ${courses} WHERE ${courses.school_id} = ${user.user_id})`)
     : visibleUsersCondition(user, completions.user_id);
-  for (const r of db
+  for (const r of await db
     .select({
       completion_id: completions.completion_id,
       first_name: users.first_name,
@@ -277,15 +269,14 @@ export function recentActivity(ctx: DashboardCtx): ActivityItem[] {
     .innerJoin(courses, eq(courses.course_id, completions.course_id))
     .where(completionScope)
     .orderBy(desc(completions.created_at))
-    .limit(n)
-    .all()) {
+    .limit(n)) {
     const { created_at, ...data } = r;
     items.push({ type: 'completion_created', timestamp: created_at, data });
   }
 
   // Courses: Admin sees every new course, a School its own.
   if (isAdmin(user) || isSchool(user)) {
-    for (const r of db
+    for (const r of await db
       .select({
         course_id: courses.course_id,
         course_name: courses.course_name,
@@ -295,8 +286,7 @@ export function recentActivity(ctx: DashboardCtx): ActivityItem[] {
       .from(courses)
       .where(isSchool(user) ? eq(courses.school_id, user.user_id) : undefined)
       .orderBy(desc(courses.created_at))
-      .limit(n)
-      .all()) {
+      .limit(n)) {
       const { created_at, ...data } = r;
       items.push({ type: 'course_created', timestamp: created_at, data });
     }

@@ -13,7 +13,7 @@ import { systemStats } from '../admin/stats.service.ts';
 import { resolvePeriod } from './period.ts';
 import { comprehensiveExport, coursesExport, licensesExport, usersExport, type ExportSource } from './reports.service.ts';
 
-function sourceFor(name: ReportName, db: RouteDeps['db'], filters: Parameters<typeof licensesExport>[1]): ExportSource {
+async function sourceFor(name: ReportName, db: RouteDeps['db'], filters: Parameters<typeof licensesExport>[1]): Promise<ExportSource> {
   const ctx = { db };
   switch (name) {
     case 'licenses':
@@ -24,7 +24,7 @@ function sourceFor(name: ReportName, db: RouteDeps['db'], filters: Parameters<ty
       return coursesExport(ctx, filters);
     case 'comprehensive': {
       const period = resolvePeriod(filters);
-      return comprehensiveExport(ctx, filters, systemStats(ctx, { start_date: period.start_date, end_date: period.end_date }));
+      return comprehensiveExport(ctx, filters, await systemStats(ctx, { start_date: period.start_date, end_date: period.end_date }));
     }
   }
 }
@@ -44,7 +44,7 @@ function writable(csv: Stringifier): Promise<void> {
 
 async function pump(source: ExportSource, csv: Stringifier): Promise<void> {
   try {
-    for (const chunk of source.chunks()) {
+    for await (const chunk of source.chunks()) {
       for (const row of chunk) {
         if (csv.destroyed) return;
         if (!csv.write(row)) await writable(csv);
@@ -57,11 +57,11 @@ async function pump(source: ExportSource, csv: Stringifier): Promise<void> {
 }
 
 async function exportReport(deps: RouteDeps, name: ReportName, req: FastifyRequest, reply: FastifyReply) {
-  authenticate(deps, req, ['Admin']);
+  await authenticate(deps, req, ['Admin']);
   // A ZodError or AppError thrown here goes through the app's error handler (400 with a message).
   const { format: _format, ...filters } = reportExportQuery.parse(req.query ?? {});
   const period = resolvePeriod(filters);
-  const source = sourceFor(name, deps.db, filters);
+  const source = await sourceFor(name, deps.db, filters);
   const csv = stringify({
     header: true,
     columns: source.columns,

@@ -1,6 +1,6 @@
 /**
  * License, user and course analytics (docs/product.md section 3) and the rows of the CSV exports. Admin only.
- * Read-only SQL across the domains' tables, prepared once per connection.
+ * Read-only SQL across the domains' tables (reports.queries.ts, one dialect module per engine).
  *
  * Filters: state and license_status narrow licenses; brokerage_id and user_role narrow the people
  * (license holders, users, the users of completions). The period (start_date..end_date, default the
@@ -9,7 +9,6 @@
 import {
   addDays,
   EXPIRING_SOON_DAYS,
-  ROLE,
   type CourseAnalytics,
   type LicenseAnalytics,
   type ReportFilters,
@@ -17,60 +16,38 @@ import {
   type UserAnalytics,
 } from '@lm/shared';
 import type { Db } from '../../db/client.ts';
+import { courses } from '../../db/schema/index.ts';
 import { today } from '../../core/dates.ts';
-import { resolvePeriod, type Period } from './period.ts';
-import { stmt, Where } from './sql.ts';
+import { resolvePeriod } from './period.ts';
+import {
+  brokerageStats,
+  courseGroups,
+  coursesChunk,
+  licenseGroups,
+  licensesChunk,
+  pendingCompletions,
+  userTotals,
+  usersChunk,
+  type Chunk,
+  type Row,
+} from './reports.queries.ts';
 
 export interface ReportsCtx {
   db: Db;
 }
 
-type Filters = NonNullable<ReportFilters>;
-
 const round = (n: number | null | undefined, digits: number) => Number((n ?? 0).toFixed(digits));
 
-/** Conditions on the holder (alias u) and, for licenses (alias l), state and status. */
-function peopleWhere(f: Filters, w = new Where()): Where {
-  if (f.brokerage_id !== undefined) w.add('u.brokerage_id = ?', Number(f.brokerage_id));
-  if (f.user_role !== undefined) w.add('u.role_id = ?', ROLE[f.user_role]);
-  return w;
-}
-
-function licenseWhere(f: Filters): Where {
-  const w = new Where();
-  if (f.state !== undefined) w.add('l.state = ?', f.state);
-  if (f.license_status !== undefined) w.add('l.status = ?', f.license_status);
-  return peopleWhere(f, w);
-}
-
-const LICENSES_FROM = 'FROM licenses AS l JOIN users AS u ON u.user_id = l.user_id';
-/** The holder join only when a people filter needs it: one pass over licenses alone otherwise. */
-const licensesFrom = (f: Filters) => (f.brokerage_id !== undefined || f.user_role !== undefined ? LICENSES_FROM : 'FROM licenses AS l');
-
-export function licenseAnalytics(ctx: ReportsCtx, input: ReportFilters): LicenseAnalytics {
+export async function licenseAnalytics(ctx: ReportsCtx, input: ReportFilters): Promise<LicenseAnalytics> {
   const f = input ?? {};
   const period = resolvePeriod(f);
-  const w = licenseWhere(f);
   const now = today();
-  // One pass: every figure is a sum over (state, status) groups.
-  const groups = stmt(
-    ctx.db,
-    `SELECT l.state AS state, l.status AS status, count(*) AS total,
-            sum(l.status = 'Active' AND l.expiration_date >= ?) AS active,
-            sum(l.status = 'Expired' OR l.expiration_date < ?) AS expired,
-            sum(l.expiration_date >= ? AND l.expiration_date <= ? AND l.status NOT IN ('Inactive', 'Expired')) AS expiring,
-            sum(l.renewed_at >= ? AND l.renewed_at < ?) AS renewed
-       ${licensesFrom(f)} ${w.where}
-      GROUP BY l.state, l.status`,
-  ).all(now, now, now, addDays(now, EXPIRING_SOON_DAYS), period.fromIso, period.toIso, ...w.params) as Array<{
-    state: string;
-    status: string;
-    total: number;
-    active: number;
-    expired: number;
-    expiring: number;
-    renewed: number | null;
-  }>;
+  const groups = await licenseGroups(ctx.db, f, {
+    now,
+    soon: addDays(now, EXPIRING_SOON_DAYS),
+    fromIso: period.fromIso,
+    toIso: period.toIso,
+  });
 
   const states = new Map<string, { state: string; active: number; expired: number; total: number }>();
   const statuses = new Map<string, number>();
@@ -105,40 +82,11 @@ export function licenseAnalytics(ctx: ReportsCtx, input: ReportFilters): License
   };
 }
 
-export function userAnalytics(ctx: ReportsCtx, input: ReportFilters): UserAnalytics {
+export async function userAnalytics(ctx: ReportsCtx, input: ReportFilters): Promise<UserAnalytics> {
   const f = input ?? {};
   const period = resolvePeriod(f);
-  const { db } = ctx;
-  const w = peopleWhere(f, new Where().add('u.deleted_at IS NULL'));
-  const row = stmt(
-    db,
-    `SELECT sum(CASE WHEN u.created_at >= ? AND u.created_at < ? THEN 1 ELSE 0 END) AS new_users,
-            sum(CASE WHEN u.is_active = 1 THEN 1 ELSE 0 END) AS active,
-            sum(CASE WHEN u.is_active = 0 THEN 1 ELSE 0 END) AS inactive,
-            avg(u.login_count / max((julianday('now') - julianday(u.created_at)) / 7.0, 1.0)) AS per_week
-       FROM users AS u ${w.where}`,
-  ).get(period.fromIso, period.toIso, ...w.params) as {
-    new_users: number | null;
-    active: number | null;
-    inactive: number | null;
-    per_week: number | null;
-  };
-
-  // Every brokerage (or the chosen one), with its live people; the role filter narrows the counts.
-  const b = new Where();
-  if (f.brokerage_id !== undefined) b.add('b.brokerage_id = ?', Number(f.brokerage_id));
-  const roleJoin = f.user_role !== undefined ? ' AND u.role_id = ?' : '';
-  const brokerage_stats = stmt(
-    db,
-    `SELECT b.brokerage_id AS brokerage_id, b.name AS name,
-            sum(CASE WHEN u.role_id = ${ROLE.Broker} THEN 1 ELSE 0 END) AS brokers,
-            sum(CASE WHEN u.role_id = ${ROLE.Agent} THEN 1 ELSE 0 END) AS agents,
-            count(u.user_id) AS total
-       FROM brokerages AS b
-       LEFT JOIN users AS u ON u.brokerage_id = b.brokerage_id AND u.deleted_at IS NULL${roleJoin}
-       ${b.where}
-      GROUP BY b.brokerage_id ORDER BY total DESC, b.name COLLATE NOCASE`,
-  ).all(...(f.user_role !== undefined ? [ROLE[f.user_role]] : []), ...b.params) as UserAnalytics['brokerage_stats'];
+  const row = await userTotals(ctx.db, f, period);
+  const brokerage_stats = await brokerageStats(ctx.db, f);
 
   return {
     period: { start_date: period.start_date, end_date: period.end_date },
@@ -150,45 +98,12 @@ export function userAnalytics(ctx: ReportsCtx, input: ReportFilters): UserAnalyt
   };
 }
 
-/** Completions in the period (by completion date), not Rejected, of the filtered people. */
-function completionsWhere(f: Filters, period: Period): Where {
-  return peopleWhere(
-    f,
-    new Where().add("c.completion_date >= ? AND c.completion_date <= ? AND c.status <> 'Rejected'", period.start_date, period.end_date),
-  );
-}
-
-const COMPLETIONS_FROM = 'FROM completions AS c JOIN users AS u ON u.user_id = c.user_id';
-const completionsFrom = (f: Filters) =>
-  f.brokerage_id !== undefined || f.user_role !== undefined ? COMPLETIONS_FROM : 'FROM completions AS c';
-
-export function courseAnalytics(ctx: ReportsCtx, input: ReportFilters): CourseAnalytics {
+export async function courseAnalytics(ctx: ReportsCtx, input: ReportFilters): Promise<CourseAnalytics> {
   const f = input ?? {};
   const period = resolvePeriod(f);
   const { db } = ctx;
-  const w = completionsWhere(f, period);
-  const people = peopleWhere(f);
-  const from = completionsFrom(f);
-
   // One pass over the period's completions, grouped by course and date; the rest is arithmetic.
-  const groups = stmt(
-    db,
-    `SELECT c.course_id AS course_id, c.completion_date AS date, count(*) AS n,
-            sum(c.rating) AS rating_sum, count(c.rating) AS rated,
-            sum(CASE WHEN c.status = 'Approved' AND c.reviewed_at IS NOT NULL
-                     THEN julianday(c.reviewed_at) - julianday(c.created_at) END) AS approval_days,
-            sum(c.status = 'Approved' AND c.reviewed_at IS NOT NULL) AS approved
-       ${from} ${w.where}
-      GROUP BY c.course_id, c.completion_date`,
-  ).all(...w.params) as Array<{
-    course_id: number;
-    date: string;
-    n: number;
-    rating_sum: number | null;
-    rated: number;
-    approval_days: number | null;
-    approved: number;
-  }>;
+  const groups = await courseGroups(db, f, period);
 
   const byCourse = new Map<number, { completions: number; ratingSum: number; rated: number }>();
   const byDate = new Map<string, number>();
@@ -207,11 +122,9 @@ export function courseAnalytics(ctx: ReportsCtx, input: ReportFilters): CourseAn
     byCourse.set(g.course_id, c);
   }
 
-  const courseRows = stmt(db, 'SELECT course_id, course_name, ce_hours FROM courses').all() as Array<{
-    course_id: number;
-    course_name: string;
-    ce_hours: number;
-  }>;
+  const courseRows = await db
+    .select({ course_id: courses.course_id, course_name: courses.course_name, ce_hours: courses.ce_hours })
+    .from(courses);
   const top_courses = courseRows
     .filter((c) => byCourse.has(c.course_id))
     .map((c) => {
@@ -231,12 +144,7 @@ export function courseAnalytics(ctx: ReportsCtx, input: ReportFilters): CourseAn
     period: { start_date: period.start_date, end_date: period.end_date },
     total_courses: courseRows.length,
     completions_this_period: total,
-    pending_approvals: stmt(
-      db,
-      `SELECT count(*) ${people.conds.length ? COMPLETIONS_FROM : 'FROM completions AS c'} WHERE c.status = 'Pending'${people.and}`,
-    )
-      .pluck()
-      .get(...people.params) as number,
+    pending_approvals: await pendingCompletions(db, f),
     avg_completion_time: approved > 0 ? round(approvalDays / approved, 1) : 0,
     top_courses,
     completions_by_date: [...byDate.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, completions]) => ({ date, completions })),
@@ -249,21 +157,16 @@ export function courseAnalytics(ctx: ReportsCtx, input: ReportFilters): CourseAn
 
 export const EXPORT_CHUNK = 1000;
 
-type Row = Record<string, unknown>;
-
 export interface ExportSource {
   columns: Array<{ key: string; header: string }>;
-  chunks: () => Generator<Row[]>;
+  chunks: () => AsyncGenerator<Row[]>;
 }
 
-/** Runs `text` (ending in `... > ? ... LIMIT ?` after `params(last)`) chunk by chunk. */
-function* keyset(db: Db, text: string, idKey: string, params: (last: number) => unknown[]): Generator<Row[]> {
-  const s = stmt(db, text);
+/** Reads chunk after chunk by keyset (id > last); each chunk is read whole before it is yielded. */
+async function* keyset(chunk: Chunk, idKey: string): AsyncGenerator<Row[]> {
   let last = 0;
   for (;;) {
-    const rows: Row[] = [];
-    // Each chunk is read to the end before yielding: the connection is free while the client reads.
-    for (const row of s.iterate(...params(last), EXPORT_CHUNK) as Iterable<Row>) rows.push(row);
+    const rows = await chunk(last, EXPORT_CHUNK);
     if (rows.length > 0) {
       last = rows[rows.length - 1]![idKey] as number;
       yield rows;
@@ -275,7 +178,6 @@ function* keyset(db: Db, text: string, idKey: string, params: (last: number) => 
 export function licensesExport(ctx: ReportsCtx, input: ReportFilters): ExportSource {
   const f = input ?? {};
   resolvePeriod(f);
-  const w = licenseWhere(f);
   const now = today();
   return {
     columns: [
@@ -295,26 +197,13 @@ export function licensesExport(ctx: ReportsCtx, input: ReportFilters): ExportSou
       { key: 'ce_hours_completed', header: 'CE Hours Completed' },
       { key: 'renewed_at', header: 'Renewed At' },
     ],
-    chunks: () =>
-      keyset(
-        ctx.db,
-        `SELECT l.license_id, l.license_number, l.state, l.license_type, l.status, u.first_name, u.last_name, u.email,
-                b.name AS brokerage, l.issue_date, l.expiration_date,
-                CAST(julianday(l.expiration_date) - julianday(?) AS INTEGER) AS days_left,
-                l.ce_hours_required, l.ce_hours_completed, l.renewed_at
-           ${LICENSES_FROM} LEFT JOIN brokerages AS b ON b.brokerage_id = u.brokerage_id
-          WHERE l.license_id > ?${w.and}
-          ORDER BY l.license_id LIMIT ?`,
-        'license_id',
-        (last) => [now, last, ...w.params],
-      ),
+    chunks: () => keyset(licensesChunk(ctx.db, f, now), 'license_id'),
   };
 }
 
 export function usersExport(ctx: ReportsCtx, input: ReportFilters): ExportSource {
   const f = input ?? {};
   resolvePeriod(f);
-  const w = peopleWhere(f, new Where().add('u.deleted_at IS NULL'));
   return {
     columns: [
       { key: 'user_id', header: 'User ID' },
@@ -328,26 +217,13 @@ export function usersExport(ctx: ReportsCtx, input: ReportFilters): ExportSource
       { key: 'last_login', header: 'Last Login' },
       { key: 'login_count', header: 'Login Count' },
     ],
-    chunks: () =>
-      keyset(
-        ctx.db,
-        `SELECT u.user_id, u.first_name, u.last_name, u.email,
-                CASE u.role_id WHEN 1 THEN 'Admin' WHEN 2 THEN 'Broker' WHEN 3 THEN 'Agent' ELSE 'School' END AS role,
-                b.name AS brokerage, CASE WHEN u.is_active = 1 THEN 'Active' ELSE 'Inactive' END AS status,
-                u.created_at, u.last_login, u.login_count
-           FROM users AS u LEFT JOIN brokerages AS b ON b.brokerage_id = u.brokerage_id
-          WHERE u.user_id > ?${w.and}
-          ORDER BY u.user_id LIMIT ?`,
-        'user_id',
-        (last) => [last, ...w.params],
-      ),
+    chunks: () => keyset(usersChunk(ctx.db, f), 'user_id'),
   };
 }
 
 export function coursesExport(ctx: ReportsCtx, input: ReportFilters): ExportSource {
   const f = input ?? {};
   const period = resolvePeriod(f);
-  const people = peopleWhere(f);
   return {
     columns: [
       { key: 'course_id', header: 'Course ID' },
@@ -361,40 +237,15 @@ export function coursesExport(ctx: ReportsCtx, input: ReportFilters): ExportSour
       { key: 'pending', header: 'Pending Approvals' },
       { key: 'avg_rating', header: 'Average Rating' },
     ],
-    chunks: () =>
-      keyset(
-        ctx.db,
-        `SELECT co.course_id, co.course_name, co.provider, co.course_type, co.ce_hours,
-                printf('%.2f', co.cost_cents / 100.0) AS cost,
-                CASE WHEN co.is_active = 1 THEN 'Active' ELSE 'Inactive' END AS status,
-                (SELECT count(*) ${COMPLETIONS_FROM} WHERE c.course_id = co.course_id
-                    AND c.completion_date >= ? AND c.completion_date <= ? AND c.status <> 'Rejected'${people.and}) AS completions,
-                (SELECT count(*) ${COMPLETIONS_FROM} WHERE c.course_id = co.course_id AND c.status = 'Pending'${people.and}) AS pending,
-                (SELECT round(avg(c.rating), 1) ${COMPLETIONS_FROM} WHERE c.course_id = co.course_id
-                    AND c.completion_date >= ? AND c.completion_date <= ? AND c.status <> 'Rejected'${people.and}) AS avg_rating
-           FROM courses AS co
-          WHERE co.course_id > ?
-          ORDER BY co.course_id LIMIT ?`,
-        'course_id',
-        (last) => [
-          period.start_date,
-          period.end_date,
-          ...people.params,
-          ...people.params,
-          period.start_date,
-          period.end_date,
-          ...people.params,
-          last,
-        ],
-      ),
+    chunks: () => keyset(coursesChunk(ctx.db, f, period), 'course_id'),
   };
 }
 
 /** One row per figure of every report: Section, Metric, Value. */
-export function comprehensiveExport(ctx: ReportsCtx, input: ReportFilters, stats: SystemStats): ExportSource {
-  const lic = licenseAnalytics(ctx, input);
-  const usr = userAnalytics(ctx, input);
-  const crs = courseAnalytics(ctx, input);
+export async function comprehensiveExport(ctx: ReportsCtx, input: ReportFilters, stats: SystemStats): Promise<ExportSource> {
+  const lic = await licenseAnalytics(ctx, input);
+  const usr = await userAnalytics(ctx, input);
+  const crs = await courseAnalytics(ctx, input);
   const rows: Row[] = [];
   const add = (section: string, metric: string, value: unknown) => rows.push({ section, metric, value });
   add('Period', 'Start Date', lic.period.start_date);
@@ -425,7 +276,7 @@ export function comprehensiveExport(ctx: ReportsCtx, input: ReportFilters, stats
       { key: 'metric', header: 'Metric' },
       { key: 'value', header: 'Value' },
     ],
-    chunks: function* () {
+    chunks: async function* () {
       yield rows;
     },
   };

@@ -1,0 +1,82 @@
+/**
+ * SQL fragments of the audit queries that read the same on SQLite and PostgreSQL (the per-dialect
+ * modules audit.queries.sqlite.ts / audit.queries.pg.ts build their statements from them).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { andAll } from '../../db/sql.ts';
+
+/** The indexed columns whose distinct values and counts the audit screen uses. */
+export type AuditColumn = 'action' | 'target_table' | 'user_id';
+
+export interface AuditFilter {
+  user_id?: number;
+  /** Exact actions (already resolved from a substring). */
+  actions?: string[];
+  target_table?: string;
+  /** Inclusive lower and exclusive upper timestamp bounds (ISO). */
+  fromIso?: string;
+  toIso?: string;
+}
+
+export interface AuditRow {
+  log_id: number;
+  timestamp: string;
+  user_id: number | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  action: string;
+  target_table: string | null;
+  target_id: number | null;
+  ip_address: string | null;
+  old_values: string | null;
+  new_values: string | null;
+}
+
+export const col = (column: AuditColumn): SQL => sql`${sql.identifier(column)}`;
+
+/** The conditions of a filter (no WHERE keyword); an always-true condition when there are none. */
+export function filterConds(f: AuditFilter): SQL[] {
+  const conds: SQL[] = [];
+  if (f.user_id !== undefined) conds.push(sql`user_id = ${f.user_id}`);
+  if (f.actions) {
+    conds.push(
+      f.actions.length === 1
+        ? sql`action = ${f.actions[0]}`
+        : sql`action IN (${sql.join(
+            f.actions.map((a) => sql`${a}`),
+            sql`, `,
+          )})`,
+    );
+  }
+  if (f.target_table !== undefined) conds.push(sql`target_table = ${f.target_table}`);
+  conds.push(...rangeConds(f.fromIso, f.toIso));
+  return conds;
+}
+
+export function rangeConds(fromIso: string | undefined, toIso: string | undefined): SQL[] {
+  const conds: SQL[] = [];
+  if (fromIso !== undefined) conds.push(sql`"timestamp" >= ${fromIso}`);
+  if (toIso !== undefined) conds.push(sql`"timestamp" < ${toIso}`);
+  return conds;
+}
+
+/** Distinct non-null values of an indexed column, one index seek per value (a loose index scan). */
+export function distinctSql(column: AuditColumn): SQL {
+  const c = col(column);
+  return sql`WITH RECURSIVE v(x) AS (
+       SELECT (SELECT ${c} FROM audit_logs WHERE ${c} IS NOT NULL ORDER BY ${c} LIMIT 1)
+       UNION ALL
+       SELECT (SELECT ${c} FROM audit_logs WHERE ${c} > v.x ORDER BY ${c} LIMIT 1) FROM v WHERE v.x IS NOT NULL
+     ) SELECT x FROM v WHERE x IS NOT NULL`;
+}
+
+/** Distinct users with an entry in the range: one seek per distinct user on (user_id, timestamp). */
+export function usersInRangeSql(fromIso: string | undefined, toIso: string | undefined): SQL {
+  return sql`WITH RECURSIVE v(x) AS (
+       SELECT (SELECT user_id FROM audit_logs WHERE user_id IS NOT NULL ORDER BY user_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT user_id FROM audit_logs WHERE user_id > v.x ORDER BY user_id LIMIT 1) FROM v WHERE v.x IS NOT NULL
+     ) SELECT count(*) AS n FROM v
+        WHERE x IS NOT NULL AND EXISTS (SELECT 1 FROM audit_logs WHERE user_id = v.x${andAll(rangeConds(fromIso, toIso))})`;
+}
