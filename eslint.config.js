@@ -42,11 +42,11 @@ export default tseslint.config(
           message: 'Throw AppError (server/src/core/errors.ts), not Error.',
         },
         {
-          selector: "CallExpression[arguments.length=0][callee.property.name=/^(get|all|run)$/]",
+          selector: 'CallExpression[arguments.length=0][callee.property.name=/^(get|all|run)$/]',
           message: 'Await the query builder: .get()/.all()/.run() are SQLite-only (docs/architecture.md "Data layer").',
         },
         {
-          selector: "MemberExpression[property.name=/^(\\$client|pragma|writer|pool)$/]",
+          selector: 'MemberExpression[property.name=/^(\\$client|pragma|writer|pool)$/]',
           message: 'Driver handles stay in server/src/db/ (docs/architecture.md "Data layer").',
         },
         {
