@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { dateString, paginationSchema } from './common.ts';
+import { MAX_ID } from './common.ts';
 
 export const AUDIT_PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_AUDIT_PAGE_SIZE = 50;
@@ -19,7 +20,7 @@ const dateRange = {
 
 export const auditLogsInput = z
   .object({
-    user_id: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'User ID must be a number' }).int().positive().optional()),
+    user_id: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'User ID must be a number' }).int().positive().max(MAX_ID).optional()),
     /** Case-insensitive substring of the action ('create' finds create and bulk_create). */
     action: z.preprocess(emptyToUndefined, z.string().trim().max(100).optional()),
     target_table: z.preprocess(emptyToUndefined, z.string().trim().max(100).optional()),

@@ -14,7 +14,10 @@ export function isCalendarDate(s: string): boolean {
 }
 
 /** An integer id taken from a path or query parameter ("12" becomes 12). */
-export const idParam = z.coerce.number().int().positive();
+/** Ids are 32-bit integers on every engine (PostgreSQL `integer`): a larger number names nothing. */
+export const MAX_ID = 2_147_483_647;
+
+export const idParam = z.coerce.number().int().positive().max(MAX_ID);
 
 export const paginationSchema = z.object({
   page: z.number().int(),

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { COMPLETION_STATUSES, type CompletionStatus } from './domain-constants.ts';
 import { dateString, idParam, optionalText } from './common.ts';
+import { MAX_ID } from './common.ts';
 
 export const COMPLETION_MESSAGES = {
   courseRequired: 'Course is required',
@@ -49,9 +50,9 @@ export const COMPLETION_STATUS_COLORS: Record<CompletionStatus, string> = {
 };
 
 export const completionCreateInput = z.object({
-  course_id: z.number({ error: COMPLETION_MESSAGES.courseRequired }).int().positive(COMPLETION_MESSAGES.courseRequired),
+  course_id: z.number({ error: COMPLETION_MESSAGES.courseRequired }).int().positive(COMPLETION_MESSAGES.courseRequired).max(MAX_ID),
   /** The license the hours count toward (optional); it must belong to the completion's user. */
-  license_id: z.number().int().positive().nullish(),
+  license_id: z.number().int().positive().max(MAX_ID).nullish(),
   completion_date: z.string({ error: COMPLETION_MESSAGES.dateRequired }).min(1, COMPLETION_MESSAGES.dateRequired).pipe(dateString),
   /** Defaults to the course's CE hours. */
   hours: z.number({ error: COMPLETION_MESSAGES.hoursPositive }).gt(0, COMPLETION_MESSAGES.hoursPositive).nullish(),
@@ -62,7 +63,7 @@ export const completionCreateInput = z.object({
     .max(5, COMPLETION_MESSAGES.ratingRange)
     .nullish(),
   /** Whose completion: Agents only themselves (default), Brokers their brokerage's Agents, Admins anyone. */
-  user_id: z.number().int().positive().nullish(),
+  user_id: z.number().int().positive().max(MAX_ID).nullish(),
 });
 export type CompletionCreateInput = z.input<typeof completionCreateInput>;
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { COURSE_TYPES } from './domain-constants.ts';
 import { idParam, queryBoolean, requiredText } from './common.ts';
 import { ceTopicSchema } from './ce.ts';
+import { MAX_ID } from './common.ts';
 
 export const COURSE_MESSAGES = {
   nameRequired: 'Course name is required',
@@ -65,7 +66,7 @@ const courseFields = {
     .refine(hasTwoDecimalsAtMost, COURSE_MESSAGES.costDecimals),
   is_active: z.boolean({ error: 'is_active must be true or false' }),
   /** Only an Admin may set it (a School always owns what it creates); null = an Admin course. */
-  school_id: z.number().int().positive().nullable(),
+  school_id: z.number().int().positive().max(MAX_ID).nullable(),
   /** The CE topic the course counts toward (a state rule's required topic); null = general hours. */
   topic: ceTopicSchema.nullable(),
 };

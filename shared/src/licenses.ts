@@ -7,6 +7,7 @@ import { dateString, idParam, isCalendarDate, paginationSchema } from './common.
 import { addYears, daysBetween } from './dates.ts';
 import { LICENSE_STATUSES, LICENSE_TYPES } from './domain-constants.ts';
 import { ROLE_NAMES } from './roles.ts';
+import { MAX_ID } from './common.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Rules
@@ -201,7 +202,7 @@ export const licenseListQuery = z.object({
   expiring_within: z.coerce.number().int().min(0).max(3650).optional(),
   /** Holder first/last name or license number, case-insensitive substring. */
   search: z.string().trim().max(200).optional(),
-  user_id: z.coerce.number().int().positive().optional(),
+  user_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   sort: z.enum(LICENSE_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),

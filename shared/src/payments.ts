@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { dateString, idParam, paginationSchema } from './common.ts';
 import { PAYMENT_METHODS, PAYMENT_STATUSES, PAYMENT_TYPES } from './domain-constants.ts';
+import { MAX_ID } from './common.ts';
 
 export const PAYMENT_MESSAGES = {
   userRequired: 'User is required',
@@ -71,7 +72,7 @@ export type Payment = z.infer<typeof paymentSchema>;
 const paymentFields = {
   user_id: z.number({ error: PAYMENT_MESSAGES.userRequired }).int(PAYMENT_MESSAGES.userRequired).positive(PAYMENT_MESSAGES.userRequired),
   /** Optional: one of the payment user's licenses. null unlinks. */
-  license_id: z.number().int().positive().nullable(),
+  license_id: z.number().int().positive().max(MAX_ID).nullable(),
   amount,
   payment_type: z.enum(PAYMENT_TYPES, { error: PAYMENT_MESSAGES.typeRequired }),
   payment_method: z.enum(PAYMENT_METHODS),
@@ -108,8 +109,8 @@ export const PAYMENT_SORT_COLUMNS = ['payment_date', 'user', 'amount', 'payment_
 
 /** GET /payments, /payments/page and /payments/summary query (clients omit empty values). */
 export const paymentListQuery = z.object({
-  user_id: z.coerce.number().int().positive().optional(),
-  license_id: z.coerce.number().int().positive().optional(),
+  user_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  license_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   status: z.enum(PAYMENT_STATUSES).optional(),
   payment_type: z.enum(PAYMENT_TYPES).optional(),
   payment_method: z.enum(PAYMENT_METHODS).optional(),

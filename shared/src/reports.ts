@@ -7,6 +7,7 @@ import { dateString } from './common.ts';
 import { addDays } from './dates.ts';
 import { LICENSE_STATUSES } from './domain-constants.ts';
 import { ROLE_NAMES } from './roles.ts';
+import { MAX_ID } from './common.ts';
 
 /** Reports default range: the last 30 days (docs/product.md section 9). */
 export const REPORT_DEFAULT_DAYS = 30;
@@ -35,7 +36,10 @@ export const reportFiltersShape = {
       .optional(),
   ),
   license_status: z.preprocess(emptyToUndefined, z.enum(LICENSE_STATUSES, { error: 'Unknown license status' }).optional()),
-  brokerage_id: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'Brokerage must be a number' }).int().positive().optional()),
+  brokerage_id: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'Brokerage must be a number' }).int().positive().max(MAX_ID).optional(),
+  ),
   user_role: z.preprocess(emptyToUndefined, z.enum(ROLE_NAMES, { error: 'Unknown user role' }).optional()),
 };
 export const reportFiltersInput = z.object(reportFiltersShape).optional();

@@ -7,6 +7,7 @@ import { idParam, optionalText, paginationSchema, queryBoolean, requiredText } f
 import { userSchema } from './auth.ts';
 import { emailSchema } from './email.ts';
 import { ROLE, ROLE_NAMES, type RoleName } from './roles.ts';
+import { MAX_ID } from './common.ts';
 
 export const USER_MESSAGES = {
   emailRequired: 'Email is required',
@@ -80,7 +81,7 @@ export const roleIdSchema = z
   .int(USER_MESSAGES.roleInvalid)
   .min(1, USER_MESSAGES.roleInvalid)
   .max(4, USER_MESSAGES.roleInvalid);
-const brokerageRef = z.number({ error: 'Brokerage must be an id or null' }).int().positive().nullable();
+const brokerageRef = z.number({ error: 'Brokerage must be an id or null' }).int().positive().max(MAX_ID).nullable();
 
 /** Contact fields shared by the user form and the profile; absent means unchanged on edit. */
 const contactFields = {
@@ -162,7 +163,7 @@ export const userIdInput = z.object({ id: idParam });
 export const bulkUsersInput = z.object({
   action: z.enum(BULK_ACTIONS, { error: USER_MESSAGES.unknownAction }),
   user_ids: z
-    .array(z.number().int().positive(), { error: USER_MESSAGES.selectFirst })
+    .array(z.number().int().positive().max(MAX_ID), { error: USER_MESSAGES.selectFirst })
     .min(1, USER_MESSAGES.selectFirst)
     .max(1000, 'At most 1000 users at once'),
   data: z

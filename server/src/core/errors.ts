@@ -2,6 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/unstable-core-do-not-import';
 import { ZodError } from 'zod';
 import type { ErrorBody } from '@lm/shared';
+import { isDataException } from '../db/driver-code.ts';
 
 /**
  * The one error type of the server. Services throw AppError; the table below maps each code to its
@@ -79,6 +80,8 @@ export function toErrorBody(err: unknown): { status: number; body: ErrorBody; re
     const issues = zodIssues(e);
     return { status: 400, body: { error: issues[0]?.message ?? 'The request is not valid', code: 'BAD_REQUEST', issues } };
   }
+  // A value the database cannot hold (e.g. an id beyond PostgreSQL's integer) is the client's input, not a fault.
+  if (isDataException(err)) return { status: 400, body: { error: GENERIC.BAD_REQUEST!, code: 'BAD_REQUEST' } };
   if (e instanceof TRPCError) {
     const app = TRPC_TO_APP[e.code] ?? 'INTERNAL_SERVER_ERROR';
     const status = ERROR_CODES[app].status;

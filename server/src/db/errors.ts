@@ -1,13 +1,7 @@
 import { AppError } from '../core/errors.ts';
+import { driverCode } from './driver-code.ts';
 
-/** The driver's error code: better-sqlite3 sets `code` (SQLITE_...), node-postgres the SQLSTATE; Drizzle wraps both in `cause`. */
-export function driverCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (code.startsWith('SQLITE_') || /^[0-9A-Z]{5}$/.test(code))) return code;
-  }
-  return undefined;
-}
+export { driverCode } from './driver-code.ts';
 
 /**
  * A constraint the database enforced where a service's own check lost a race (or has none) becomes a
