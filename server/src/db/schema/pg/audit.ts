@@ -19,9 +19,9 @@ export const auditLogs = pgTable(
     new_values: text('new_values'),
   },
   (t) => [
-    index('audit_timestamp_idx').on(t.timestamp),
-    index('audit_action_idx').on(t.action, t.timestamp),
-    index('audit_table_idx').on(t.target_table, t.timestamp),
-    index('audit_user_idx').on(t.user_id, t.timestamp),
+    index('audit_timestamp_idx').on(t.timestamp, t.log_id),
+    index('audit_action_idx').on(t.action, t.timestamp, t.log_id),
+    index('audit_table_idx').on(t.target_table, t.timestamp, t.log_id),
+    index('audit_user_idx').on(t.user_id, t.timestamp, t.log_id),
   ],
 );
