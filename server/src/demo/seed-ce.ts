@@ -10,7 +10,7 @@ import type { Tx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
 import { today } from '../core/dates.ts';
 import { refreshAllCeCaches, toCeRule } from '../modules/licenses/ce-ledger.ts';
-import type { DemoContext } from './seed.ts';
+import type { DemoContext } from './context.ts';
 
 interface DemoRule {
   state: string;

@@ -4,7 +4,7 @@ import { completions, courses, licenses, users } from '../db/schema/index.ts';
 import type { Tx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
 import { seedCeLedger } from './seed-ce.ts';
-import type { DemoContext } from './seed.ts';
+import type { DemoContext } from './context.ts';
 
 interface DemoCourse {
   course_name: string;

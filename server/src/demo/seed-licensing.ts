@@ -14,7 +14,7 @@ import { licenses, payments, users } from '../db/schema/index.ts';
 import type { Tx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
 import { today } from '../core/dates.ts';
-import type { DemoContext } from './seed.ts';
+import type { DemoContext } from './context.ts';
 import { demoRuleFor, seedCeRules } from './seed-ce.ts';
 
 /** Each brokerage of seedPeople works in one state, in this order. */

@@ -3,7 +3,7 @@ import { renderTemplate, SAMPLE_VALUES } from '@lm/shared';
 import type { Tx } from '../db/client.ts';
 import { notificationDeliveries, notificationTemplates, users } from '../db/schema/index.ts';
 import { DEFAULT_TEMPLATES, insertAllDefaultTemplates } from '../modules/notifications/default-templates.ts';
-import type { DemoContext } from './seed.ts';
+import type { DemoContext } from './context.ts';
 
 /**
  * Demo data: one template per trigger event (plus an inactive SMS variant) and a month of delivery

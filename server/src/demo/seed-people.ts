@@ -3,7 +3,7 @@ import { ROLE, type RoleName } from '@lm/shared';
 import { brokerages, users } from '../db/schema/index.ts';
 import type { Tx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
-import type { DemoContext } from './seed.ts';
+import type { DemoContext } from './context.ts';
 
 /**
  * Two brokerages per state. Brokerage i is in STATES[i % 4] (the licensing seed relies on this order:

@@ -7,25 +7,15 @@ import { users } from '../db/schema/index.ts';
 import type { Db } from '../db/client.ts';
 import { hashPassword } from '../core/passwords.ts';
 import { audit } from '../core/audit.ts';
+import type { DemoContext } from './context.ts';
 import { seedPeople } from './seed-people.ts';
 import { seedLicensing } from './seed-licensing.ts';
 import { seedCourses } from './seed-courses.ts';
 import { seedOperations } from './seed-operations.ts';
 
-export const DEMO_PASSWORD = 'Demo-Passw0rd';
+export type { DemoContext } from './context.ts';
 
-export interface DemoContext {
-  passwordHash: string;
-  adminId: number;
-  brokerageIds: number[];
-  brokerIds: number[];
-  agentIds: number[];
-  schoolIds: number[];
-  /** Filled by seedLicensing, for later seeds (completions, payments). */
-  licenseIds: number[];
-  /** ISO timestamp `days` days before now. */
-  daysAgo: (days: number) => string;
-}
+export const DEMO_PASSWORD = 'Demo-Passw0rd';
 
 export const DEMO_LOGINS = [
   { role: 'Admin', email: 'admin@demo.test' },

@@ -1,7 +1,7 @@
 /** The audit statements on PostgreSQL (the interface and the caching around them: audit.queries.ts). */
 import { sql, type SQL } from 'drizzle-orm';
 import { rawRows } from '../../db/raw.ts';
-import type { AuditSql } from './audit.queries.ts';
+import type { AuditSql } from './audit.sql.ts';
 import { col, distinctSql, filterConds, usersInRangeSql, type AuditRow } from './audit.sql.ts';
 import { whereAll } from '../../db/sql.ts';
 

@@ -1,7 +1,7 @@
 /** The audit statements on SQLite (the interface and the caching around them: audit.queries.ts). */
 import { sql } from 'drizzle-orm';
 import { preparedRows as rawRows } from '../../db/sqlite/prepared.ts';
-import type { AuditSql } from './audit.queries.ts';
+import type { AuditSql } from './audit.sql.ts';
 import { col, distinctSql, filterConds, usersInRangeSql, type AuditRow } from './audit.sql.ts';
 import { whereAll } from '../../db/sql.ts';
 

@@ -1,3 +1,4 @@
+import type { DbOrTx } from '../../db/client.ts';
 /**
  * SQL fragments of the audit queries that read the same on SQLite and PostgreSQL (the per-dialect
  * modules audit.queries.sqlite.ts / audit.queries.pg.ts build their statements from them).
@@ -79,4 +80,29 @@ export function usersInRangeSql(fromIso: string | undefined, toIso: string | und
        SELECT (SELECT user_id FROM audit_logs WHERE user_id > v.x ORDER BY user_id LIMIT 1) FROM v WHERE v.x IS NOT NULL
      ) SELECT count(*) AS n FROM v
         WHERE x IS NOT NULL AND EXISTS (SELECT 1 FROM audit_logs WHERE user_id = v.x${andAll(rangeConds(fromIso, toIso))})`;
+}
+
+/** The statements each dialect provides. Timestamps come back as ISO 8601 UTC strings on both. */
+export interface AuditSql {
+  distinctValues(db: DbOrTx, column: AuditColumn): Promise<Array<string | number>>;
+  /** The newest row's id and timestamp (0 and '' for an empty log). */
+  head(db: DbOrTx): Promise<{ log_id: number; timestamp: string }>;
+  /** The timestamp of one row, undefined when it is gone. */
+  timestampAt(db: DbOrTx, logId: number): Promise<string | undefined>;
+  /** Rows with afterId < log_id <= upToId (the catch-up after the cached figures). */
+  countIds(db: DbOrTx, afterId: number, upToId: number): Promise<number>;
+  /** Every row, and the highest log_id, read by one statement (so they agree). */
+  totals(db: DbOrTx): Promise<{ count: number; maxId: number }>;
+  /** action, target_table and user_id of the rows with afterId < log_id <= upToId. */
+  idsRows(
+    db: DbOrTx,
+    afterId: number,
+    upToId: number,
+  ): Promise<Array<{ action: string; target_table: string | null; user_id: number | null }>>;
+  /** Rows per non-null value of the column, and the highest log_id, read by one statement. */
+  groupCounts(db: DbOrTx, column: 'action' | 'target_table'): Promise<{ counts: Map<string, number>; maxId: number }>;
+  count(db: DbOrTx, f: AuditFilter): Promise<number>;
+  page(db: DbOrTx, f: AuditFilter, limit: number, offset: number): Promise<AuditRow[]>;
+  /** Distinct users with at least one entry in the range. */
+  countUsers(db: DbOrTx, fromIso: string | undefined, toIso: string | undefined): Promise<number>;
 }

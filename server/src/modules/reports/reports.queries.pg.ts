@@ -1,7 +1,7 @@
 /** The reports' SQL fragments on PostgreSQL (reports.queries.ts): booleans, timestamptz arithmetic, formatting. */
 import { sql } from 'drizzle-orm';
 import { rawRows } from '../../db/raw.ts';
-import type { ReportsDialect } from './reports.queries.ts';
+import type { ReportsDialect } from './reports.dialect.ts';
 
 export const pgReports: ReportsDialect = {
   rows: rawRows,

@@ -1,7 +1,7 @@
 /** The reports' SQL fragments on SQLite (reports.queries.ts). */
 import { sql } from 'drizzle-orm';
 import { preparedRows } from '../../db/sqlite/prepared.ts';
-import type { ReportsDialect } from './reports.queries.ts';
+import type { ReportsDialect } from './reports.dialect.ts';
 
 export const sqliteReports: ReportsDialect = {
   rows: preparedRows,
