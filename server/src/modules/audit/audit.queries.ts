@@ -10,13 +10,11 @@
  * the AuditSql interface below.
  */
 import { byEngine, type Db, type DbOrTx } from '../../db/client.ts';
-import type { AuditColumn, AuditFilter, AuditRow } from './audit.sql.ts';
+import type { AuditFilter, AuditRow, AuditSql } from './audit.sql.ts';
 import { sqliteAuditQueries } from './audit.queries.sqlite.ts';
 import { pgAuditQueries } from './audit.queries.pg.ts';
 
-export type { AuditFilter, AuditRow } from './audit.sql.ts';
-export type { AuditSql } from './audit.sql.ts';
-import type { AuditSql } from './audit.sql.ts';
+export type { AuditFilter, AuditRow, AuditSql } from './audit.sql.ts';
 
 const q: AuditSql = byEngine<AuditSql>({ sqlite: sqliteAuditQueries, postgres: pgAuditQueries });
 
