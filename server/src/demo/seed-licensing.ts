@@ -14,6 +14,7 @@ import { licenses, payments, users } from '../db/schema/index.ts';
 import type { Tx } from '../db/client.ts';
 import { audit } from '../core/audit.ts';
 import { today } from '../core/dates.ts';
+import { isBroker } from '../core/identity.ts';
 import type { DemoContext } from './context.ts';
 import { demoRuleFor, seedCeRules } from './seed-ce.ts';
 
@@ -144,7 +145,7 @@ export async function seedLicensing(db: Tx, ctx: DemoContext): Promise<void> {
     const state = STATES[i % STATES.length]!;
     const members = people.filter((p) => p.brokerage_id === brokerageId).sort((a, b) => a.role_id - b.role_id || a.user_id - b.user_id);
     for (const [k, p] of members.entries()) {
-      await addLicense(p.user_id, state, p.role_id === 2 ? 'Broker' : 'Sales', k % BANDS.length, i);
+      await addLicense(p.user_id, state, isBroker(p) ? 'Broker' : 'Sales', k % BANDS.length, i);
     }
   }
   // A second license in a neighbouring state for every other agent, in a different band.
@@ -158,7 +159,7 @@ export async function seedLicensing(db: Tx, ctx: DemoContext): Promise<void> {
   // Some payments were recorded by the payer's own Broker, the rest by the Admin.
   const brokerOf = (userId: number) => {
     const brokerageId = people.find((p) => p.user_id === userId)?.brokerage_id;
-    return people.find((p) => p.role_id === 2 && p.brokerage_id === brokerageId && brokerageId !== null)?.user_id ?? ctx.adminId;
+    return people.find((p) => isBroker(p) && p.brokerage_id === brokerageId && brokerageId !== null)?.user_id ?? ctx.adminId;
   };
 
   // A year of payments, about three a week, newest today.

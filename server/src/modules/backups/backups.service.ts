@@ -37,7 +37,6 @@ import {
 import { prepareSnapshot, removeDatabaseFile, takeSnapshot } from './backups.snapshot.ts';
 import { restoreGroups } from './backups.restore.ts';
 
-export type AdminCtx = AuthedContext;
 
 function readAppVersion(): string {
   try {
@@ -131,14 +130,14 @@ function short(err: unknown): string {
  * the reason (both audited). A failure answers 500 with 'Failed to create backup: <reason>'; another
  * backup or restore running (on any instance) answers 409.
  */
-export async function create(ctx: AdminCtx, input: CreateBackupInput, type: BackupType = 'manual'): Promise<Backup> {
+export async function create(ctx: AuthedContext, input: CreateBackupInput, type: BackupType = 'manual'): Promise<Backup> {
   const held = await ctx.db.exclusive(BACKUP_LOCK, () => createHeld(ctx, input, type));
   if (!held.acquired) throw conflict(BUSY);
   return held.value;
 }
 
 /** create() while holding BACKUP_LOCK. */
-async function createHeld(ctx: AdminCtx, input: CreateBackupInput, type: BackupType): Promise<Backup> {
+async function createHeld(ctx: AuthedContext, input: CreateBackupInput, type: BackupType): Promise<Backup> {
   const description = (input.description ?? '').trim();
   const includeFiles = input.include_files ?? true;
   const row = await ctx.db.transaction(async (tx) => {
@@ -213,7 +212,7 @@ async function createHeld(ctx: AdminCtx, input: CreateBackupInput, type: BackupT
  * Deletes the row (audited) and then its zip. A backup being written right now (on any instance)
  * answers 409; an in_progress row nobody is writing was interrupted and may go.
  */
-export async function remove(ctx: AdminCtx, id: number): Promise<{ success: true }> {
+export async function remove(ctx: AuthedContext, id: number): Promise<{ success: true }> {
   const row = await findRow(ctx, id);
   const drop = async () => {
     await ctx.db.transaction(async (tx) => {
@@ -233,7 +232,7 @@ export async function remove(ctx: AdminCtx, id: number): Promise<{ success: true
 }
 
 /** Records a download in the audit log (a backup holds every record of the office). */
-export async function auditDownload(ctx: AdminCtx, id: number): Promise<void> {
+export async function auditDownload(ctx: AuthedContext, id: number): Promise<void> {
   await ctx.db.transaction((tx) => audit(tx, ctx.actor, { action: 'download', table: 'backups', id }));
 }
 
@@ -243,7 +242,7 @@ export async function auditDownload(ctx: AdminCtx, id: number): Promise<void> {
  * Another backup or restore running (on any instance) answers 409.
  */
 export async function restore(
-  ctx: AdminCtx,
+  ctx: AuthedContext,
   id: number,
   flags: RestoreFlags,
   source: 'backup' | 'upload' = 'backup',
@@ -257,7 +256,7 @@ export async function restore(
 }
 
 async function restoreHeld(
-  ctx: AdminCtx,
+  ctx: AuthedContext,
   id: number,
   zipFile: string,
   groups: BackupGroup[],
@@ -293,7 +292,7 @@ async function restoreHeld(
  * completed backup of type 'uploaded', after the same validation a restore does. The zip is moved into
  * $DATA_DIR/backups once its row is committed; should the move fail, the row is marked failed.
  */
-export async function importUpload(ctx: AdminCtx, uploadedZip: string, description: string | undefined): Promise<Backup> {
+export async function importUpload(ctx: AuthedContext, uploadedZip: string, description: string | undefined): Promise<Backup> {
   const check = path.join(workDir(ctx), `upload_${crypto.randomBytes(6).toString('hex')}.sqlite`);
   let manifest: Manifest;
   try {
