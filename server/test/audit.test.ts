@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@lm/shared';
 import { sql } from 'drizzle-orm';
 import { auditLogs } from '../src/db/schema/index.ts';
@@ -7,11 +7,12 @@ import { audit } from '../src/core/audit.ts';
 import { today } from '../src/core/dates.ts';
 import { appRouter } from '../src/router.ts';
 import { dayStartIso } from '../src/modules/reports/period.ts';
-import { api, callerFor, createTestEnv, login, seedRoles, seedUser, TEST_PASSWORD, type TestEnv } from './helpers.ts';
+import { api, callerFor, login, seedUser, TEST_PASSWORD, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 import { backgroundSettled } from '../src/core/background.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let people: Awaited<ReturnType<typeof seedRoles>>;
+let people: Roles;
 
 /** An entry at a given calendar date (office time, 10:00), written straight into the table. */
 async function entryOn(date: string, fields: Partial<typeof auditLogs.$inferInsert>) {
@@ -30,11 +31,9 @@ async function auditCount(): Promise<number> {
   return Number(row!.n);
 }
 
-beforeAll(async () => {
-  env = await createTestEnv();
-  people = await seedRoles(env);
+beforeAll(() => {
+  ({ env, roles: people } = t);
 });
-afterAll(async () => env.close());
 
 describe('audit rows written by the product', () => {
   it("creating a license writes an audit row with a 'create' action, target_table 'licenses' and the new values", async () => {

@@ -5,21 +5,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { sql, type SQL } from 'drizzle-orm';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { rawExec, rawRows } from '../src/db/raw.ts';
 import { extractBackup, UPLOAD_INFLATION_RATIO } from '../src/modules/backups/backups.archive.ts';
-import { createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
+import { type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
-beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+let roles: Roles;
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 
 const MB = 1024 * 1024;
 

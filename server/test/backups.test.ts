@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, like, sql } from 'drizzle-orm';
 import {
   auditLogs,
@@ -25,7 +25,7 @@ import { getSettings, invalidateSettings, writeSettings } from '../src/core/sett
 import { BACKUP_LOCK, restoreWorkFile } from '../src/modules/backups/backups.service.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { derivedCurrentSums } from '../src/modules/licenses/ce-ledger.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+import { api, callerFor, seedBrokerage, seedUser, tokenFor, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
 /** The newest migration of drizzle/sqlite/meta/_journal.json: what a backup's manifest names as its schema. */
 const JOURNAL = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../drizzle/sqlite/meta/_journal.json'), 'utf8')) as {
@@ -33,14 +33,13 @@ const JOURNAL = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../..
 };
 const LATEST_MIGRATION = { tag: JOURNAL.entries.at(-1)!.tag, count: JOURNAL.entries.length };
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
+let roles: Roles;
 
-beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 
 // ---------------------------------------------------------------- helpers
 

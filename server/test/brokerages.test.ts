@@ -1,52 +1,49 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { pageWindow } from '@lm/shared';
 import { auditLogs, brokerages, users } from '../src/db/schema/index.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, type TestEnv, trpcStatus } from './helpers.ts';
+import { api, callerFor, seedBrokerage, seedUser, type TestEnv, trpcStatus, roleMatrix, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
-beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+let roles: Roles;
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 
-type RoleKey = 'admin' | 'broker' | 'agent' | 'school';
-const ROLE_KEYS: RoleKey[] = ['admin', 'broker', 'agent', 'school'];
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
 
 describe('role x action table', () => {
-  const expected: Record<RoleKey, number> = { admin: 200, broker: 403, agent: 403, school: 403 };
-  for (const who of ROLE_KEYS) {
-    it(`REST as ${who}: list, create, update, users, delete answer ${expected[who]}`, async () => {
-      const token = roles[who].token;
-      const id = await seedBrokerage(env, `Table ${who} ${unique()}`);
-      const statuses = [
-        (await api(env, 'GET', '/api/brokerages', { token })).status,
-        (await api(env, 'POST', '/api/brokerages', { token, body: { name: `Created ${unique()}` } })).status,
-        (await api(env, 'PUT', `/api/brokerages/${id}`, { token, body: { name: `Renamed ${unique()}` } })).status,
-        (await api(env, 'GET', `/api/brokerages/${id}/users`, { token })).status,
-        (await api(env, 'DELETE', `/api/brokerages/${id}`, { token })).status,
-      ];
-      expect(statuses).toEqual(Array(5).fill(expected[who]));
-      if (who !== 'admin') expect((await env.db.select().from(brokerages).where(eq(brokerages.brokerage_id, id)))[0]).toBeTruthy();
-    });
-
-    it(`tRPC as ${who}: the same table`, async () => {
-      const caller = callerFor(env, roles[who].user_id);
-      const id = await seedBrokerage(env, `Table trpc ${who} ${unique()}`);
-      const statuses = [
-        await trpcStatus(caller.brokerages.list({})),
-        await trpcStatus(caller.brokerages.create({ name: `Created ${unique()}` })),
-        await trpcStatus(caller.brokerages.update({ id, name: `Renamed ${unique()}` })),
-        await trpcStatus(caller.brokerages.users({ id })),
-        await trpcStatus(caller.brokerages.options()),
-        await trpcStatus(caller.brokerages.delete({ id })),
-      ];
-      expect(statuses).toEqual(Array(6).fill(expected[who]));
-    });
-  }
+  roleMatrix(
+    t,
+    'list, create, update, users, delete',
+    { admin: 200, broker: 403, agent: 403, school: 403 },
+    {
+      rest: async (token, who) => {
+        const id = await seedBrokerage(env, `Table ${who} ${unique()}`);
+        const statuses = [
+          (await api(env, 'GET', '/api/brokerages', { token })).status,
+          (await api(env, 'POST', '/api/brokerages', { token, body: { name: `Created ${unique()}` } })).status,
+          (await api(env, 'PUT', `/api/brokerages/${id}`, { token, body: { name: `Renamed ${unique()}` } })).status,
+          (await api(env, 'GET', `/api/brokerages/${id}/users`, { token })).status,
+          (await api(env, 'DELETE', `/api/brokerages/${id}`, { token })).status,
+        ];
+        if (who !== 'admin') expect((await env.db.select().from(brokerages).where(eq(brokerages.brokerage_id, id)))[0]).toBeTruthy();
+        return statuses;
+      },
+      trpc: async (caller, who) => {
+        const id = await seedBrokerage(env, `Table trpc ${who} ${unique()}`);
+        return [
+          await trpcStatus(caller.brokerages.list({})),
+          await trpcStatus(caller.brokerages.create({ name: `Created ${unique()}` })),
+          await trpcStatus(caller.brokerages.update({ id, name: `Renamed ${unique()}` })),
+          await trpcStatus(caller.brokerages.users({ id })),
+          await trpcStatus(caller.brokerages.options()),
+          await trpcStatus(caller.brokerages.delete({ id })),
+        ];
+      },
+    },
+  );
 
   it('answers 401 signed out', async () => {
     expect((await api(env, 'GET', '/api/brokerages')).status).toBe(401);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { CARRIED_OVER_REASON, FORM_ADJUSTMENT_REASON } from '@lm/shared';
 import { ENGINE } from '../src/db/client.ts';
@@ -19,23 +19,22 @@ import { derivedCurrentSums, refreshAllCeCaches } from '../src/modules/licenses/
 import { autoRenewDueLicenses } from '../src/modules/licenses/licenses.auto-renew.ts';
 import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
 import { runReminders } from '../src/modules/notifications/reminders.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, trpcStatus, type TestEnv } from './helpers.ts';
+import { api, callerFor, seedBrokerage, seedUser, tokenFor, trpcStatus, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
+let roles: Roles;
 let outsider: { user_id: number; token: string };
 let otherBroker: { user_id: number; token: string };
 
 beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+  ({ env, roles } = t);
   const elsewhere = await seedBrokerage(env, 'Across Town Realty');
   const o = await seedUser(env, 'Agent', { brokerage_id: elsewhere });
   outsider = { user_id: o.user_id, token: await tokenFor(env, o.user_id) };
   const b = await seedUser(env, 'Broker', { brokerage_id: elsewhere });
   otherBroker = { user_id: b.user_id, token: await tokenFor(env, b.user_id) };
 });
-afterAll(async () => env.close());
 
 let seq = 0;
 async function createLicense(body: Record<string, unknown> = {}) {

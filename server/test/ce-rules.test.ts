@@ -2,18 +2,17 @@
  * State CE rules (docs/decisions.md "CE ledger and cycles"): CRUD with Admin writes and signed-in reads,
  * validation, and their effect on cycles: required hours and length at renewal, topics counted live.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLogs, ceRules } from '../src/db/schema/index.ts';
-import { api, callerFor, createTestEnv, seedRoles, trpcStatus, type TestEnv } from './helpers.ts';
+import { api, callerFor, trpcStatus, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
-beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+let roles: Roles;
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 
 const TX_RULE = {
   state: 'tx',

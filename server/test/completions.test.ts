@@ -1,15 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { addDays, type RoleName } from '@lm/shared';
+import { addDays } from '@lm/shared';
 import { auditLogs, ceAdjustments, completions, licenses } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
 import { refreshCeCache } from '../src/modules/licenses/ce-ledger.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv, trpcStatus } from './helpers.ts';
+import {
+  api,
+  callerFor,
+  seedBrokerage,
+  seedUser,
+  tokenFor,
+  type TestEnv,
+  trpcStatus,
+  roleMatrix,
+  type Roles,
+  useTestEnv,
+} from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
-const ROLES: RoleName[] = ['Admin', 'Broker', 'Agent', 'School'];
-const who = (r: RoleName) => roles[r.toLowerCase() as 'admin' | 'broker' | 'agent' | 'school'];
+let roles: Roles;
 
 let licenseSeq = 0;
 /**
@@ -60,11 +70,9 @@ let dateSeq = 0;
 /** A distinct past date per call, so the duplicate rule never trips by accident. */
 const nextDate = () => addDays(DAY, ++dateSeq);
 
-beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 
 describe('OpenAPI', () => {
   it('publishes the completion paths', async () => {
@@ -374,13 +382,6 @@ describe('scopes', () => {
 });
 
 describe('role x action', () => {
-  const expected: Record<RoleName, { list: number; record: number; review: number }> = {
-    Admin: { list: 200, record: 200, review: 200 },
-    Broker: { list: 200, record: 200, review: 403 },
-    Agent: { list: 200, record: 200, review: 403 },
-    School: { list: 200, record: 403, review: 200 },
-  };
-
   async function fixture() {
     const course = await seedCourse(roles.school.user_id);
     const pending = await callerFor(env, roles.agent.user_id).completions.create({
@@ -390,34 +391,36 @@ describe('role x action', () => {
     return { course, pending };
   }
 
-  it('REST', async () => {
-    for (const role of ROLES) {
-      const token = who(role).token;
-      const { course, pending } = await fixture();
-      const list = await api(env, 'GET', '/api/completions', { token });
-      const record = await api(env, 'POST', '/api/completions', {
-        token,
-        body: { course_id: course.course_id, user_id: roles.agent.user_id, completion_date: nextDate() },
-      });
-      const review = await api(env, 'POST', `/api/completions/${pending.completion_id}/review`, { token, body: { status: 'Rejected' } });
-      expect({ list: list.status, record: record.status, review: review.status }, role).toEqual(expected[role]);
-    }
-    expect((await api(env, 'GET', '/api/completions')).status).toBe(401);
-  });
+  roleMatrix(
+    t,
+    'list, record, review',
+    { admin: [200, 200, 200], broker: [200, 200, 403], agent: [200, 200, 403], school: [200, 403, 200] },
+    {
+      rest: async (token) => {
+        const { course, pending } = await fixture();
+        const list = await api(env, 'GET', '/api/completions', { token });
+        const record = await api(env, 'POST', '/api/completions', {
+          token,
+          body: { course_id: course.course_id, user_id: roles.agent.user_id, completion_date: nextDate() },
+        });
+        const review = await api(env, 'POST', `/api/completions/${pending.completion_id}/review`, { token, body: { status: 'Rejected' } });
+        return [list.status, record.status, review.status];
+      },
+      trpc: async (caller) => {
+        const { course, pending } = await fixture();
+        return [
+          await trpcStatus(caller.completions.list()),
+          await trpcStatus(
+            caller.completions.create({ course_id: course.course_id, user_id: roles.agent.user_id, completion_date: nextDate() }),
+          ),
+          await trpcStatus(caller.completions.review({ id: pending.completion_id, status: 'Approved' })),
+        ];
+      },
+    },
+  );
 
-  it('tRPC', async () => {
-    for (const role of ROLES) {
-      const caller = callerFor(env, who(role).user_id);
-      const { course, pending } = await fixture();
-      const got = {
-        list: await trpcStatus(caller.completions.list()),
-        record: await trpcStatus(
-          caller.completions.create({ course_id: course.course_id, user_id: roles.agent.user_id, completion_date: nextDate() }),
-        ),
-        review: await trpcStatus(caller.completions.review({ id: pending.completion_id, status: 'Approved' })),
-      };
-      expect(got, role).toEqual(expected[role]);
-    }
+  it('answers 401 signed out, on REST and tRPC', async () => {
+    expect((await api(env, 'GET', '/api/completions')).status).toBe(401);
     expect(await trpcStatus(callerFor(env, null).completions.list())).toBe(401);
   });
 });

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { RoleName } from '@lm/shared';
 import { auditLogs, completions, courses } from '../src/db/schema/index.ts';
-import { api, callerFor, createTestEnv, seedRoles, seedUser, tokenFor, type TestEnv, trpcStatus } from './helpers.ts';
+import { api, callerFor, seedUser, tokenFor, type TestEnv, trpcStatus, roleMatrix, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
-const ROLES: RoleName[] = ['Admin', 'Broker', 'Agent', 'School'];
-const who = (r: RoleName) => roles[r.toLowerCase() as 'admin' | 'broker' | 'agent' | 'school'];
+let roles: Roles;
 
-beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 
 let n = 0;
 const body = (extra: Record<string, unknown> = {}) => ({
@@ -86,43 +82,36 @@ describe('REST validation and defaults (acceptance 3)', () => {
 });
 
 describe('role x action', () => {
-  const expected: Record<RoleName, { list: number; create: number; updateAdmins: number; deleteAdmins: number }> = {
-    Admin: { list: 200, create: 200, updateAdmins: 200, deleteAdmins: 200 },
-    School: { list: 200, create: 200, updateAdmins: 403, deleteAdmins: 403 },
-    Broker: { list: 200, create: 403, updateAdmins: 403, deleteAdmins: 403 },
-    Agent: { list: 200, create: 403, updateAdmins: 403, deleteAdmins: 403 },
-  };
+  roleMatrix(
+    t,
+    "list, create, update an Admin's course, delete an Admin's course",
+    { admin: [200, 200, 200, 200], broker: [200, 403, 403, 403], agent: [200, 403, 403, 403], school: [200, 200, 403, 403] },
+    {
+      rest: async (token) => {
+        const target = await adminCourse();
+        const list = await api(env, 'GET', '/api/courses', { token });
+        const create = await api(env, 'POST', '/api/courses', { token, body: body() });
+        const update = await api(env, 'PUT', `/api/courses/${target.course_id}`, { token, body: { provider: 'Changed' } });
+        const del = await api(env, 'DELETE', `/api/courses/${target.course_id}`, { token });
+        if (del.status === 200) expect(del.body).toEqual({ success: true });
+        if (list.status === 200) expect(Array.isArray(list.body)).toBe(true);
+        return [list.status, create.status, update.status, del.status];
+      },
+      trpc: async (caller) => {
+        const target = await adminCourse();
+        return [
+          await trpcStatus(caller.courses.list()),
+          await trpcStatus(caller.courses.create(body())),
+          await trpcStatus(caller.courses.update({ id: target.course_id, provider: 'Changed' })),
+          await trpcStatus(caller.courses.delete({ id: target.course_id })),
+        ];
+      },
+    },
+  );
 
-  it('REST', async () => {
-    for (const role of ROLES) {
-      const token = who(role).token;
-      const target = await adminCourse();
-      const list = await api(env, 'GET', '/api/courses', { token });
-      const create = await api(env, 'POST', '/api/courses', { token, body: body() });
-      const update = await api(env, 'PUT', `/api/courses/${target.course_id}`, { token, body: { provider: 'Changed' } });
-      const del = await api(env, 'DELETE', `/api/courses/${target.course_id}`, { token });
-      expect({ list: list.status, create: create.status, updateAdmins: update.status, deleteAdmins: del.status }, role).toEqual(
-        expected[role],
-      );
-      if (del.status === 200) expect(del.body).toEqual({ success: true });
-      if (list.status === 200) expect(Array.isArray(list.body)).toBe(true);
-    }
+  it('answers 401 signed out, on REST and tRPC', async () => {
     expect((await api(env, 'GET', '/api/courses')).status).toBe(401);
     expect((await api(env, 'POST', '/api/courses', { body: body() })).status).toBe(401);
-  });
-
-  it('tRPC', async () => {
-    for (const role of ROLES) {
-      const caller = callerFor(env, who(role).user_id);
-      const target = await adminCourse();
-      const got = {
-        list: await trpcStatus(caller.courses.list()),
-        create: await trpcStatus(caller.courses.create(body())),
-        updateAdmins: await trpcStatus(caller.courses.update({ id: target.course_id, provider: 'Changed' })),
-        deleteAdmins: await trpcStatus(caller.courses.delete({ id: target.course_id })),
-      };
-      expect(got, role).toEqual(expected[role]);
-    }
     expect(await trpcStatus(callerFor(env, null).courses.list())).toBe(401);
   });
 });

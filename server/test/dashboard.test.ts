@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ACTIVITY_TYPES, toCents } from '@lm/shared';
 import { eq } from 'drizzle-orm';
 import { completions, courses, licenses, payments } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
 import { writeSettings, invalidateSettings } from '../src/core/settings.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+import { api, callerFor, seedBrokerage, seedUser, tokenFor, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let people: Awaited<ReturnType<typeof seedRoles>>;
+let people: Roles;
 let outsider: { user_id: number; token: string };
 const lic: Record<string, number> = {};
 
@@ -30,8 +31,7 @@ async function addLicense(userId: number, number: string, expiresInDays: number,
 }
 
 beforeAll(async () => {
-  env = await createTestEnv();
-  people = await seedRoles(env);
+  ({ env, roles: people } = t);
   const otherBrokerage = await seedBrokerage(env, 'Elsewhere Realty');
   const o = await seedUser(env, 'Agent', { first_name: 'Olga', last_name: 'Outside', brokerage_id: otherBrokerage });
   outsider = { user_id: o.user_id, token: await tokenFor(env, o.user_id) };
@@ -70,7 +70,6 @@ beforeAll(async () => {
   await pay(people.agent.user_id, 5, 'Pending');
   await pay(outsider.user_id, 999, 'Completed');
 });
-afterAll(async () => env.close());
 
 describe('GET /api/dashboard/stats', () => {
   it("answers each role's fields from docs/product.md section 3, within the caller's scope", async () => {

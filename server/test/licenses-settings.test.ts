@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLogs, licenses } from '../src/db/schema/index.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { autoRenewDueLicenses } from '../src/modules/licenses/licenses.auto-renew.ts';
-import { api, callerFor, createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
+import { api, callerFor, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
-beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+let roles: Roles;
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 
 const license = async (over: Partial<typeof licenses.$inferInsert>) =>
   (

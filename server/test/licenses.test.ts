@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { addDays, addYears, type RoleName } from '@lm/shared';
 import { auditLogs, licenses, payments } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv, trpcStatus } from './helpers.ts';
+import { api, callerFor, seedBrokerage, seedUser, tokenFor, type TestEnv, trpcStatus, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
+let roles: Roles;
 /** A second brokerage with its own Broker and Agent: outside the first Broker's scope. */
 let other: { brokerageId: number; broker: { user_id: number; token: string }; agent: { user_id: number; token: string } };
 const ROLES: RoleName[] = ['Admin', 'Broker', 'Agent', 'School'];
@@ -14,8 +15,7 @@ const who = (r: RoleName) => roles[r.toLowerCase() as 'admin' | 'broker' | 'agen
 const TODAY = today();
 
 beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+  ({ env, roles } = t);
   const brokerageId = await seedBrokerage(env, 'Other Realty');
   const broker = await seedUser(env, 'Broker', { brokerage_id: brokerageId, first_name: 'Otto', last_name: 'Otherbroker' });
   const agent = await seedUser(env, 'Agent', { brokerage_id: brokerageId, first_name: 'Olga', last_name: 'Otheragent' });
@@ -25,7 +25,6 @@ beforeAll(async () => {
     agent: { user_id: agent.user_id, token: await tokenFor(env, agent.user_id) },
   };
 });
-afterAll(async () => env.close());
 
 let n = 0;
 function body(userId: number, extra: Record<string, unknown> = {}) {

@@ -1,25 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { addDays } from '@lm/shared';
 import { notificationDeliveries, payments } from '../src/db/schema/index.ts';
 import { backgroundSettled } from '../src/core/background.ts';
 import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
 import { runReminders } from '../src/modules/notifications/reminders.ts';
-import { api, callerFor, createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
+import { api, callerFor, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 import { outboxEmails } from './outbox.ts';
 
 // Tests run with TZ=UTC (vitest.config.ts).
 const TODAY = '2026-03-10';
 const at = (date: string) => new Date(`${date}T12:00:00Z`);
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
+let roles: Roles;
 beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+  ({ env, roles } = t);
   await ensureDefaultTemplates(env.db);
 });
-afterAll(async () => env.close());
 
 const deliveriesTo = (recipient: string) =>
   env.db

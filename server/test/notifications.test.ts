@@ -1,22 +1,20 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { auditLogs, notificationDeliveries } from '../src/db/schema/index.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import type { Settings } from '@lm/shared';
 import { toErrorBody } from '../src/core/errors.ts';
-import { api, callerFor, createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
+import { api, callerFor, createTestEnv, seedRoles, type TestEnv, roleMatrix, type Roles, useTestEnv } from './helpers.ts';
 
-type Roles = Awaited<ReturnType<typeof seedRoles>>;
+const t = useTestEnv();
 let env: TestEnv;
 let roles: Roles;
-beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 
 /** Changes System Settings directly (committed, then the cache dropped). */
 async function setSettings(values: Partial<Settings>) {
@@ -92,19 +90,23 @@ describe('who may use notification templates', () => {
     ['test', 'POST', `${BASE}/999999/test`, { test_email: 'a@b.co' }],
     ['history', 'GET', '/api/admin/notification-history', undefined],
   ];
-  const expected = { admin: [200, 200, 404, 404, 404, 200], broker: 403, agent: 403, school: 403 } as const;
-
-  for (const who of ['admin', 'broker', 'agent', 'school'] as const) {
-    it(`${who}: ${JSON.stringify(expected[who])}`, async () => {
-      for (const [i, [, method, url, body]] of calls.entries()) {
-        const payload = body && typeof body === 'object' && 'name' in body && method === 'POST' ? validTemplate() : body;
-        const res = await api(env, method, url, { token: roles[who].token, body: payload });
-        const want = typeof expected[who] === 'number' ? expected[who] : expected[who][i];
-        expect(res.status, `${method} ${url}`).toBe(want);
-        if (want === 403) expect(res.body.code).toBe('FORBIDDEN');
-      }
-    });
-  }
+  roleMatrix(
+    t,
+    calls.map(([name]) => name).join(', '),
+    { admin: [200, 200, 404, 404, 404, 200], broker: 403, agent: 403, school: 403 },
+    {
+      rest: async (token) => {
+        const statuses: number[] = [];
+        for (const [, method, url, body] of calls) {
+          const payload = body && typeof body === 'object' && 'name' in body && method === 'POST' ? validTemplate() : body;
+          const res = await api(env, method, url, { token, body: payload });
+          if (res.status === 403) expect(res.body.code, `${method} ${url}`).toBe('FORBIDDEN');
+          statuses.push(res.status);
+        }
+        return statuses;
+      },
+    },
+  );
 
   it('signed out: 401 on every call', async () => {
     for (const [, method, url, body] of calls) {

@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLogs, passwordResetTokens, users } from '../src/db/schema/index.ts';
 import { backgroundSettled } from '../src/core/background.ts';
 import { writeSettings } from '../src/core/settings.ts';
 import { FORGOT_MIN_DURATION_MS, IP_LIMIT } from '../src/modules/auth/password-reset.service.ts';
-import { api, callerFor, createTestEnv, login, seedRoles, seedUser, tokenFor, trpcStatus, type TestEnv } from './helpers.ts';
+import { api, callerFor, login, seedUser, tokenFor, trpcStatus, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 import { outboxEmails, passwordLink } from './outbox.ts';
 
+const t = useTestEnv({ PUBLIC_URL: 'https://licenses.example.com/' });
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
-beforeAll(async () => {
-  env = await createTestEnv({ PUBLIC_URL: 'https://licenses.example.com/' });
-  roles = await seedRoles(env);
+let roles: Roles;
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 
 let ipSeq = 0;
 /** A fresh client address, so the per-IP limit of one test does not leak into another. */

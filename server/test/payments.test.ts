@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { RoleName } from '@lm/shared';
 import { auditLogs, payments } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, tokenFor, type TestEnv, trpcStatus } from './helpers.ts';
+import { api, callerFor, seedBrokerage, seedUser, tokenFor, type TestEnv, trpcStatus, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
+let roles: Roles;
 let other: { broker: { user_id: number; token: string }; agent: { user_id: number; token: string } };
 const ROLES: RoleName[] = ['Admin', 'Broker', 'Agent', 'School'];
 const who = (r: RoleName) => roles[r.toLowerCase() as 'admin' | 'broker' | 'agent' | 'school'];
 
 beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+  ({ env, roles } = t);
   const brokerageId = await seedBrokerage(env, 'Other Realty');
   const broker = await seedUser(env, 'Broker', { brokerage_id: brokerageId });
   const agent = await seedUser(env, 'Agent', { brokerage_id: brokerageId, first_name: 'Olga', last_name: 'Otheragent' });
@@ -22,7 +22,6 @@ beforeAll(async () => {
     agent: { user_id: agent.user_id, token: await tokenFor(env, agent.user_id) },
   };
 });
-afterAll(async () => env.close());
 
 const body = (userId: number, extra: Record<string, unknown> = {}) => ({ user_id: userId, amount: 125.5, ...extra });
 const seedPayment = (userId: number, extra: Record<string, unknown> = {}) =>

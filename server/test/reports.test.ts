@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { addDays, neutraliseCsvCell, toCents } from '@lm/shared';
 import { completions, courses, licenses, payments, users } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
 import { EXPORT_CHUNK } from '../src/modules/reports/reports.service.ts';
-import { api, callerFor, createTestEnv, seedBrokerage, seedRoles, seedUser, type TestEnv } from './helpers.ts';
+import { api, callerFor, seedBrokerage, seedUser, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let people: Awaited<ReturnType<typeof seedRoles>>;
+let people: Roles;
 let harbor: number;
 let T: string;
 const EVIL = '=HYPERLINK("http://evil.example","click")';
@@ -44,9 +45,8 @@ function parseCsv(text: string): string[][] {
 }
 
 beforeAll(async () => {
-  env = await createTestEnv();
+  ({ env, roles: people } = t);
   T = today();
-  people = await seedRoles(env);
   harbor = await seedBrokerage(env, 'Harbor Homes');
   const agent2 = await seedUser(env, 'Agent', { first_name: EVIL, last_name: '+Plus', brokerage_id: harbor });
   const agent3 = await seedUser(env, 'Agent', { first_name: 'Ina', last_name: 'Active', brokerage_id: harbor, is_active: false });
@@ -112,7 +112,6 @@ beforeAll(async () => {
   await pay(50.5, 'Completed', addDays(T, -60));
   await pay(30, 'Pending', T);
 });
-afterAll(async () => env.close());
 
 describe('GET /api/admin/stats', () => {
   it('answers users {total, by_role}, licenses {total, by_status}, courses {total}, payments {total_amount}', async () => {

@@ -1,19 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import { DEFAULT_SETTINGS } from '@lm/shared';
 import { auditLogs, sessions, settings as settingsTable } from '../src/db/schema/index.ts';
 import { getSettings } from '../src/core/settings.ts';
 import { MAINTENANCE_MESSAGE } from '../src/core/trpc.ts';
-import { api, callerFor, createTestEnv, login, seedRoles, seedUser, TEST_PASSWORD, type TestEnv } from './helpers.ts';
+import { api, callerFor, login, seedUser, TEST_PASSWORD, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
+let roles: Roles;
 
-beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 // Every test starts from the defaults.
 afterEach(async () => {
   await api(env, 'POST', '/api/admin/settings/reset', { token: roles.admin.token });

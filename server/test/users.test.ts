@@ -1,31 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLogs, licenses, sessions, users } from '../src/db/schema/index.ts';
 import { writeSettings } from '../src/core/settings.ts';
 import {
   api,
   callerFor,
-  createTestEnv,
   login,
   seedBrokerage,
-  seedRoles,
   seedUser,
   TEST_PASSWORD,
   tokenFor,
   type TestEnv,
   trpcStatus,
+  type Roles,
+  roleMatrix,
+  useTestEnv,
 } from './helpers.ts';
 
+const t = useTestEnv();
 let env: TestEnv;
-let roles: Awaited<ReturnType<typeof seedRoles>>;
-beforeAll(async () => {
-  env = await createTestEnv();
-  roles = await seedRoles(env);
+let roles: Roles;
+beforeAll(() => {
+  ({ env, roles } = t);
 });
-afterAll(async () => env.close());
 
-type RoleKey = 'admin' | 'broker' | 'agent' | 'school';
-const ROLE_KEYS: RoleKey[] = ['admin', 'broker', 'agent', 'school'];
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
 
 function expectNoSecrets(value: unknown) {
@@ -47,37 +45,35 @@ function newUserBody(fields: Record<string, unknown> = {}) {
 
 describe('role x action table', () => {
   // Each role acts on a fresh Agent of the Broker's brokerage (in scope for Admin and Broker).
-  const expected: Record<RoleKey, number> = { admin: 200, broker: 200, agent: 403, school: 403 };
-
-  for (const who of ROLE_KEYS) {
-    it(`REST as ${who}: list, get, create, update, delete, bulk answer ${expected[who]}`, async () => {
-      const token = roles[who].token;
-      const target = await seedUser(env, 'Agent', { brokerage_id: roles.brokerageId });
-      const statuses = [
-        (await api(env, 'GET', '/api/users', { token })).status,
-        (await api(env, 'GET', `/api/users/${target.user_id}`, { token })).status,
-        (await api(env, 'POST', '/api/users', { token, body: newUserBody({ brokerage_id: roles.brokerageId }) })).status,
-        (await api(env, 'PUT', `/api/users/${target.user_id}`, { token, body: { first_name: 'Renamed' } })).status,
-        (await api(env, 'POST', '/api/users/bulk', { token, body: { action: 'activate', user_ids: [target.user_id] } })).status,
-        (await api(env, 'DELETE', `/api/users/${target.user_id}`, { token })).status,
-      ];
-      expect(statuses).toEqual(Array(6).fill(expected[who]));
-    });
-
-    it(`tRPC as ${who}: the same table`, async () => {
-      const caller = callerFor(env, roles[who].user_id);
-      const target = await seedUser(env, 'Agent', { brokerage_id: roles.brokerageId });
-      const statuses = [
-        await trpcStatus(caller.users.list({})),
-        await trpcStatus(caller.users.get({ id: target.user_id })),
-        await trpcStatus(caller.users.create(newUserBody({ brokerage_id: roles.brokerageId }))),
-        await trpcStatus(caller.users.update({ id: target.user_id, first_name: 'Renamed' })),
-        await trpcStatus(caller.users.bulk({ action: 'activate', user_ids: [target.user_id] })),
-        await trpcStatus(caller.users.delete({ id: target.user_id })),
-      ];
-      expect(statuses).toEqual(Array(6).fill(expected[who]));
-    });
-  }
+  roleMatrix(
+    t,
+    'list, get, create, update, bulk, delete',
+    { admin: 200, broker: 200, agent: 403, school: 403 },
+    {
+      rest: async (token) => {
+        const target = await seedUser(env, 'Agent', { brokerage_id: roles.brokerageId });
+        return [
+          (await api(env, 'GET', '/api/users', { token })).status,
+          (await api(env, 'GET', `/api/users/${target.user_id}`, { token })).status,
+          (await api(env, 'POST', '/api/users', { token, body: newUserBody({ brokerage_id: roles.brokerageId }) })).status,
+          (await api(env, 'PUT', `/api/users/${target.user_id}`, { token, body: { first_name: 'Renamed' } })).status,
+          (await api(env, 'POST', '/api/users/bulk', { token, body: { action: 'activate', user_ids: [target.user_id] } })).status,
+          (await api(env, 'DELETE', `/api/users/${target.user_id}`, { token })).status,
+        ];
+      },
+      trpc: async (caller) => {
+        const target = await seedUser(env, 'Agent', { brokerage_id: roles.brokerageId });
+        return [
+          await trpcStatus(caller.users.list({})),
+          await trpcStatus(caller.users.get({ id: target.user_id })),
+          await trpcStatus(caller.users.create(newUserBody({ brokerage_id: roles.brokerageId }))),
+          await trpcStatus(caller.users.update({ id: target.user_id, first_name: 'Renamed' })),
+          await trpcStatus(caller.users.bulk({ action: 'activate', user_ids: [target.user_id] })),
+          await trpcStatus(caller.users.delete({ id: target.user_id })),
+        ];
+      },
+    },
+  );
 
   it('answers 401 to a signed-out caller on every users path', async () => {
     const statuses = [
