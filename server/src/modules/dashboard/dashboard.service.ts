@@ -25,11 +25,10 @@ import { today } from '../../core/dates.ts';
 import { getSettings } from '../../core/settings.ts';
 import { isAdmin, isAgent, isBroker, isSchool, visibleUsersCondition } from '../../core/scope.ts';
 import type { AuthUser } from '../../core/identity.ts';
+import type { AuthedContext } from '../../core/trpc.ts';
 
-export interface DashboardCtx {
-  db: Db;
-  user: AuthUser;
-}
+/** What the dashboard reads need of the signed-in context (bench/run.ts builds one from a session). */
+export type DashboardCtx = Pick<AuthedContext, 'db' | 'user'>;
 
 /** Statuses that no longer "expire": an Inactive or already Expired license is not counted as expiring. */
 const NOT_EXPIRING = ['Inactive', 'Expired'] as const;
