@@ -37,7 +37,6 @@ import {
 import { prepareSnapshot, removeDatabaseFile, takeSnapshot } from './backups.snapshot.ts';
 import { restoreGroups } from './backups.restore.ts';
 
-
 function readAppVersion(): string {
   try {
     const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../../package.json'), 'utf8')) as { version?: string };
