@@ -6,18 +6,18 @@ import { formatPaymentAmount } from '@lm/shared';
  */
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * A date as YYYY-MM-DD: a calendar date (YYYY-MM-DD) as is, without any time-zone shift; an ISO timestamp as
- * the reader's local calendar day. Missing or unreadable values give `missing` (or the value itself).
+ * A date. A calendar date (YYYY-MM-DD: issue, expiration, payment and completion dates) is shown as stored,
+ * the way the forms take it, without any time-zone shift; an ISO timestamp (a row's creation) is shown as
+ * its day in the reader's locale and time zone (e.g. 3/5/2026). Missing values give `missing`, unreadable
+ * ones the value itself.
  */
 export function formatDate(value: string | null | undefined, missing = ''): string {
   if (!value) return missing;
   if (CALENDAR_DATE.test(value)) return value;
   const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return value;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return Number.isNaN(d.getTime()) ? value : d.toLocaleDateString();
 }
 
 /**
