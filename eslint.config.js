@@ -81,4 +81,26 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules, 'react-hooks/set-state-in-effect': 'off' },
   },
+  {
+    // A feature imports only itself and shared code (client/src/lib/, client/src/components/), never
+    // another feature: what two features need moves to lib/ or components/.
+    files: ['client/src/features/*/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./)[^/]+/',
+              message: 'Features do not import each other: move shared code to client/src/lib/ or client/src/components/.',
+            },
+            {
+              regex: '(^|/)features/',
+              message: 'Features do not import each other: move shared code to client/src/lib/ or client/src/components/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Badge, Code, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { AUDIT_STRINGS, auditActionColor, auditUserLabel, formatAuditJson, type AuditLog } from '@lm/shared';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../lib/format.ts';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -24,7 +24,7 @@ export function AuditDetailModal({ log, onClose }: { log: AuditLog | null; onClo
         <Stack>
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <Field label="Log ID">{log.log_id}</Field>
-            <Field label="Timestamp">{formatDateTime(log.timestamp)}</Field>
+            <Field label="Timestamp">{formatDateTime(log.timestamp, '', { seconds: true })}</Field>
             <Field label="User">{auditUserLabel(log)}</Field>
             <Field label="Email">{log.email ?? 'N/A'}</Field>
             <Field label="Action">

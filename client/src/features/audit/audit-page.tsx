@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
 import { AuditDetailModal } from './audit-detail-modal.tsx';
 import { PageButtons } from '../../components/page-buttons.tsx';
-import { formatDateTime } from './format.ts';
+import { formatCount, formatDateTime } from '../../lib/format.ts';
 
 const LIMITS = AUDIT_PAGE_SIZES.map(String);
 const DEFAULTS = {
@@ -50,7 +50,7 @@ function SummaryCard({ label, value, loading }: { label: string; value: number |
         <Skeleton h={30} mt={4} w={80} />
       ) : (
         <Text fw={700} fz={26}>
-          {(value ?? 0).toLocaleString('en-US')}
+          {formatCount(value ?? 0)}
         </Text>
       )}
     </Card>
@@ -182,7 +182,12 @@ export function AuditPage() {
             fetching={logs.isFetching}
             noRecordsText={AUDIT_STRINGS.empty}
             columns={[
-              { accessor: 'timestamp', title: 'Timestamp', render: (l) => formatDateTime(l.timestamp), noWrap: true },
+              {
+                accessor: 'timestamp',
+                title: 'Timestamp',
+                render: (l) => formatDateTime(l.timestamp, '', { seconds: true }),
+                noWrap: true,
+              },
               { accessor: 'user', title: 'User', render: (l) => auditUserLabel(l) },
               {
                 accessor: 'action',

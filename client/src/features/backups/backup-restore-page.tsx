@@ -12,7 +12,7 @@ import { BackupStatusBadge, BackupTypeBadge } from './backup-badges.tsx';
 import { BackupRowActions } from './backup-row-actions.tsx';
 import { RestoreModal } from './restore-modal.tsx';
 import { downloadBackup, fileCallMessage, uploadBackup } from './backup-files.ts';
-import { formatTimestamp } from './format.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { StatCard } from '../../components/stat-card.tsx';
 
 export function BackupRestorePage() {
@@ -45,7 +45,7 @@ function CreateBar() {
     if (!(await confirm(BACKUP_STRINGS.createConfirm, { title: BACKUP_STRINGS.createBackup, confirmLabel: 'Create', danger: false })))
       return;
     create.mutate(
-      { description: description.trim() || `Manual backup ${formatTimestamp(new Date().toISOString())}`, include_files: includeFiles },
+      { description: description.trim() || `Manual backup ${formatDateTime(new Date().toISOString())}`, include_files: includeFiles },
       {
         onSuccess: () => {
           notify.success(BACKUP_STRINGS.created);
@@ -189,7 +189,7 @@ function BackupsView({ onRestore }: { onRestore: (b: Backup) => void }) {
                 </Stack>
               ),
             },
-            { accessor: 'created_at', title: 'Created', render: (b) => formatTimestamp(b.created_at) },
+            { accessor: 'created_at', title: 'Created', render: (b) => formatDateTime(b.created_at) },
             { accessor: 'size', title: 'Size', render: (b) => formatBytes(b.size) },
             { accessor: 'status', title: 'Status', render: (b) => <BackupStatusBadge status={b.status} error={b.error} /> },
             { accessor: 'type', title: 'Type', render: (b) => <BackupTypeBadge type={b.type} /> },

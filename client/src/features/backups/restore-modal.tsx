@@ -4,7 +4,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { BACKUP_GROUP_LABELS, BACKUP_GROUPS, BACKUP_STRINGS, formatBytes, type Backup, type BackupGroup } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { notify } from '../../lib/notify.ts';
-import { formatTimestamp } from './format.ts';
+import { formatDateTime } from '../../lib/format.ts';
 
 const ALL = Object.fromEntries(BACKUP_GROUPS.map((g) => [g, true])) as Record<BackupGroup, boolean>;
 
@@ -55,7 +55,7 @@ export function RestoreModal({ backup, onClose }: { backup: Backup | null; onClo
               {backup.description || `Backup #${backup.id}`}
             </Text>{' '}
             <Text span c="dimmed">
-              ({formatTimestamp(backup.created_at)}, {formatBytes(backup.size)})
+              ({formatDateTime(backup.created_at)}, {formatBytes(backup.size)})
             </Text>
           </Text>
           <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title="Warning" role="alert">

@@ -3,7 +3,6 @@ import { ActionIcon, Anchor, Badge, Button, Card, Group, Select, Text, TextInput
 import { IconEdit, IconPlus, IconSearch, IconTrash, IconUsers } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import dayjs from 'dayjs';
 import { BROKERAGE_DEFAULT_PAGE_SIZE, BROKERAGE_PAGE_SIZES, BROKERAGE_STRINGS, type Brokerage } from '@lm/shared';
 import { QueryError } from '../../components/query-error.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -14,6 +13,7 @@ import { useUrlSearch, useUrlState } from '../../lib/use-url-state.ts';
 import { BrokerageFormModal } from './brokerage-form-modal.tsx';
 import { BrokerageUsersModal } from './brokerage-users-modal.tsx';
 import { PageButtons } from '../../components/page-buttons.tsx';
+import { formatDate } from '../../lib/format.ts';
 
 const DEFAULTS = { page: '1', limit: String(BROKERAGE_DEFAULT_PAGE_SIZE), search: '' };
 
@@ -147,7 +147,7 @@ export function BrokeragesPage() {
                 </Badge>
               ),
             },
-            { accessor: 'created_at', title: 'Created', render: (b) => dayjs(b.created_at).format('YYYY-MM-DD') },
+            { accessor: 'created_at', title: 'Created', render: (b) => formatDate(b.created_at) },
             {
               accessor: 'actions',
               title: 'Actions',

@@ -11,9 +11,9 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
 import { useCeRules, useDeleteCeRule } from './api.ts';
 import { CeRuleFormModal } from './ce-rule-form-modal.tsx';
+import { formatHours } from '../../lib/format.ts';
 
 const DELETE_FAILED = CE_STRINGS.deleteRuleFailed;
-const hours = (h: number) => String(Math.round(h * 100) / 100);
 const years = (n: number) => `${n} ${n === 1 ? 'year' : 'years'}`;
 /** On a phone the table keeps State (with a summary line), the topics and the actions. */
 const wide = (theme: MantineTheme) => `(min-width: ${theme.breakpoints.sm})`;
@@ -95,7 +95,7 @@ export function CeRulesPage() {
                   <>
                     <Text fw={600}>{r.state}</Text>
                     <Text size="xs" c="dimmed" hiddenFrom="sm">
-                      {r.license_type} · {hours(r.hours_required)} h / {years(r.cycle_years)}
+                      {r.license_type} · {formatHours(r.hours_required)} h / {years(r.cycle_years)}
                     </Text>
                   </>
                 ),
@@ -106,7 +106,7 @@ export function CeRulesPage() {
                 title: 'Hours per cycle',
                 textAlign: 'right',
                 visibleMediaQuery: wide,
-                render: (r) => hours(r.hours_required),
+                render: (r) => formatHours(r.hours_required),
               },
               { accessor: 'cycle_years', title: 'Cycle', noWrap: true, visibleMediaQuery: wide, render: (r) => years(r.cycle_years) },
               {
@@ -122,12 +122,12 @@ export function CeRulesPage() {
                       <Group gap={4} maw={420} visibleFrom="sm">
                         {r.topics.map((t) => (
                           <Badge key={t.topic} variant="light" color="gray" tt="none">
-                            {t.topic}: {hours(t.hours)} h
+                            {t.topic}: {formatHours(t.hours)} h
                           </Badge>
                         ))}
                       </Group>
                       <Text size="xs" hiddenFrom="sm">
-                        {r.topics.map((t) => `${t.topic}: ${hours(t.hours)} h`).join(' · ')}
+                        {r.topics.map((t) => `${t.topic}: ${formatHours(t.hours)} h`).join(' · ')}
                       </Text>
                     </>
                   ),

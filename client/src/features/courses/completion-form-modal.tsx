@@ -7,6 +7,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { notify } from '../../lib/notify.ts';
 import { fieldErrors } from '../../lib/errors.ts';
+import { formatHours } from '../../lib/format.ts';
 
 interface Values {
   user_id: string | null;
@@ -66,7 +67,7 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
     .filter((l) => String(l.user_id) === form.values.user_id)
     .map((l) => ({
       value: String(l.license_id),
-      label: `${l.license_number} (${l.state}) - ${l.ce_hours_completed} of ${l.ce_hours_required} CE hours`,
+      label: `${l.license_number} (${l.state}) - ${formatHours(l.ce_hours_completed)} of ${formatHours(l.ce_hours_required)} CE hours`,
     }));
   const selectedCourse = courses.data?.find((c) => String(c.course_id) === form.values.course_id);
 
@@ -117,7 +118,10 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
             placeholder={courses.isLoading ? 'Loading courses...' : 'Select a course'}
             required
             searchable
-            data={(courses.data ?? []).map((c) => ({ value: String(c.course_id), label: `${c.course_name} (${c.ce_hours} h)` }))}
+            data={(courses.data ?? []).map((c) => ({
+              value: String(c.course_id),
+              label: `${c.course_name} (${formatHours(c.ce_hours)} h)`,
+            }))}
             {...form.getInputProps('course_id')}
           />
           <Select

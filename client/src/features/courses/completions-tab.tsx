@@ -7,7 +7,8 @@ import { trpc } from '../../lib/trpc.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { useUrlState } from '../../lib/use-url-state.ts';
 import { QueryError } from '../../components/query-error.tsx';
-import { CompletionStatusBadge, formatDate } from './course-badges.tsx';
+import { CompletionStatusBadge } from './course-badges.tsx';
+import { formatDate } from '../../lib/format.ts';
 import { CompletionFormModal } from './completion-form-modal.tsx';
 import { ReviewModal } from './review-modal.tsx';
 

@@ -25,9 +25,3 @@ export function CompletionStatusBadge({ status }: { status: CompletionStatus }) 
     </Badge>
   );
 }
-
-/** A timestamp or YYYY-MM-DD shown as the browser's local date. */
-export function formatDate(value: string): string {
-  const d = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00`) : new Date(value);
-  return Number.isNaN(d.getTime()) ? value : d.toLocaleDateString();
-}

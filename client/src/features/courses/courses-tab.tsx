@@ -3,14 +3,15 @@ import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput } from 
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDots, IconEdit, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
-import { COURSE_STRINGS, COURSE_TYPES, formatCost, type Course, type CourseType } from '@lm/shared';
+import { COURSE_STRINGS, COURSE_TYPES, type Course, type CourseType } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { notify } from '../../lib/notify.ts';
 import { useUrlState } from '../../lib/use-url-state.ts';
 import { confirm } from '../../components/confirm.ts';
 import { QueryError } from '../../components/query-error.tsx';
-import { ActiveBadge, CourseTypeBadge, formatDate } from './course-badges.tsx';
+import { ActiveBadge, CourseTypeBadge } from './course-badges.tsx';
+import { formatDate, formatHours, formatMoney } from '../../lib/format.ts';
 import { CourseFormModal } from './course-form-modal.tsx';
 
 export function CoursesTab() {
@@ -114,7 +115,7 @@ export function CoursesTab() {
             },
             { accessor: 'provider', title: 'Provider' },
             { accessor: 'course_type', title: 'Type', render: (c) => <CourseTypeBadge type={c.course_type} /> },
-            { accessor: 'ce_hours', title: 'CE Hours', textAlign: 'right' },
+            { accessor: 'ce_hours', title: 'CE Hours', textAlign: 'right', render: (c) => formatHours(c.ce_hours) },
             {
               accessor: 'topic',
               title: 'CE Topic',
@@ -125,7 +126,7 @@ export function CoursesTab() {
                   </Text>
                 ),
             },
-            { accessor: 'cost', title: 'Cost', textAlign: 'right', render: (c) => formatCost(c.cost) },
+            { accessor: 'cost', title: 'Cost', textAlign: 'right', render: (c) => formatMoney(c.cost) },
             { accessor: 'is_active', title: 'Status', render: (c) => <ActiveBadge active={c.is_active} /> },
             { accessor: 'created_at', title: 'Created', render: (c) => formatDate(c.created_at) },
             {

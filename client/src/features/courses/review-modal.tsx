@@ -3,6 +3,7 @@ import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { COMPLETION_STRINGS, type Completion, type CompletionStatus } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { notify } from '../../lib/notify.ts';
+import { formatDate, formatHours } from '../../lib/format.ts';
 
 const COPY: Record<CompletionStatus, { title: string; button: string; color: string; toast: string; effect: string }> = {
   Approved: {
@@ -71,7 +72,7 @@ export function ReviewModal({
             <b>
               {c.first_name} {c.last_name}
             </b>{' '}
-            completed <b>{c.course_name}</b> ({c.hours} h) on {c.completion_date}
+            completed <b>{c.course_name}</b> ({formatHours(c.hours)} h) on {formatDate(c.completion_date)}
             {c.license_number ? ` for license ${c.license_number}` : ''}.
           </Text>
           {c.license_id !== null && (

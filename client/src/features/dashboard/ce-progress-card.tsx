@@ -4,11 +4,8 @@ import { IconFileText } from '@tabler/icons-react';
 import { DASHBOARD_STRINGS, type CeProgress } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { QueryError } from '../../components/query-error.tsx';
-import { TranscriptDrawer } from '../licenses/transcript-drawer.tsx';
-import { hoursOf } from '../licenses/format.ts';
-import { formatDate } from './format.ts';
-
-const hours = (h: number) => (Number.isInteger(h) ? String(h) : h.toFixed(1));
+import { TranscriptDrawer } from '../../components/transcript-drawer.tsx';
+import { formatDate, hoursOf } from '../../lib/format.ts';
 
 /**
  * The Agent's Continuing Education Progress: hours completed of required and the renewal date, then each
@@ -24,9 +21,7 @@ export function CeProgressCard({ progress }: { progress: CeProgress }) {
         {DASHBOARD_STRINGS.ceProgress}
       </Title>
       <Group justify="space-between" mb={6}>
-        <Text size="sm">
-          {hours(completed)} of {hours(required)} hours completed
-        </Text>
+        <Text size="sm">{hoursOf(completed, required)} completed</Text>
         <Text size="sm" fw={600}>
           {percent.toFixed(0)}%
         </Text>

@@ -10,7 +10,7 @@ import {
 } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { QueryError } from '../../components/query-error.tsx';
-import { formatDate } from './format.ts';
+import { formatDate } from '../../lib/format.ts';
 
 const WINDOW_OPTIONS = EXPIRING_WINDOWS.map((d) => ({ value: String(d), label: `${d} days` }));
 

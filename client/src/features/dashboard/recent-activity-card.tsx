@@ -3,7 +3,7 @@ import { IconBook, IconCertificate, IconChecklist, IconCoin, IconUserPlus, type 
 import { activityText, DASHBOARD_REFRESH, DASHBOARD_STRINGS, type ActivityType } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { QueryError } from '../../components/query-error.tsx';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../lib/format.ts';
 
 const ICONS: Record<ActivityType, { icon: Icon; color: string }> = {
   user_created: { icon: IconUserPlus, color: 'blue' },

@@ -12,6 +12,7 @@ import {
 } from '@tabler/icons-react';
 import { STAT_LABELS, type DashboardStats } from '@lm/shared';
 import { StatCard } from '../../components/stat-card.tsx';
+import { formatCount, formatMoney } from '../../lib/format.ts';
 
 type StatKey = keyof typeof STAT_LABELS;
 interface StatCardDef {
@@ -22,51 +23,48 @@ interface StatCardDef {
   hint?: string;
 }
 
-const money = (dollars: number) => dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-const n = (v: number) => v.toLocaleString('en-US');
-
 /** The stat cards of each role (docs/product.md section 3). */
 function cardsFor(stats: DashboardStats): StatCardDef[] {
   switch (stats.role) {
     case 'Admin':
       return [
-        { key: 'total_users', value: n(stats.total_users), icon: IconUsers, color: 'blue' },
-        { key: 'total_licenses', value: n(stats.total_licenses), icon: IconCertificate, color: 'green' },
+        { key: 'total_users', value: formatCount(stats.total_users), icon: IconUsers, color: 'blue' },
+        { key: 'total_licenses', value: formatCount(stats.total_licenses), icon: IconCertificate, color: 'green' },
         {
           key: 'expiring_licenses',
-          value: n(stats.expiring_licenses),
+          value: formatCount(stats.expiring_licenses),
           icon: IconAlertTriangle,
           color: 'orange',
           hint: `Within ${stats.expiring_window_days} days`,
         },
-        { key: 'total_courses', value: n(stats.total_courses), icon: IconBook, color: 'grape' },
-        { key: 'total_completions', value: n(stats.total_completions), icon: IconChecklist, color: 'teal' },
-        { key: 'pending_completions', value: n(stats.pending_completions), icon: IconClockHour4, color: 'yellow' },
+        { key: 'total_courses', value: formatCount(stats.total_courses), icon: IconBook, color: 'grape' },
+        { key: 'total_completions', value: formatCount(stats.total_completions), icon: IconChecklist, color: 'teal' },
+        { key: 'pending_completions', value: formatCount(stats.pending_completions), icon: IconClockHour4, color: 'yellow' },
       ];
     case 'Broker':
       return [
-        { key: 'total_agents', value: n(stats.total_agents), icon: IconUsers, color: 'blue' },
-        { key: 'agent_licenses', value: n(stats.agent_licenses), icon: IconCertificate, color: 'green' },
+        { key: 'total_agents', value: formatCount(stats.total_agents), icon: IconUsers, color: 'blue' },
+        { key: 'agent_licenses', value: formatCount(stats.agent_licenses), icon: IconCertificate, color: 'green' },
         {
           key: 'expiring_agent_licenses',
-          value: n(stats.expiring_agent_licenses),
+          value: formatCount(stats.expiring_agent_licenses),
           icon: IconAlertTriangle,
           color: 'orange',
           hint: `Within ${stats.expiring_window_days} days`,
         },
-        { key: 'agent_completions', value: n(stats.agent_completions), icon: IconChecklist, color: 'teal' },
+        { key: 'agent_completions', value: formatCount(stats.agent_completions), icon: IconChecklist, color: 'teal' },
       ];
     case 'Agent':
       return [
-        { key: 'my_licenses', value: n(stats.my_licenses), icon: IconCertificate, color: 'green' },
-        { key: 'my_completions', value: n(stats.my_completions), icon: IconChecklist, color: 'teal' },
-        { key: 'my_payments', value: money(stats.my_payments), icon: IconCoin, color: 'blue', hint: 'Completed payments' },
+        { key: 'my_licenses', value: formatCount(stats.my_licenses), icon: IconCertificate, color: 'green' },
+        { key: 'my_completions', value: formatCount(stats.my_completions), icon: IconChecklist, color: 'teal' },
+        { key: 'my_payments', value: formatMoney(stats.my_payments), icon: IconCoin, color: 'blue', hint: 'Completed payments' },
       ];
     case 'School':
       return [
-        { key: 'my_courses', value: n(stats.my_courses), icon: IconSchool, color: 'grape' },
-        { key: 'course_completions', value: n(stats.course_completions), icon: IconChecklist, color: 'teal' },
-        { key: 'pending_completions', value: n(stats.pending_completions), icon: IconClockHour4, color: 'yellow' },
+        { key: 'my_courses', value: formatCount(stats.my_courses), icon: IconSchool, color: 'grape' },
+        { key: 'course_completions', value: formatCount(stats.course_completions), icon: IconChecklist, color: 'teal' },
+        { key: 'pending_completions', value: formatCount(stats.pending_completions), icon: IconClockHour4, color: 'yellow' },
       ];
   }
 }

@@ -1,6 +1,6 @@
 import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
-import { expiryBand, localDateString, type LicenseStatus } from '@lm/shared';
-import { formatHours } from './format.ts';
+import { expiryBand, localDateString } from '@lm/shared';
+import { formatHours } from '../../lib/format.ts';
 
 /** Expiry badge (docs/product.md): past 'Expired' red; up to 30 days yellow; 31 to 90 blue; beyond 90 green. */
 export function ExpiryBadge({ expirationDate, today = localDateString() }: { expirationDate: string; today?: string }) {
@@ -8,22 +8,6 @@ export function ExpiryBadge({ expirationDate, today = localDateString() }: { exp
   return (
     <Badge variant="light" color={band.color} data-testid="expiry-badge" data-color={band.color}>
       {band.label}
-    </Badge>
-  );
-}
-
-const STATUS_COLORS: Record<LicenseStatus, string> = {
-  Active: 'green',
-  Inactive: 'gray',
-  Suspended: 'orange',
-  Expired: 'red',
-  'Pending Renewal': 'yellow',
-};
-
-export function LicenseStatusBadge({ status }: { status: LicenseStatus }) {
-  return (
-    <Badge variant="light" color={STATUS_COLORS[status]}>
-      {status}
     </Badge>
   );
 }

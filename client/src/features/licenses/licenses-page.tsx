@@ -22,11 +22,14 @@ import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
 import { RequireRole } from '../../components/require-role.tsx';
-import { CeProgress, ExpiryBadge, LicenseStatusBadge } from './license-badges.tsx';
+import { CeProgress, ExpiryBadge } from './license-badges.tsx';
+import { LicenseStatusBadge } from '../../components/license-status-badge.tsx';
 import { LicenseFormModal } from './license-form-modal.tsx';
 import { RenewModal } from './renew-modal.tsx';
-import { TranscriptDrawer } from './transcript-drawer.tsx';
+import { TranscriptDrawer } from '../../components/transcript-drawer.tsx';
+import { AdjustmentForm } from './adjustment-form.tsx';
 import { useRefreshLicenseData } from './api.ts';
+import { formatDate } from '../../lib/format.ts';
 
 const PAGE_SIZES = ['10', '20', '50'];
 const EXPIRING_OPTIONS = [
@@ -218,7 +221,7 @@ function LicensesTable() {
             { accessor: 'license_number', title: 'License Number', sortable: true, noWrap: true },
             { accessor: 'state', title: 'State', sortable: true },
             { accessor: 'license_type', title: 'Type', sortable: true, noWrap: true },
-            { accessor: 'issue_date', title: 'Issue Date', sortable: true, noWrap: true },
+            { accessor: 'issue_date', title: 'Issue Date', sortable: true, noWrap: true, render: (l) => formatDate(l.issue_date) },
             {
               accessor: 'expiration_date',
               title: 'Expiration',
@@ -226,7 +229,7 @@ function LicensesTable() {
               noWrap: true,
               render: (l) => (
                 <Stack gap={4} align="flex-start">
-                  <Text size="sm">{l.expiration_date}</Text>
+                  <Text size="sm">{formatDate(l.expiration_date)}</Text>
                   <ExpiryBadge expirationDate={l.expiration_date} />
                 </Stack>
               ),
@@ -275,7 +278,11 @@ function LicensesTable() {
         <LicenseFormModal opened={modal.opened} license={modal.license} onClose={() => setModal((m) => ({ ...m, opened: false }))} />
       )}
       {canManage && <RenewModal license={renewing} onClose={() => setRenewing(null)} />}
-      <TranscriptDrawer licenseId={transcriptId} onClose={() => setTranscriptId(null)} />
+      <TranscriptDrawer
+        licenseId={transcriptId}
+        onClose={() => setTranscriptId(null)}
+        adjustment={canManage ? (id) => <AdjustmentForm key={id} licenseId={id} /> : undefined}
+      />
     </Stack>
   );
 }

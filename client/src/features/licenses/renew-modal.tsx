@@ -5,8 +5,8 @@ import { CE_STRINGS, LICENSE_STRINGS, type License, type RenewalPreview } from '
 import { notify } from '../../lib/notify.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { useRenewalPreview, useRenewLicense } from './api.ts';
-import { CeHoursBar } from './ce-parts.tsx';
-import { formatHours, hoursText } from './format.ts';
+import { CeHoursBar } from '../../components/ce-parts.tsx';
+import { formatDate, formatHours, hoursText } from '../../lib/format.ts';
 
 /**
  * Renew asks first: the new expiration date and whether this cycle's CE is complete. With CE outstanding
@@ -100,8 +100,8 @@ function PreviewFigures({ preview }: { preview: RenewalPreview }) {
   return (
     <Stack gap="md">
       <SimpleGrid cols={2} spacing="xs">
-        <DateFigure label="Current expiration" date={preview.current_expiration_date} />
-        <DateFigure label="New expiration" date={preview.new_expiration_date} strong />
+        <DateFigure label="Current expiration" date={formatDate(preview.current_expiration_date)} />
+        <DateFigure label="New expiration" date={formatDate(preview.new_expiration_date)} strong />
       </SimpleGrid>
       <Text size="sm" c="dimmed">
         The license becomes Active for {preview.cycle_years} {preview.cycle_years === 1 ? 'year' : 'years'}; the next cycle requires{' '}

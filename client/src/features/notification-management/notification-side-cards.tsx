@@ -2,7 +2,8 @@ import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine
 import { NOTIFICATION_STRINGS } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { QueryError } from '../../components/query-error.tsx';
-import { DeliveryStatusBadge, formatDateTime } from './template-badges.tsx';
+import { DeliveryStatusBadge } from './template-badges.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 
 /** docs/product.md section 9: recent notifications 5. */
 const RECENT_SHOWN = 5;

@@ -58,8 +58,3 @@ export function DeliveryStatusBadge({ delivery }: { delivery: Pick<Delivery, 'st
 }
 
 export const triggerLabel = (t: TriggerEvent) => TRIGGER_EVENT_LABELS[t] ?? t;
-
-export function formatDateTime(value: string): string {
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? value : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}

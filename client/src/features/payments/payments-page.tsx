@@ -14,7 +14,6 @@ import {
 import { keepPreviousData } from '@tanstack/react-query';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import {
-  formatPaymentAmount,
   PAYMENT_METHODS,
   PAYMENT_SORT_COLUMNS,
   PAYMENT_STATUSES,
@@ -36,6 +35,7 @@ import { RequireRole } from '../../components/require-role.tsx';
 import { PaymentMethodBadge, PaymentStatusBadge, PaymentTypeBadge } from './payment-badges.tsx';
 import { PaymentFormModal } from './payment-form-modal.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
+import { formatDate, formatMoney } from '../../lib/format.ts';
 
 type PaymentSort = (typeof PAYMENT_SORT_COLUMNS)[number];
 const PAGE_SIZES = ['10', '20', '50'];
@@ -81,13 +81,7 @@ function SummaryCards() {
   if (summary.isError) return <QueryError things="payment summary" query={summary} />;
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-      <StatCard
-        label={cards.revenue}
-        value={s && formatPaymentAmount(s.total_revenue)}
-        icon={<IconCash size={24} />}
-        color="green"
-        loading={!s}
-      />
+      <StatCard label={cards.revenue} value={s && formatMoney(s.total_revenue)} icon={<IconCash size={24} />} color="green" loading={!s} />
       <StatCard label={cards.completed} value={s?.completed} icon={<IconCircleCheck size={24} />} color="teal" loading={!s} />
       <StatCard label={cards.pending} value={s?.pending} icon={<IconClockHour4 size={24} />} color="yellow" loading={!s} />
       <StatCard label={cards.total} value={s?.total_payments} icon={<IconReceipt size={24} />} color="blue" loading={!s} />
@@ -210,7 +204,7 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
           sortStatus={sortStatus}
           onSortStatusChange={(s) => setState({ sort: sortKey(String(s.columnAccessor)), order: s.direction })}
           columns={[
-            { accessor: 'payment_date', title: 'Date', sortable: true, noWrap: true },
+            { accessor: 'payment_date', title: 'Date', sortable: true, noWrap: true, render: (p) => formatDate(p.payment_date) },
             {
               accessor: 'user',
               title: 'User',
@@ -234,7 +228,7 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
               sortable: true,
               noWrap: true,
               textAlign: 'right',
-              render: (p) => formatPaymentAmount(p.amount),
+              render: (p) => formatMoney(p.amount),
             },
             {
               accessor: 'payment_method',

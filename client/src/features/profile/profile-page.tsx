@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
 import { Badge, Card, Grid, Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconId, IconLock } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { PROFILE_STRINGS, ROLE_COLORS, roleName, type User } from '@lm/shared';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAuth } from '../../lib/auth.tsx';
 import { ProfileForm } from './profile-form.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
+import { formatDate, formatDateTime } from '../../lib/format.ts';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -20,8 +20,6 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
     </Group>
   );
 }
-
-const formatDate = (value: string | null, format: string) => (value ? dayjs(value).format(format) : PROFILE_STRINGS.notAvailable);
 
 function AccountCard({ user }: { user: User }) {
   const role = roleName(user.role_id);
@@ -37,8 +35,8 @@ function AccountCard({ user }: { user: User }) {
           </Badge>
         </Row>
         {user.brokerage_name && <Row label="Brokerage">{user.brokerage_name}</Row>}
-        <Row label="Member Since">{formatDate(user.created_at, 'MMMM D, YYYY')}</Row>
-        <Row label="Last Login">{formatDate(user.last_login, 'MMMM D, YYYY h:mm A')}</Row>
+        <Row label="Member Since">{formatDate(user.created_at, PROFILE_STRINGS.notAvailable)}</Row>
+        <Row label="Last Login">{formatDateTime(user.last_login, PROFILE_STRINGS.notAvailable)}</Row>
       </Stack>
     </Card>
   );

@@ -5,6 +5,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { EmptyChart, Figure, Figures, FiguresSkeleton, Section } from './parts.tsx';
 import type { ReportQuery } from './export-report.ts';
+import { formatCount } from '../../lib/format.ts';
 
 export function LicenseTab({ filters }: { filters: ReportQuery }) {
   const q = trpc.reports.licenses.useQuery(filters);
@@ -42,9 +43,9 @@ export function LicenseTab({ filters }: { filters: ReportQuery }) {
                 {d.top_states.map((s) => (
                   <Table.Tr key={s.state}>
                     <Table.Td>{s.state}</Table.Td>
-                    <Table.Td ta="right">{s.active.toLocaleString('en-US')}</Table.Td>
-                    <Table.Td ta="right">{s.expired.toLocaleString('en-US')}</Table.Td>
-                    <Table.Td ta="right">{s.total.toLocaleString('en-US')}</Table.Td>
+                    <Table.Td ta="right">{formatCount(s.active)}</Table.Td>
+                    <Table.Td ta="right">{formatCount(s.expired)}</Table.Td>
+                    <Table.Td ta="right">{formatCount(s.total)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

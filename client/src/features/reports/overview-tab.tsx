@@ -6,8 +6,7 @@ import { QueryError } from '../../components/query-error.tsx';
 import { EmptyChart, Figure, Figures, FiguresSkeleton, Section, ShareTable } from './parts.tsx';
 import { statusColor } from './colors.ts';
 import type { ReportQuery } from './export-report.ts';
-
-const money = (dollars: number) => dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+import { formatMoney } from '../../lib/format.ts';
 
 export function OverviewTab({ filters }: { filters: ReportQuery }) {
   const stats = trpc.admin.stats.get.useQuery({ start_date: filters.start_date, end_date: filters.end_date });
@@ -22,7 +21,7 @@ export function OverviewTab({ filters }: { filters: ReportQuery }) {
         <Figure label="Total Users" value={users.total} />
         <Figure label="Total Licenses" value={licenses.total} />
         <Figure label="Total Courses" value={courses.total} />
-        <Figure label="Total Revenue" value={money(payments.total_amount)} hint="Completed payments in the period" />
+        <Figure label="Total Revenue" value={formatMoney(payments.total_amount)} hint="Completed payments in the period" />
       </Figures>
       <Grid>
         <Grid.Col span={{ base: 12, lg: 6 }}>

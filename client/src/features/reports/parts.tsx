@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Badge, Card, Group, SimpleGrid, Skeleton, Table, Text, Title } from '@mantine/core';
 import { percentOf } from '@lm/shared';
+import { formatCount } from '../../lib/format.ts';
 
 export function Figure({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
   return (
@@ -9,7 +10,7 @@ export function Figure({ label, value, hint }: { label: string; value: string | 
         {label}
       </Text>
       <Text fw={700} fz={26}>
-        {typeof value === 'number' ? value.toLocaleString('en-US') : value}
+        {typeof value === 'number' ? formatCount(value) : value}
       </Text>
       {hint && (
         <Text size="xs" c="dimmed">
@@ -75,7 +76,7 @@ export function ShareTable({
                 {r.name}
               </Badge>
             </Table.Td>
-            <Table.Td ta="right">{r.count.toLocaleString('en-US')}</Table.Td>
+            <Table.Td ta="right">{formatCount(r.count)}</Table.Td>
             <Table.Td ta="right">{percentOf(r.count, total)}%</Table.Td>
           </Table.Tr>
         ))}

@@ -3,7 +3,6 @@ import { ActionIcon, Button, Card, Group, Select, Text, TextInput, Tooltip } fro
 import { IconEdit, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
-import dayjs from 'dayjs';
 import { ROLE, ROLE_NAMES, roleName, USER_SORTS, USER_STRINGS, type User, type UserSort } from '@lm/shared';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
@@ -16,6 +15,7 @@ import { RoleBadge, StatusBadge } from './role-badge.tsx';
 import { BulkActions } from './bulk-actions.tsx';
 import { UserFormModal, type BrokerageOption } from './user-form-modal.tsx';
 import { SendResetLinkAction } from './send-reset-link-action.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 
 const PAGE_SIZES = [10, 20, 50, 100];
 const DEFAULTS = { page: '1', limit: '20', search: '', role: '', brokerage_id: '', status: '', sort: 'name', order: 'asc' };
@@ -24,10 +24,6 @@ const positiveInt = (value: string, fallback: number) => {
   const n = Number(value);
   return Number.isInteger(n) && n > 0 ? n : fallback;
 };
-
-function formatDateTime(value: string | null) {
-  return value ? dayjs(value).format('YYYY-MM-DD HH:mm') : 'Never';
-}
 
 /**
  * User Management (docs/product.md): Admins see everyone; Brokers see their own brokerage and manage its
@@ -211,7 +207,7 @@ export function UsersPage() {
               render: (u) => u.brokerage_name ?? <Text c="dimmed">-</Text>,
             },
             { accessor: 'status', title: 'Status', sortable: true, render: (u) => <StatusBadge active={u.is_active} /> },
-            { accessor: 'last_login', title: 'Last Login', sortable: true, render: (u) => formatDateTime(u.last_login) },
+            { accessor: 'last_login', title: 'Last Login', sortable: true, render: (u) => formatDateTime(u.last_login, 'Never') },
             {
               accessor: 'actions',
               title: 'Actions',

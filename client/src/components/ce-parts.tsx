@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useMediaQuery } from '@mantine/hooks';
 import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { CycleFigures, TranscriptCurrentCycle } from '@lm/shared';
-import { formatDateTime, formatHours, hoursOf, hoursText, percentDone, signedHours } from './format.ts';
+import { formatDate, formatDateTime, formatHours, hoursOf, hoursText, signedHours } from '../lib/format.ts';
 
 /** '6 of 10 hours' over a bar; the badge says whether the cycle is done. */
 export function CeHoursBar({ completed, required, complete }: { completed: number; required: number; complete: boolean }) {
@@ -130,7 +130,7 @@ export function CycleLedger({ cycle }: { cycle: Pick<TranscriptCurrentCycle, 'co
                   <Table.Td>
                     <Text size="sm">{c.course_name}</Text>
                     <Text size="xs" c="dimmed">
-                      {c.completion_date} · {c.provider}
+                      {formatDate(c.completion_date)} · {c.provider}
                     </Text>
                   </Table.Td>
                   <Table.Td>
@@ -178,4 +178,10 @@ export function CycleLedger({ cycle }: { cycle: Pick<TranscriptCurrentCycle, 'co
       </Section>
     </Stack>
   );
+}
+
+/** Percent of the required hours done, 0 to 100 (nothing required counts as done). */
+function percentDone(completed: number, required: number): number {
+  if (required <= 0) return 100;
+  return Math.min(100, Math.max(0, (completed / required) * 100));
 }

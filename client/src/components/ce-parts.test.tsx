@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { CeHoursBar } from './ce-parts.tsx';
-import { hoursOf, signedHours } from './format.ts';
 
 afterEach(cleanup);
 
@@ -22,14 +21,5 @@ describe('CeHoursBar', () => {
     cleanup();
     wrap(<CeHoursBar completed={10} required={10} complete={false} />);
     expect(screen.getByText('Topics outstanding')).toBeInTheDocument();
-  });
-});
-
-describe('hour formats', () => {
-  it('writes hours, singular and signed', () => {
-    expect(hoursOf(4.5, 12)).toBe('4.5 of 12 hours');
-    expect(hoursOf(0, 1)).toBe('0 of 1 hour');
-    expect(signedHours(2)).toBe('+2');
-    expect(signedHours(-1.25)).toBe('−1.25');
   });
 });

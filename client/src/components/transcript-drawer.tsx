@@ -1,26 +1,52 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Accordion, Badge, Button, Divider, Drawer, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconDownload } from '@tabler/icons-react';
-import { CE_STRINGS, type Transcript, type TranscriptClosedCycle } from '@lm/shared';
-import { useAuth } from '../../lib/auth.tsx';
-import { fileCallMessage } from '../../lib/download.ts';
-import { notify } from '../../lib/notify.ts';
-import { QueryError } from '../../components/query-error.tsx';
-import { downloadTranscriptCsv, useTranscript } from './api.ts';
-import { AdjustmentForm } from './adjustment-form.tsx';
+import { CE_STRINGS, localDateString, transcriptFileName, type Transcript, type TranscriptClosedCycle } from '@lm/shared';
+import { downloadFile, fileCallMessage } from '../lib/download.ts';
+import { formatDate, formatDateTime, hoursOf } from '../lib/format.ts';
+import { notify } from '../lib/notify.ts';
+import { trpc } from '../lib/trpc.ts';
 import { CycleFiguresView, CycleLedger } from './ce-parts.tsx';
-import { formatDateTime, hoursOf } from './format.ts';
-import { LicenseStatusBadge } from './license-badges.tsx';
+import { LicenseStatusBadge } from './license-status-badge.tsx';
+import { QueryError } from './query-error.tsx';
 
 const DOWNLOAD_FAILED = CE_STRINGS.downloadFailed;
 
 /**
- * The CE transcript of one license: the current cycle (figures, topics, completions, adjustments), the
- * closed cycles, the CSV download and, for Admins and Brokers, manual adjustments. Opened from a row of
- * the Licenses table and from the Agent's CE Progress card.
+ * The drawer is shared by two features (the Licenses table and the Agent's CE Progress card on the
+ * dashboard), and features do not import each other (eslint.config.js), so it loads the transcript itself
+ * through lib/trpc.ts. Writes stay with the licenses feature: it passes its adjustment form as `adjustment`.
  */
-export function TranscriptDrawer({ licenseId, onClose }: { licenseId: number | null; onClose: () => void }) {
+function useTranscript(licenseId: number | null) {
+  return trpc.licenses.transcript.useQuery({ id: licenseId ?? 0 }, { enabled: licenseId !== null });
+}
+
+/** Saves GET /api/licenses/{id}/transcript/export as the server names it (the fallback name only when its Content-Disposition is missing). Throws FileCallError. */
+function downloadTranscriptCsv(licenseId: number, licenseNumber: string): Promise<string> {
+  return downloadFile(`/api/licenses/${licenseId}/transcript/export`, {
+    fileName: transcriptFileName(licenseNumber, localDateString()),
+    failure: DOWNLOAD_FAILED,
+  });
+}
+
+type AdjustmentSlot = (licenseId: number) => ReactNode;
+
+/**
+ * The CE transcript of one license: the current cycle (figures, topics, completions, adjustments), the
+ * closed cycles, the CSV download and, when the opener passes `adjustment` (the Licenses screen, for Admins
+ * and Brokers), the form that adds manual adjustments. Opened from a row of the Licenses table and from the
+ * Agent's CE Progress card.
+ */
+export function TranscriptDrawer({
+  licenseId,
+  onClose,
+  adjustment,
+}: {
+  licenseId: number | null;
+  onClose: () => void;
+  adjustment?: AdjustmentSlot;
+}) {
   const narrow = useMediaQuery('(max-width: 48em)');
   return (
     <Drawer
@@ -35,13 +61,12 @@ export function TranscriptDrawer({ licenseId, onClose }: { licenseId: number | n
       }
       closeButtonProps={{ 'aria-label': 'Close transcript' }}
     >
-      {licenseId !== null && <TranscriptBody licenseId={licenseId} />}
+      {licenseId !== null && <TranscriptBody licenseId={licenseId} adjustment={adjustment} />}
     </Drawer>
   );
 }
 
-function TranscriptBody({ licenseId }: { licenseId: number }) {
-  const { hasRole } = useAuth();
+function TranscriptBody({ licenseId, adjustment }: { licenseId: number; adjustment?: AdjustmentSlot }) {
   const query = useTranscript(licenseId);
   if (query.isError) return <QueryError things="the transcript" query={query} />;
   if (!query.data) {
@@ -54,17 +79,17 @@ function TranscriptBody({ licenseId }: { licenseId: number }) {
       </Stack>
     );
   }
-  return <TranscriptView transcript={query.data} canAdjust={hasRole('Admin', 'Broker')} />;
+  return <TranscriptView transcript={query.data} adjustment={adjustment} />;
 }
 
-function TranscriptView({ transcript, canAdjust }: { transcript: Transcript; canAdjust: boolean }) {
+function TranscriptView({ transcript, adjustment }: { transcript: Transcript; adjustment?: AdjustmentSlot }) {
   const { license, current, closed } = transcript;
   const [downloading, setDownloading] = useState(false);
 
   const onDownload = async () => {
     setDownloading(true);
     try {
-      await downloadTranscriptCsv(license.license_id, license.license_number, DOWNLOAD_FAILED);
+      await downloadTranscriptCsv(license.license_id, license.license_number);
     } catch (err) {
       notify.error(fileCallMessage(err, DOWNLOAD_FAILED));
     } finally {
@@ -97,12 +122,12 @@ function TranscriptView({ transcript, canAdjust }: { transcript: Transcript; can
             Current cycle
           </Title>
           <Text size="sm" c="dimmed">
-            {current.start_date} to {current.end_date} · {ruleText(current.rule)}
+            {formatDate(current.start_date)} to {formatDate(current.end_date)} · {ruleText(current.rule)}
           </Text>
         </Stack>
         <CycleFiguresView cycle={current} />
         <CycleLedger cycle={current} />
-        {canAdjust && <AdjustmentForm key={license.license_id} licenseId={license.license_id} />}
+        {adjustment?.(license.license_id)}
       </Stack>
 
       <Divider />
@@ -134,7 +159,7 @@ function ClosedCycle({ cycle }: { cycle: TranscriptClosedCycle }) {
         <Group justify="space-between" gap="xs" wrap="wrap" pr="xs">
           <Stack gap={0}>
             <Text size="sm" fw={600}>
-              {cycle.start_date} to {cycle.end_date}
+              {formatDate(cycle.start_date)} to {formatDate(cycle.end_date)}
             </Text>
             <Text size="xs" c="dimmed">
               {hoursOf(cycle.completed, cycle.required)}
