@@ -103,17 +103,24 @@ async function loadIdPools() {
     );
   }
 }
-function idPool(table: string): number[] {
-  const rows = (pools.get(table) ?? []).map((id) => ({ id }));
-  const keep = new Set<number>(
+function keptIds(table: string): Set<number> {
+  return new Set<number>(
     table === 'users' ? ROLES.map((r) => principal(world, r).user_id) : table === 'brokerages' ? [world.brokerage1] : [],
   );
-  return rows.map((r) => r.id).filter((id) => !keep.has(id));
+}
+function idPool(table: string): number[] {
+  const keep = keptIds(table);
+  return (pools.get(table) ?? []).filter((id) => !keep.has(id));
 }
 
+/** An id from the pool; with the pool empty, a small id that is not one of the kept principals' (it may not exist). */
 function pickId(ref: IdRef): number {
   const pool = idPool(ref.table);
-  return pool.length ? pool[ref.pick % pool.length]! : 1 + (ref.pick % 50);
+  if (pool.length) return pool[ref.pick % pool.length]!;
+  const keep = keptIds(ref.table);
+  let id = 1 + (ref.pick % 50);
+  while (keep.has(id)) id += 50;
+  return id;
 }
 
 // ---------- write counting: temp triggers on every table ----------
@@ -144,6 +151,12 @@ function changedTables(before: Map<string, number>, after: Map<string, number>):
 
 const tokens = new Map<Who, string>();
 async function repairPrincipals() {
+  // The brokerage first: the principals' rows point at it.
+  const [brokerage] = await rawRows(env.db, sql`SELECT 1 FROM brokerages WHERE brokerage_id = ${world.brokerage1}`);
+  if (!brokerage)
+    await env.db.transaction((tx) =>
+      rawExec(tx, sql`INSERT INTO brokerages (brokerage_id, name) VALUES (${world.brokerage1}, 'North Realty again')`),
+    );
   for (const role of ROLES) {
     const p: Person = principal(world, role);
     const [row] = await env.db.select().from(users).where(eq(users.user_id, p.user_id));
@@ -172,11 +185,6 @@ async function repairPrincipals() {
     const token = tokens.get(role);
     if (!token || !(await resolveSession(env.db, token))) tokens.set(role, await tokenFor(env, p.user_id));
   }
-  const [brokerage] = await rawRows(env.db, sql`SELECT 1 FROM brokerages WHERE brokerage_id = ${world.brokerage1}`);
-  if (!brokerage)
-    await env.db.transaction((tx) =>
-      rawExec(tx, sql`INSERT INTO brokerages (brokerage_id, name) VALUES (${world.brokerage1}, 'North Realty again')`),
-    );
   if ((await getSettings(env.db)).maintenance_mode) {
     await env.db.transaction((tx) => writeSettings(tx, { maintenance_mode: false }, null));
     invalidateSettings();
