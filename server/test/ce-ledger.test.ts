@@ -12,7 +12,6 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { CARRIED_OVER_REASON, FORM_ADJUSTMENT_REASON } from '@lm/shared';
-import { ENGINE } from '../src/db/client.ts';
 import { runSqliteMigrations, SQLITE_MIGRATIONS } from '../src/db/sqlite/driver.ts';
 import { auditLogs, ceAdjustments, licenses, notificationDeliveries } from '../src/db/schema/index.ts';
 import { derivedCurrentSums, refreshAllCeCaches } from '../src/modules/licenses/ce-ledger.ts';
@@ -489,14 +488,9 @@ describe('roles and scope of the new license procedures (/api and /trpc)', () =>
 });
 
 describe('the CE ledger migration', () => {
-  // A data migration of old SQLite rows: a PostgreSQL database starts fresh (its first migration already
-  // has the ledger), so there is no PostgreSQL counterpart to run; the PostgreSQL pass checks the
-  // cycle-start trigger below instead.
-  it('SQLite only (PostgreSQL starts fresh, nothing to migrate): starts every cycle on the issue date and carries over what the approved completions do not explain', () => {
-    if (ENGINE !== 'sqlite') {
-      expect(fs.existsSync(path.join(SQLITE_MIGRATIONS, 'meta/_journal.json'))).toBe(true);
-      return;
-    }
+  // A data migration of old SQLite rows, run on a SQLite file of its own in either pass (a PostgreSQL
+  // database starts fresh: its first migration already has the ledger, so it has nothing to carry over).
+  it('SQLite files: starts every cycle on the issue date and carries over what the approved completions do not explain', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-ledger-migration-'));
     try {
       // A database at the first migration, with the old free counter.
