@@ -4,7 +4,7 @@ import { addDays, neutraliseCsvCell, toCents } from '@lm/shared';
 import { completions, courses, licenses, payments, users } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
 import { EXPORT_CHUNK } from '../src/modules/reports/reports.service.ts';
-import { api, callerFor, seedBrokerage, seedUser, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
+import { api, callerFor, parseCsv, seedBrokerage, seedUser, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
 const t = useTestEnv();
 let env: TestEnv;
@@ -14,35 +14,6 @@ let T: string;
 const EVIL = '=HYPERLINK("http://evil.example","click")';
 const daysAgoIso = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
-/** A small RFC 4180 parser (quoted cells, doubled quotes, CRLF or LF line ends). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length) rows.push([...row, cell]);
-  return rows;
-}
 
 beforeAll(async () => {
   ({ env, roles: people } = t);

@@ -83,9 +83,9 @@ export function pageWindow(page: number, pages: number, max = MAX_PAGE_BUTTONS):
   return Array.from({ length: count }, (_, i) => start + i);
 }
 
-/** 'Showing X to Y of Z entries' (docs/product.md section 2). */
-export function showingText(page: number, limit: number, total: number): string {
+/** 'Showing X to Y of Z entries' (docs/product.md section 2); lists name what they hold ('of 57 licenses'). */
+export function showingText(page: number, limit: number, total: number, things = 'entries'): string {
   const from = total === 0 ? 0 : (page - 1) * limit + 1;
   const to = Math.min(page * limit, total);
-  return `Showing ${from} to ${to} of ${total} entries`;
+  return `Showing ${from} to ${to} of ${total} ${things}`;
 }

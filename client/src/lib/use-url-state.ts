@@ -64,3 +64,48 @@ export function useUrlSearch(urlValue: string, apply: (value: string) => void, w
   );
   return [text, onChange] as const;
 }
+
+/** Page sizes every list offers (docs/product.md "Lists"). */
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+
+/**
+ * A list's state in the URL: page, limit (one of PAGE_SIZES), sort and order, plus the list's own filters
+ * (strings; '' is "any"). `query` is what the page procedure and the CSV export take: filters left out when
+ * empty. Changing a filter, the sort or the size returns to page 1.
+ */
+export function useListState<F extends Record<string, string>>(defaults: {
+  sort: string;
+  order?: 'asc' | 'desc';
+  limit?: number;
+  filters: F;
+}) {
+  const [state, setState] = useUrlState({
+    page: '1',
+    limit: String(defaults.limit ?? 20),
+    sort: defaults.sort,
+    order: defaults.order ?? 'asc',
+    ...defaults.filters,
+  } as Record<string, string>);
+  const page = Math.max(1, Math.floor(Number(state.page)) || 1);
+  const limit = (PAGE_SIZES as readonly number[]).includes(Number(state.limit)) ? Number(state.limit) : (defaults.limit ?? 20);
+  const order: 'asc' | 'desc' = state.order === 'desc' ? 'desc' : 'asc';
+  const filters = Object.fromEntries(Object.keys(defaults.filters).map((k) => [k, state[k] ?? ''])) as F;
+  return {
+    page,
+    limit,
+    sort: state.sort ?? defaults.sort,
+    order,
+    filters,
+    setPage: (p: number) => setState({ page: String(p) }),
+    setLimit: (n: number) => setState({ limit: String(n) }),
+    setSort: (sort: string, dir: 'asc' | 'desc') => setState({ sort, order: dir }),
+    setFilters: (patch: Partial<F>) => setState(patch as Record<string, string>),
+  };
+}
+
+export type ListState = ReturnType<typeof useListState>;
+
+/** Non-empty entries only, for a query input or a query string. */
+export function presentValues<T extends Record<string, string>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '')) as Partial<T>;
+}

@@ -5,7 +5,7 @@
 import type { FileRoutes } from './file-routes.ts';
 import { reportsFileRoutes } from '../modules/reports/reports.http.ts';
 import { backupsFileRoutes } from '../modules/backups/backups.http.ts';
-import { licensesFileRoutes } from '../modules/licenses/licenses.http.ts';
+import { licensesExport, licensesFileRoutes } from '../modules/licenses/licenses.http.ts';
 
 export type { FileRoutes, RouteDeps } from './file-routes.ts';
 
@@ -27,6 +27,6 @@ const healthRoutes: FileRoutes = {
   },
 };
 
-export const fileRoutes: FileRoutes[] = [healthRoutes, reportsFileRoutes, backupsFileRoutes, licensesFileRoutes];
+export const fileRoutes: FileRoutes[] = [healthRoutes, reportsFileRoutes, backupsFileRoutes, licensesFileRoutes, licensesExport];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));

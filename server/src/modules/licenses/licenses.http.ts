@@ -4,12 +4,13 @@
  * cells go through csv-stringify with formula-like text neutralised, as the report exports do.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { stringify } from 'csv-stringify/sync';
-import { idParam, neutraliseCsvCell, transcriptFileName, type Transcript } from '@lm/shared';
+import { idParam, licenseListQuery, transcriptFileName, type License, type Transcript } from '@lm/shared';
 import type { FileRoutes, RouteDeps } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
+import { rowsSource, sendCsv } from '../../http/csv.ts';
 import { today } from '../../core/dates.ts';
-import { getTranscript } from './licenses.service.ts';
+import { listExports } from '../../http/list-export.ts';
+import { getTranscript, pageLicenses } from './licenses.service.ts';
 
 export const TRANSCRIPT_COLUMNS = [
   'Cycle',
@@ -84,17 +85,7 @@ async function exportTranscript(deps: RouteDeps, req: FastifyRequest, reply: Fas
   const ctx = await authenticate(deps, req, ['Admin', 'Broker', 'Agent']);
   const id = idParam.parse((req.params as { id?: string }).id);
   const transcript = await getTranscript(ctx, id);
-  const csv = stringify(transcriptRows(transcript), {
-    header: true,
-    columns: [...TRANSCRIPT_COLUMNS],
-    bom: true,
-    cast: { string: (value) => neutraliseCsvCell(value) },
-  });
-  return reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${transcriptFileName(transcript.license.license_number, today())}"`)
-    .header('cache-control', 'no-store')
-    .send(csv);
+  return sendCsv(reply, rowsSource(TRANSCRIPT_COLUMNS, transcriptRows(transcript)), transcriptFileName(transcript.license.license_number, today()));
 }
 
 export const licensesFileRoutes: FileRoutes = {
@@ -125,3 +116,26 @@ export const licensesFileRoutes: FileRoutes = {
     },
   },
 };
+
+/** GET /api/licenses/export: the Licenses screen's filtered, sorted view as CSV. */
+export const licensesExport = listExports({
+  path: '/licenses/export',
+  name: 'licenses',
+  roles: ['Admin', 'Broker', 'Agent'],
+  query: licenseListQuery,
+  page: async (ctx, q, page, limit) => (await pageLicenses(ctx, { ...q, page, limit })).licenses,
+  rows: 'One row per license in your scope matching the filters of GET /licenses (status, state, license_type, expiring_within, search, user_id), in its sort and order',
+  parameters: ['status', 'state', 'license_type', 'expiring_within', 'search', 'user_id', 'sort', 'order'].map((name) => ({ name })),
+  columns: [
+    { header: 'License ID', value: (l: License) => l.license_id },
+    { header: 'Holder', value: (l: License) => `${l.first_name} ${l.last_name}` },
+    { header: 'License Number', value: (l: License) => l.license_number },
+    { header: 'State', value: (l: License) => l.state },
+    { header: 'Type', value: (l: License) => l.license_type },
+    { header: 'Issue Date', value: (l: License) => l.issue_date },
+    { header: 'Expiration Date', value: (l: License) => l.expiration_date },
+    { header: 'Status', value: (l: License) => l.status },
+    { header: 'CE Hours Completed', value: (l: License) => l.ce_hours_completed },
+    { header: 'CE Hours Required', value: (l: License) => l.ce_hours_required },
+  ],
+});

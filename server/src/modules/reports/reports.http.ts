@@ -1,14 +1,13 @@
 /**
  * CSV exports: GET /api/reports/{licenses|users|courses|comprehensive}/export?format=csv&...filters.
  * Plain Fastify routes (the REST adapter cannot return files) behind the same session and Admin
- * check as the procedures. Rows stream through csv-stringify chunk by chunk with backpressure, and
- * every text cell a spreadsheet would run as a formula is neutralised.
+ * check as the procedures; the file streams through http/csv.ts (backpressure, formula-safe cells).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { stringify, type Stringifier } from 'csv-stringify';
-import { neutraliseCsvCell, REPORT_NAMES, reportExportQuery, reportFileName, type ReportName } from '@lm/shared';
+import { REPORT_NAMES, reportExportQuery, reportFileName, type ReportName } from '@lm/shared';
 import type { FileRoutes, RouteDeps } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
+import { sendCsv } from '../../http/csv.ts';
 import { systemStats } from '../admin/stats.service.ts';
 import { resolvePeriod } from './period.ts';
 import { comprehensiveExport, coursesExport, licensesExport, usersExport, type ExportSource } from './reports.service.ts';
@@ -29,52 +28,13 @@ async function sourceFor(name: ReportName, db: RouteDeps['db'], filters: Paramet
   }
 }
 
-/** Resolves when the stream can take more, or is gone (client disconnected). */
-function writable(csv: Stringifier): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      csv.off('drain', done);
-      csv.off('close', done);
-      resolve();
-    };
-    csv.once('drain', done);
-    csv.once('close', done);
-  });
-}
-
-async function pump(source: ExportSource, csv: Stringifier): Promise<void> {
-  try {
-    for await (const chunk of source.chunks()) {
-      for (const row of chunk) {
-        if (csv.destroyed) return;
-        if (!csv.write(row)) await writable(csv);
-      }
-    }
-    csv.end();
-  } catch (err) {
-    csv.destroy(err as Error);
-  }
-}
-
 async function exportReport(deps: RouteDeps, name: ReportName, req: FastifyRequest, reply: FastifyReply) {
   await authenticate(deps, req, ['Admin']);
   // A ZodError or AppError thrown here goes through the app's error handler (400 with a message).
   const { format: _format, ...filters } = reportExportQuery.parse(req.query ?? {});
   const period = resolvePeriod(filters);
   const source = await sourceFor(name, deps.db, filters);
-  const csv = stringify({
-    header: true,
-    columns: source.columns,
-    // A byte-order mark so spreadsheet programs read UTF-8 names correctly.
-    bom: true,
-    cast: { string: (value) => neutraliseCsvCell(value) },
-  });
-  void pump(source, csv);
-  return reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${reportFileName(name, period.start_date, period.end_date)}"`)
-    .header('cache-control', 'no-store')
-    .send(csv);
+  return sendCsv(reply, source, reportFileName(name, period.start_date, period.end_date));
 }
 
 const FILTER_PARAMS = [

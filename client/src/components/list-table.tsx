@@ -1,0 +1,118 @@
+import type { KeyboardEvent, ReactNode } from 'react';
+import { Box } from '@mantine/core';
+import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import { showingText } from '@lm/shared';
+import { PAGE_SIZES, type ListState } from '../lib/use-url-state.ts';
+import { QueryError, type RetryableQuery } from './query-error.tsx';
+
+export interface ListTableProps<T> {
+  /** What the rows are, plural and lower case: 'licenses' ("Showing 1 to 20 of 57 licenses", "Error loading licenses"). */
+  things: string;
+  /** The page query: its error replaces the table (with Retry), its fetching dims the rows. */
+  query: RetryableQuery & { isError: boolean; isFetching: boolean; isLoading?: boolean };
+  records: T[] | undefined;
+  total: number;
+  idAccessor: keyof T & string;
+  columns: DataTableColumn<T>[];
+  /** Page, size and sort in the URL (lib/use-url-state.ts useListState). */
+  list: ListState;
+  /** Table column accessor -> the server's sort key, where they differ. */
+  sortKeys?: Record<string, string>;
+  /** What an empty (filtered) list says. */
+  emptyText: string;
+  /** Opens the row's detail: by click, or by Enter / Space on the focused row. */
+  onOpen?: (row: T) => void;
+  /** The row's actions (a menu or buttons): the last column, pinned so it stays in view on a phone. */
+  actions?: (row: T) => ReactNode;
+  /** Page sizes offered; PAGE_SIZES unless the list's rules say otherwise (the audit log: 25, 50, 100). */
+  pageSizes?: readonly number[];
+  /** The fallback text of a failed load when the server sent none. */
+  fallback?: string;
+}
+
+/**
+ * The one list table (docs/architecture.md "Client"): columns sort on the server, one pagination bar with a
+ * size choice and "Showing X to Y of Z {things}", the server's error with Retry instead of the table, an empty
+ * text, a row that opens its detail, and the actions column pinned to the right edge so that at phone width
+ * it is reachable without swiping the table.
+ */
+export function ListTable<T>({
+  things,
+  query,
+  records,
+  total,
+  idAccessor,
+  columns,
+  list,
+  sortKeys = {},
+  emptyText,
+  onOpen,
+  actions,
+  pageSizes = PAGE_SIZES,
+  fallback,
+}: ListTableProps<T>) {
+  if (query.isError) return <QueryError things={things} query={query} fallback={fallback} />;
+  const accessorOf = Object.fromEntries(Object.entries(sortKeys).map(([accessor, key]) => [key, accessor]));
+  const sortStatus: DataTableSortStatus<T> = { columnAccessor: accessorOf[list.sort] ?? list.sort, direction: list.order };
+  const rows = records ?? [];
+  const all: DataTableColumn<T>[] = actions
+    ? [
+        ...columns,
+        {
+          accessor: '__actions',
+          title: 'Actions',
+          textAlign: 'right',
+          width: 1,
+          // The actions' clicks and keys stay in the cell: they must not open the row's detail.
+          render: (row) => (
+            <Box onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+              {actions(row)}
+            </Box>
+          ),
+        },
+      ]
+    : columns;
+  return (
+    <DataTable<T>
+      withTableBorder
+      borderRadius="md"
+      striped
+      highlightOnHover={Boolean(onOpen)}
+      minHeight={rows.length ? undefined : 200}
+      fetching={query.isFetching}
+      records={rows}
+      idAccessor={idAccessor}
+      noRecordsText={query.isLoading ? `Loading ${things}…` : emptyText}
+      totalRecords={total}
+      recordsPerPage={list.limit}
+      page={list.page}
+      onPageChange={list.setPage}
+      recordsPerPageOptions={[...pageSizes]}
+      onRecordsPerPageChange={list.setLimit}
+      recordsPerPageLabel="Rows per page"
+      paginationText={() => showingText(list.page, list.limit, total, things)}
+      getPaginationControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
+      sortStatus={sortStatus}
+      onSortStatusChange={(s) => {
+        const accessor = String(s.columnAccessor);
+        list.setSort(sortKeys[accessor] ?? accessor, s.direction);
+      }}
+      pinLastColumn={Boolean(actions)}
+      onRowClick={onOpen ? ({ record }) => onOpen(record) : undefined}
+      customRowAttributes={
+        onOpen
+          ? (row) => ({
+              tabIndex: 0,
+              onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => {
+                if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
+                e.preventDefault();
+                onOpen(row);
+              },
+            })
+          : undefined
+      }
+      rowStyle={onOpen ? () => ({ cursor: 'pointer' }) : undefined}
+      columns={all}
+    />
+  );
+}
