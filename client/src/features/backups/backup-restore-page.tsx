@@ -148,7 +148,7 @@ function BackupsView({ onRestore }: { onRestore: (b: Backup) => void }) {
 
   return (
     <>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+      <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
         <StatCard label="Total Backups" value={data?.total} icon={<IconArchive size={24} />} color="blue" loading={!data} />
         <StatCard label="Completed" value={data?.completed} icon={<IconCircleCheck size={24} />} color="green" loading={!data} />
         <StatCard label="In Progress" value={data?.in_progress} icon={<IconLoader size={24} />} color="yellow" loading={!data} />
