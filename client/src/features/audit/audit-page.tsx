@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Select, SimpleGrid, Stack, TextInput, Tooltip } from '@mantine/core';
 import { IconActivity, IconEye, IconFilterOff, IconListDetails, IconRefresh, IconTable, IconUsers } from '@tabler/icons-react';
 import {
@@ -22,6 +22,8 @@ import { StatCard } from '../../components/stat-card.tsx';
 import { AuditDetailModal } from './audit-detail-modal.tsx';
 import { useAuditLogs, useAuditSummary, useAuditTables } from './api.ts';
 import { formatCount, formatDateTime } from '../../lib/format.ts';
+import { fieldErrors } from '../../lib/errors.ts';
+import { notify } from '../../lib/notify.ts';
 
 const FILTERS = { user_id: '', action: '', target_table: '', start_date: '', end_date: '' };
 /** Table column -> the server's sort key, where they differ. */
@@ -59,6 +61,15 @@ export function AuditPage() {
   const total = logs.data?.pagination.total ?? 0;
   // A column no index serves for this view sorts only a view small enough (docs/decisions.md "Audit log sort").
   const sortable = (key: AuditSortColumn) => auditSortIndexed(key, view) || (logs.data !== undefined && total <= AUDIT_SORT_BOUND);
+
+  // A filter change grew the view past what this sort may cover: say so and go back to newest first.
+  const sortRefused = logs.error ? fieldErrors(logs.error).sort : undefined;
+  useEffect(() => {
+    if (!sortRefused) return;
+    notify.info(sortRefused);
+    list.setSort('timestamp', 'desc');
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [sortRefused]);
 
   const refresh = () => {
     void logs.refetch();
