@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Button, Code, Grid, Group, Menu, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
-import { IconDots, IconEdit, IconMailOff, IconPlus, IconSearch, IconSend, IconTrash } from '@tabler/icons-react';
+import { IconDots, IconEdit, IconEye, IconMailOff, IconPlus, IconSearch, IconSend, IconTrash } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import {
   DELIVERY_SORT_COLUMNS,
@@ -268,9 +268,9 @@ function DeliveriesList() {
         fallback={NOTIFICATION_STRINGS.fetchHistoryFailed}
         onOpen={setOpen}
         actions={(d) => (
-          <Button size="compact-xs" variant="subtle" aria-label={`View notification ${d.id}`} onClick={() => setOpen(d)}>
-            View
-          </Button>
+          <ActionIcon variant="subtle" aria-label={`View notification ${d.id}`} onClick={() => setOpen(d)}>
+            <IconEye size={18} />
+          </ActionIcon>
         )}
         columns={[
           { accessor: 'created_at', title: 'Date', sortable: true, noWrap: true, render: (d) => formatDateTime(d.created_at) },
