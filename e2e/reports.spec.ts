@@ -47,7 +47,7 @@ test('Overview: filters with their defaults, totals, Users by Role and Licenses 
   await expect(page.getByRole('tab', { name: 'Overview' })).toHaveAttribute('aria-selected', 'true');
 
   for (const label of ['Total Users', 'Total Licenses', 'Total Courses', 'Total Revenue'])
-    await expect(page.getByTestId(`figure-${label}`)).toBeVisible();
+    await expect(page.getByTestId(`stat-${label}`)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Users by Role' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Licenses by Status' })).toBeVisible();
   const roles = page.getByTestId('users-by-role');
@@ -70,7 +70,7 @@ test('the analytics tabs show their figures, and the State filter narrows licens
 
   await page.getByRole('tab', { name: 'License Analytics' }).click();
   for (const label of ['Expiring Soon (30 days)', 'Expired Licenses', 'Renewed This Period'])
-    await expect(page.getByTestId(`figure-${label}`)).toBeVisible();
+    await expect(page.getByTestId(`stat-${label}`)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Licenses by State' })).toBeVisible();
   await expect(page.getByTestId('licenses-by-state').locator('tr', { hasText: 'FL' })).toBeVisible();
   await page.getByRole('combobox', { name: 'State' }).click();
@@ -78,18 +78,18 @@ test('the analytics tabs show their figures, and the State filter narrows licens
   const rows = page.getByTestId('licenses-by-state').locator('tbody tr');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('FL');
-  await expect(page.getByTestId('figure-Expiring Soon (30 days)')).toContainText(/[1-9]/);
+  await expect(page.getByTestId('stat-Expiring Soon (30 days)')).toContainText(/[1-9]/);
 
   await page.getByRole('tab', { name: 'User Analytics' }).click();
   for (const label of ['New Users This Period', 'Active Users', 'Inactive Users', 'Average Logins per Week']) {
-    await expect(page.getByTestId(`figure-${label}`)).toBeVisible();
+    await expect(page.getByTestId(`stat-${label}`)).toBeVisible();
   }
   await expect(page.getByRole('heading', { name: 'Users by Brokerage' })).toBeVisible();
   await expect(page.getByTestId('users-by-brokerage')).toContainText('E2E Realty Group');
 
   await page.getByRole('tab', { name: 'Course Analytics' }).click();
   for (const label of ['Total Courses', 'Completions This Period', 'Pending Approvals', 'Average Completion Time']) {
-    await expect(page.getByTestId(`figure-${label}`)).toBeVisible();
+    await expect(page.getByTestId(`stat-${label}`)).toBeVisible();
   }
   await expect(page.getByRole('heading', { name: 'Most Popular Courses' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Completions over the Period' })).toBeVisible();

@@ -18,6 +18,55 @@ const dateRange = {
   end_date: optionalDate,
 };
 
+/**
+ * The audit list's sort keys (its columns). timestamp, action, target_table and user (the acting user's id)
+ * read their (column, timestamp, log_id) index in order; target_id and ip_address have no index and are
+ * sorted with a bounded top-N sort (docs/decisions.md "Audit log sort"). Ties: timestamp, then log_id.
+ */
+export const AUDIT_SORT_COLUMNS = ['timestamp', 'user', 'action', 'target_table', 'target_id', 'ip_address'] as const;
+export type AuditSortColumn = (typeof AUDIT_SORT_COLUMNS)[number];
+
+/** A sort that no index serves is done only over a view of at most this many entries (docs/decisions.md "Audit log sort"). */
+export const AUDIT_SORT_BOUND = 10_000;
+
+export const AUDIT_SORT_LABELS: Record<AuditSortColumn, string> = {
+  timestamp: 'Timestamp',
+  user: 'User',
+  action: 'Action',
+  target_table: 'Table',
+  target_id: 'Target ID',
+  ip_address: 'IP Address',
+};
+
+/**
+ * True when an index reads the view in this sort's order, at any size: newest or oldest first always; User,
+ * Action and Table when the only filter is on that same column. Any other sort of a view needs a sort step
+ * and is allowed up to AUDIT_SORT_BOUND entries.
+ */
+export function auditSortIndexed(
+  sort: AuditSortColumn,
+  f: { user_id?: unknown; action?: unknown; target_table?: unknown; start_date?: unknown; end_date?: unknown },
+): boolean {
+  const others = (own: 'user_id' | 'action' | 'target_table' | null) =>
+    (['user_id', 'action', 'target_table', 'start_date', 'end_date'] as const).some((k) => k !== own && f[k] !== undefined && f[k] !== '');
+  switch (sort) {
+    case 'timestamp':
+      return true;
+    case 'user':
+      return !others('user_id');
+    case 'action':
+      return !others('action');
+    case 'target_table':
+      return !others('target_table');
+    default:
+      return false;
+  }
+}
+
+/** The 400 of a sort over a view too large to sort without an index. */
+export const auditSortTooLarge = (sort: AuditSortColumn, total: number) =>
+  `Sorting by ${AUDIT_SORT_LABELS[sort]} needs a narrower view: filter to ${AUDIT_SORT_BOUND.toLocaleString('en-US')} entries or fewer (this view has ${total.toLocaleString('en-US')})`;
+
 export const auditLogsInput = z
   .object({
     user_id: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'User ID must be a number' }).int().positive().max(MAX_ID).optional()),
@@ -25,6 +74,9 @@ export const auditLogsInput = z
     action: z.preprocess(emptyToUndefined, z.string().trim().max(100).optional()),
     target_table: z.preprocess(emptyToUndefined, z.string().trim().max(100).optional()),
     ...dateRange,
+    /** Default timestamp, newest first. */
+    sort: z.preprocess(emptyToUndefined, z.enum(AUDIT_SORT_COLUMNS, `Sort must be one of: ${AUDIT_SORT_COLUMNS.join(', ')}`).optional()),
+    order: z.preprocess(emptyToUndefined, z.enum(['asc', 'desc'], 'Order must be asc or desc').optional()),
     page: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1, 'Page must be at least 1').optional()),
     limit: z.preprocess(
       emptyToUndefined,
@@ -109,6 +161,6 @@ export const AUDIT_STRINGS = {
   empty: 'No audit logs found',
   fetchLogsFailed: 'Failed to fetch audit logs',
   fetchSummaryFailed: 'Failed to fetch audit summary',
-  things: 'audit logs',
+  things: 'entries',
   detailTitle: 'Audit Log Details',
 } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './common.ts';
+import { idParam, paginationSchema } from './common.ts';
 import { BACKUP_STATUSES, BACKUP_TYPES } from './domain-constants.ts';
 
 /** UI strings of the Backup & Restore screen (docs/product.md sections 2 and 8). */
@@ -26,6 +26,7 @@ export const BACKUP_STRINGS = {
   uploadFailed: 'Failed to upload backup',
   fetchFailed: 'Failed to fetch backups',
   empty: 'No backups yet',
+  things: 'backups',
   noGroup: 'Select at least one kind of data to restore',
 } as const;
 
@@ -134,3 +135,28 @@ export function formatBytes(bytes: number): string {
   if (i === 0) return `${Math.round(bytes)} Bytes`;
   return `${(bytes / 1024 ** i).toFixed(2)} ${UNITS[i]}`;
 }
+
+/** The backups list's sort keys: the name (description), date, size, status and type; ties by id. */
+export const BACKUP_SORT_COLUMNS = ['description', 'created_at', 'size', 'status', 'type'] as const;
+export type BackupSortColumn = (typeof BACKUP_SORT_COLUMNS)[number];
+
+/** GET /admin/backups/page and its CSV export (clients omit empty values). */
+export const backupPageQuery = z.object({
+  /** Description or creator's name, case-insensitive substring. */
+  search: z.string().trim().max(200).optional(),
+  status: z.enum(BACKUP_STATUSES).optional(),
+  type: z.enum(BACKUP_TYPES).optional(),
+  /** Default created_at, newest first. */
+  sort: z.enum(BACKUP_SORT_COLUMNS).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export type BackupPageQuery = z.infer<typeof backupPageQuery>;
+
+/** The cards' figures (every backup, whatever the filters). */
+export const backupTotalsSchema = backupListSchema.omit({ backups: true });
+export type BackupTotals = z.infer<typeof backupTotalsSchema>;
+
+export const backupPageOutput = z.object({ backups: z.array(backupSchema), pagination: paginationSchema, totals: backupTotalsSchema });
+export type BackupPage = z.infer<typeof backupPageOutput>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_RE, idParam, requiredText } from './common.ts';
+import { EMAIL_RE, idParam, MAX_ID, paginationSchema, requiredText } from './common.ts';
 import { DELIVERY_STATUSES, NOTIFICATION_TYPES, TRIGGER_EVENTS, type NotificationType, type TriggerEvent } from './domain-constants.ts';
 
 /** UI strings of the Notification Management screen (docs/product.md sections 2, 5 and 8). */
@@ -25,6 +25,11 @@ export const NOTIFICATION_STRINGS = {
   recent: 'Recent Notifications',
   noRecent: 'No recent notifications',
   noTemplates: 'No notification templates',
+  noDeliveries: 'No notifications sent yet',
+  templatesThings: 'templates',
+  deliveriesThings: 'notifications',
+  history: 'Delivery History',
+  templates: 'Templates',
 } as const;
 
 export const TEMPLATE_MESSAGES = {
@@ -234,3 +239,47 @@ export function deliveryLabel(
   if (d.status === 'failed') return d.transport === 'none' ? 'Not delivered' : 'Failed';
   return d.transport === 'outbox' ? 'In outbox' : 'Delivered';
 }
+
+/** The templates list's sort keys (its columns); ties by id. */
+export const TEMPLATE_SORT_COLUMNS = ['name', 'type', 'trigger_event', 'is_active', 'updated_at'] as const;
+export type TemplateSortColumn = (typeof TEMPLATE_SORT_COLUMNS)[number];
+
+const pageFields = {
+  order: z.enum(['asc', 'desc']).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+};
+
+/** GET /admin/notification-templates/page and its CSV export (clients omit empty values). */
+export const templatePageQuery = z.object({
+  /** Name or subject, case-insensitive substring. */
+  search: z.string().trim().max(200).optional(),
+  type: z.enum(NOTIFICATION_TYPES).optional(),
+  trigger_event: z.enum(TRIGGER_EVENTS).optional(),
+  /** Default name, A to Z. */
+  sort: z.enum(TEMPLATE_SORT_COLUMNS).optional(),
+  ...pageFields,
+});
+export type TemplatePageQuery = z.infer<typeof templatePageQuery>;
+
+/** The delivery history's sort keys (its columns); ties by id. */
+export const DELIVERY_SORT_COLUMNS = ['created_at', 'recipient', 'template_name', 'channel', 'status', 'sent_at'] as const;
+export type DeliverySortColumn = (typeof DELIVERY_SORT_COLUMNS)[number];
+
+/** GET /admin/notification-history/page and its CSV export: every delivery attempt, filtered. */
+export const deliveryPageQuery = z.object({
+  /** Recipient, template name or subject, case-insensitive substring. */
+  search: z.string().trim().max(200).optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  channel: z.enum(NOTIFICATION_TYPES).optional(),
+  template_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  /** Default created_at, newest first. */
+  sort: z.enum(DELIVERY_SORT_COLUMNS).optional(),
+  ...pageFields,
+});
+export type DeliveryPageQuery = z.infer<typeof deliveryPageQuery>;
+
+export const templatePageOutput = z.object({ templates: z.array(templateSchema), pagination: paginationSchema });
+export type TemplatePage = z.infer<typeof templatePageOutput>;
+export const deliveryPageOutput = z.object({ deliveries: z.array(deliverySchema), pagination: paginationSchema });
+export type DeliveryPage = z.infer<typeof deliveryPageOutput>;

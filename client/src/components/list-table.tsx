@@ -24,6 +24,8 @@ export interface ListTableProps<T> {
   onOpen?: (row: T) => void;
   /** The row's actions (a menu or buttons): the last column, pinned so it stays in view on a phone. */
   actions?: (row: T) => ReactNode;
+  /** The actions column's heading ('Actions'; the audit log's is 'View'). */
+  actionsTitle?: string;
   /** Page sizes offered; PAGE_SIZES unless the list's rules say otherwise (the audit log: 25, 50, 100). */
   pageSizes?: readonly number[];
   /** The fallback text of a failed load when the server sent none. */
@@ -48,6 +50,7 @@ export function ListTable<T>({
   emptyText,
   onOpen,
   actions,
+  actionsTitle = 'Actions',
   pageSizes = PAGE_SIZES,
   fallback,
 }: ListTableProps<T>) {
@@ -60,7 +63,7 @@ export function ListTable<T>({
         ...columns,
         {
           accessor: '__actions',
-          title: 'Actions',
+          title: actionsTitle,
           textAlign: 'right',
           width: 1,
           // The actions' clicks and keys stay in the cell: they must not open the row's detail.

@@ -2,37 +2,38 @@ import { Card, Group, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /**
- * One summary figure with its icon (dashboard, payments, backups). The value carries
- * data-testid "stat-{testId ?? label}".
+ * One summary figure (dashboard, audit, payments, backups, reports), with its icon when given. Compact at phone
+ * width: smaller padding, figure and icon, so two cards sit side by side. The value carries data-testid
+ * "stat-{testId ?? label}".
  */
 export function StatCard({
   label,
   value,
   icon,
-  color,
+  color = 'blue',
   loading = false,
   hint,
   testId,
 }: {
   label: string;
   value: ReactNode;
-  icon: ReactNode;
-  color: string;
+  icon?: ReactNode;
+  color?: string;
   loading?: boolean;
   hint?: string;
   testId?: string;
 }) {
   return (
-    <Card withBorder padding="lg" radius="md">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Stack gap={4}>
-          <Text size="sm" c="dimmed" fw={500}>
+    <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <Stack gap={4} miw={0}>
+          <Text size="sm" c="dimmed" fw={500} fz={{ base: 'xs', sm: 'sm' }}>
             {label}
           </Text>
           {loading ? (
             <Skeleton h={28} w={90} />
           ) : (
-            <Text fw={700} fz={24} lh={1.2} data-testid={`stat-${testId ?? label}`}>
+            <Text fw={700} fz={{ base: 'lg', sm: 24 }} lh={1.2} data-testid={`stat-${testId ?? label}`}>
               {value}
             </Text>
           )}
@@ -42,9 +43,11 @@ export function StatCard({
             </Text>
           )}
         </Stack>
-        <ThemeIcon variant="light" color={color} size={44} radius="md">
-          {icon}
-        </ThemeIcon>
+        {icon && (
+          <ThemeIcon variant="light" color={color} size={44} radius="md" visibleFrom="sm">
+            {icon}
+          </ThemeIcon>
+        )}
       </Group>
     </Card>
   );

@@ -77,6 +77,8 @@ export function useListState<F extends Record<string, string>>(defaults: {
   sort: string;
   order?: 'asc' | 'desc';
   limit?: number;
+  /** The sizes this list offers (PAGE_SIZES unless its rules say otherwise, as the audit log's 25/50/100). */
+  pageSizes?: readonly number[];
   filters: F;
 }) {
   const [state, setState] = useUrlState({
@@ -87,7 +89,7 @@ export function useListState<F extends Record<string, string>>(defaults: {
     ...defaults.filters,
   } as Record<string, string>);
   const page = Math.max(1, Math.floor(Number(state.page)) || 1);
-  const limit = (PAGE_SIZES as readonly number[]).includes(Number(state.limit)) ? Number(state.limit) : (defaults.limit ?? 20);
+  const limit = (defaults.pageSizes ?? PAGE_SIZES).includes(Number(state.limit)) ? Number(state.limit) : (defaults.limit ?? 20);
   const order: 'asc' | 'desc' = state.order === 'desc' ? 'desc' : 'asc';
   const filters = Object.fromEntries(Object.keys(defaults.filters).map((k) => [k, state[k] ?? ''])) as F;
   return {

@@ -4,7 +4,9 @@
  */
 import type { FileRoutes } from './file-routes.ts';
 import { reportsFileRoutes } from '../modules/reports/reports.http.ts';
-import { backupsFileRoutes } from '../modules/backups/backups.http.ts';
+import { backupsExport, backupsFileRoutes } from '../modules/backups/backups.http.ts';
+import { auditExport } from '../modules/audit/audit.http.ts';
+import { notificationsExports } from '../modules/notifications/notifications.http.ts';
 import { licensesExport, licensesFileRoutes } from '../modules/licenses/licenses.http.ts';
 
 export type { FileRoutes, RouteDeps } from './file-routes.ts';
@@ -27,6 +29,15 @@ const healthRoutes: FileRoutes = {
   },
 };
 
-export const fileRoutes: FileRoutes[] = [healthRoutes, reportsFileRoutes, backupsFileRoutes, licensesFileRoutes, licensesExport];
+export const fileRoutes: FileRoutes[] = [
+  healthRoutes,
+  reportsFileRoutes,
+  backupsFileRoutes,
+  licensesFileRoutes,
+  licensesExport,
+  auditExport,
+  notificationsExports,
+  backupsExport,
+];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));

@@ -7,6 +7,11 @@ const STATUS: Record<BackupStatus, { color: string; label: string }> = {
   failed: { color: 'red', label: 'Failed' },
 };
 
+export const BACKUP_STATUS_LABELS = Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [k, v.label])) as Record<
+  BackupStatus,
+  string
+>;
+
 const TYPE_COLOR: Record<BackupType, string> = { manual: 'blue', automatic: 'cyan', safety: 'grape', uploaded: 'orange' };
 
 export function BackupStatusBadge({ status, error }: { status: BackupStatus; error?: string | null }) {

@@ -1,19 +1,32 @@
-import { useEffect, useRef, useState } from 'react';
-import { Button, Card, Checkbox, FileButton, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { IconArchive, IconCircleCheck, IconDatabase, IconDatabaseExport, IconLoader, IconPlus, IconUpload } from '@tabler/icons-react';
-import { DataTable } from 'mantine-datatable';
-import { BACKUP_STRINGS, formatBytes, type Backup } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { useRef, useState } from 'react';
+import { Button, Card, Checkbox, FileButton, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { IconArchive, IconCircleCheck, IconDatabase, IconLoader, IconPlus, IconSearch, IconUpload } from '@tabler/icons-react';
+import {
+  BACKUP_SORT_COLUMNS,
+  BACKUP_STATUSES,
+  BACKUP_STRINGS,
+  BACKUP_TYPE_LABELS,
+  BACKUP_TYPES,
+  formatBytes,
+  type Backup,
+  type BackupSortColumn,
+  type BackupStatus,
+  type BackupType,
+} from '@lm/shared';
 import { notify } from '../../lib/notify.ts';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { QueryError } from '../../components/query-error.tsx';
-import { BackupStatusBadge, BackupTypeBadge } from './backup-badges.tsx';
+import { ListTable } from '../../components/list-table.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
+import { StatCard } from '../../components/stat-card.tsx';
+import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { BACKUP_STATUS_LABELS, BackupStatusBadge, BackupTypeBadge } from './backup-badges.tsx';
 import { BackupRowActions } from './backup-row-actions.tsx';
+import { BackupDrawer } from './backup-drawer.tsx';
 import { RestoreModal } from './restore-modal.tsx';
 import { downloadBackup, fileCallMessage, uploadBackup } from './backup-files.ts';
-import { formatDateTime } from '../../lib/format.ts';
-import { StatCard } from '../../components/stat-card.tsx';
+import { useBackupsPage, useCreateBackup, useDeleteBackup, useRefreshBackups } from './api.ts';
 
 export function BackupRestorePage() {
   const [restoring, setRestoring] = useState<Backup | null>(null);
@@ -34,9 +47,9 @@ export function BackupRestorePage() {
 
 /** Description, include files, Upload Backup and Create Backup (which asks first). */
 function CreateBar() {
-  const utils = trpc.useUtils();
-  const create = trpc.admin.backups.create.useMutation();
+  const refresh = useRefreshBackups();
   const [description, setDescription] = useState('');
+  const create = useCreateBackup(() => setDescription(''));
   const [includeFiles, setIncludeFiles] = useState(true);
   const [uploading, setUploading] = useState(false);
   const resetUpload = useRef<() => void>(null);
@@ -44,35 +57,23 @@ function CreateBar() {
   const onCreate = async () => {
     if (!(await confirm(BACKUP_STRINGS.createConfirm, { title: BACKUP_STRINGS.createBackup, confirmLabel: 'Create', danger: false })))
       return;
-    create.mutate(
-      { description: description.trim() || `Manual backup ${formatDateTime(new Date().toISOString())}`, include_files: includeFiles },
-      {
-        onSuccess: () => {
-          notify.success(BACKUP_STRINGS.created);
-          setDescription('');
-          void utils.admin.backups.list.invalidate();
-        },
-        onError: (err) => {
-          notify.failure(err, BACKUP_STRINGS.createFailed);
-          void utils.admin.backups.list.invalidate();
-        },
-      },
-    );
+    create.mutate({
+      description: description.trim() || `Manual backup ${formatDateTime(new Date().toISOString())}`,
+      include_files: includeFiles,
+    });
   };
 
-  const onUpload = async (file: File | null) => {
+  const onUpload = (file: File | null) => {
     resetUpload.current?.();
     if (!file) return;
     setUploading(true);
-    try {
-      await uploadBackup(file, BACKUP_STRINGS.uploadFailed);
-      notify.success(BACKUP_STRINGS.uploaded);
-      void utils.admin.backups.list.invalidate();
-    } catch (err) {
-      notify.error(fileCallMessage(err, BACKUP_STRINGS.uploadFailed));
-    } finally {
-      setUploading(false);
-    }
+    uploadBackup(file, BACKUP_STRINGS.uploadFailed)
+      .then(() => {
+        notify.success(BACKUP_STRINGS.uploaded);
+        refresh();
+      })
+      .catch((err: unknown) => notify.error(fileCallMessage(err, BACKUP_STRINGS.uploadFailed)))
+      .finally(() => setUploading(false));
   };
 
   return (
@@ -93,7 +94,7 @@ function CreateBar() {
           mb={8}
         />
         <Group gap="sm" ml="auto">
-          <FileButton onChange={(f) => void onUpload(f)} accept=".zip,application/zip" resetRef={resetUpload}>
+          <FileButton onChange={onUpload} accept=".zip,application/zip" resetRef={resetUpload}>
             {(props) => (
               <Button {...props} variant="default" leftSection={<IconUpload size={16} />} loading={uploading}>
                 {BACKUP_STRINGS.uploadBackup}
@@ -109,107 +110,126 @@ function CreateBar() {
   );
 }
 
+const sortKey = (key: string): BackupSortColumn =>
+  (BACKUP_SORT_COLUMNS as readonly string[]).includes(key) ? (key as BackupSortColumn) : 'created_at';
+
 function BackupsView({ onRestore }: { onRestore: (b: Backup) => void }) {
-  const utils = trpc.useUtils();
-  const query = trpc.admin.backups.list.useQuery();
-  const remove = trpc.admin.backups.delete.useMutation();
+  const list = useListState({ sort: 'created_at', order: 'desc', filters: { search: '', status: '', type: '' } });
+  const f = list.filters;
+  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
+  const view = {
+    search: f.search || undefined,
+    status: (f.status || undefined) as BackupStatus | undefined,
+    type: (f.type || undefined) as BackupType | undefined,
+    sort: sortKey(list.sort),
+    order: list.order,
+  };
+  const query = useBackupsPage({ ...view, page: list.page, limit: list.limit });
+  const remove = useDeleteBackup();
   const [downloading, setDownloading] = useState<number | null>(null);
-  const data = query.data;
+  const [open, setOpen] = useState<Backup | null>(null);
+  const totals = query.data?.totals;
 
-  useEffect(() => {
-    if (query.isError) notify.error(BACKUP_STRINGS.fetchFailed);
-  }, [query.isError]);
-
-  const onDownload = async (b: Backup) => {
+  const onDownload = (b: Backup) => {
     setDownloading(b.id);
-    try {
-      await downloadBackup(b.id, BACKUP_STRINGS.downloadFailed);
-      notify.success(BACKUP_STRINGS.downloaded);
-    } catch (err) {
-      notify.error(fileCallMessage(err, BACKUP_STRINGS.downloadFailed));
-    } finally {
-      setDownloading(null);
-    }
+    downloadBackup(b.id, BACKUP_STRINGS.downloadFailed)
+      .then(() => notify.success(BACKUP_STRINGS.downloaded))
+      .catch((err: unknown) => notify.error(fileCallMessage(err, BACKUP_STRINGS.downloadFailed)))
+      .finally(() => setDownloading(null));
   };
 
   const onDelete = async (b: Backup) => {
     if (!(await confirm(BACKUP_STRINGS.deleteConfirm, { confirmLabel: 'Delete' }))) return;
-    remove.mutate(
-      { id: b.id },
-      {
-        onSuccess: () => {
-          notify.success(BACKUP_STRINGS.deleted);
-          void utils.admin.backups.list.invalidate();
-        },
-        onError: (err) => notify.failure(err, BACKUP_STRINGS.deleteFailed),
-      },
-    );
+    remove.mutate({ id: b.id });
   };
 
   return (
     <>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-        <StatCard label="Total Backups" value={data?.total} icon={<IconArchive size={24} />} color="blue" loading={!data} />
-        <StatCard label="Completed" value={data?.completed} icon={<IconCircleCheck size={24} />} color="green" loading={!data} />
-        <StatCard label="In Progress" value={data?.in_progress} icon={<IconLoader size={24} />} color="yellow" loading={!data} />
+      <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
+        <StatCard label="Total Backups" value={totals?.total} icon={<IconArchive size={24} />} color="blue" loading={!totals} />
+        <StatCard label="Completed" value={totals?.completed} icon={<IconCircleCheck size={24} />} color="green" loading={!totals} />
+        <StatCard label="In Progress" value={totals?.in_progress} icon={<IconLoader size={24} />} color="yellow" loading={!totals} />
         <StatCard
           label="Total Size"
-          value={data && formatBytes(data.total_size)}
+          value={totals && formatBytes(totals.total_size)}
           icon={<IconDatabase size={24} />}
           color="grape"
-          loading={!data}
+          loading={!totals}
         />
       </SimpleGrid>
-      {query.isError ? (
-        <QueryError things="backups" query={query} />
-      ) : (
-        <DataTable<Backup>
-          withTableBorder
-          borderRadius="md"
-          striped
-          highlightOnHover
-          minHeight={data && data.backups.length > 0 ? undefined : 180}
-          fetching={query.isLoading}
-          records={data?.backups ?? []}
-          idAccessor="id"
-          noRecordsText={BACKUP_STRINGS.empty}
-          noRecordsIcon={<IconDatabaseExport size={32} />}
-          columns={[
-            {
-              accessor: 'description',
-              title: 'Description',
-              render: (b) => (
-                <Stack gap={0}>
-                  <Text size="sm" fw={500}>
-                    {b.description || `Backup #${b.id}`}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    by {b.created_by_name ?? 'Unknown'}
-                  </Text>
-                </Stack>
-              ),
-            },
-            { accessor: 'created_at', title: 'Created', render: (b) => formatDateTime(b.created_at) },
-            { accessor: 'size', title: 'Size', render: (b) => formatBytes(b.size) },
-            { accessor: 'status', title: 'Status', render: (b) => <BackupStatusBadge status={b.status} error={b.error} /> },
-            { accessor: 'type', title: 'Type', render: (b) => <BackupTypeBadge type={b.type} /> },
-            {
-              accessor: 'actions',
-              title: 'Actions',
-              textAlign: 'right',
-              render: (b) => (
-                <BackupRowActions
-                  backup={b}
-                  downloading={downloading === b.id}
-                  onDownload={(x) => void onDownload(x)}
-                  onRestore={onRestore}
-                  onDelete={(x) => void onDelete(x)}
-                />
-              ),
-            },
-          ]}
-        />
-      )}
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Group align="flex-end" wrap="wrap" gap="sm">
+          <TextInput
+            label="Search"
+            placeholder="Description or creator"
+            leftSection={<IconSearch size={16} />}
+            value={searchText}
+            onChange={(e) => onSearch(e.currentTarget.value)}
+            w={220}
+          />
+          <Select
+            label="Status"
+            placeholder="All statuses"
+            data={BACKUP_STATUSES.map((s) => ({ value: s, label: BACKUP_STATUS_LABELS[s] }))}
+            value={f.status || null}
+            onChange={(v) => list.setFilters({ status: v ?? '' })}
+            clearable
+            w={150}
+          />
+          <Select
+            label="Type"
+            placeholder="All types"
+            data={BACKUP_TYPES.map((t) => ({ value: t, label: BACKUP_TYPE_LABELS[t] }))}
+            value={f.type || null}
+            onChange={(v) => list.setFilters({ type: v ?? '' })}
+            clearable
+            w={140}
+          />
+        </Group>
+        <ExportButton path="/api/admin/backups/export" params={view} things="backups" />
+      </Group>
+      <ListTable<Backup>
+        things={BACKUP_STRINGS.things}
+        query={query}
+        records={query.data?.backups}
+        total={query.data?.pagination.total ?? 0}
+        idAccessor="id"
+        list={list}
+        emptyText={BACKUP_STRINGS.empty}
+        fallback={BACKUP_STRINGS.fetchFailed}
+        onOpen={setOpen}
+        actions={(b) => (
+          <BackupRowActions
+            backup={b}
+            downloading={downloading === b.id}
+            onDownload={onDownload}
+            onRestore={onRestore}
+            onDelete={(x) => void onDelete(x)}
+          />
+        )}
+        columns={[
+          {
+            accessor: 'description',
+            title: 'Description',
+            sortable: true,
+            render: (b) => (
+              <Stack gap={0}>
+                <Text size="sm" fw={500}>
+                  {b.description || `Backup #${b.id}`}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  by {b.created_by_name ?? 'Unknown'}
+                </Text>
+              </Stack>
+            ),
+          },
+          { accessor: 'created_at', title: 'Created', sortable: true, noWrap: true, render: (b) => formatDateTime(b.created_at) },
+          { accessor: 'size', title: 'Size', sortable: true, noWrap: true, render: (b) => formatBytes(b.size) },
+          { accessor: 'status', title: 'Status', sortable: true, render: (b) => <BackupStatusBadge status={b.status} error={b.error} /> },
+          { accessor: 'type', title: 'Type', sortable: true, render: (b) => <BackupTypeBadge type={b.type} /> },
+        ]}
+      />
+      <BackupDrawer backup={open} onClose={() => setOpen(null)} />
     </>
   );
 }

@@ -2,16 +2,14 @@ import { useState } from 'react';
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { BACKUP_GROUP_LABELS, BACKUP_GROUPS, BACKUP_STRINGS, formatBytes, type Backup, type BackupGroup } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { useRestoreBackup } from './api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
 const ALL = Object.fromEntries(BACKUP_GROUPS.map((g) => [g, true])) as Record<BackupGroup, boolean>;
 
 /** The restore modal (docs/product.md section 2): a warning, one checkbox per data group; closes on success. */
 export function RestoreModal({ backup, onClose }: { backup: Backup | null; onClose: () => void }) {
-  const utils = trpc.useUtils();
-  const restore = trpc.admin.backups.restore.useMutation();
+  const restore = useRestoreBackup();
   const [chosen, setChosen] = useState<Record<BackupGroup, boolean>>(ALL);
   const none = BACKUP_GROUPS.every((g) => !chosen[g]);
 
@@ -35,13 +33,9 @@ export function RestoreModal({ backup, onClose }: { backup: Backup | null; onClo
       },
       {
         onSuccess: () => {
-          notify.success(BACKUP_STRINGS.restored);
           setChosen(ALL);
           onClose();
-          // Every screen's data may have changed (and a restore of users may have ended this session).
-          void utils.invalidate();
         },
-        onError: (err) => notify.failure(err, BACKUP_STRINGS.restoreFailed),
       },
     );
   };

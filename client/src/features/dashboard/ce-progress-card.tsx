@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Card, Divider, Group, Progress, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
 import { DASHBOARD_STRINGS, type CeProgress } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { useMyLicenses } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { TranscriptDrawer } from '../../components/transcript-drawer.tsx';
 import { formatDate, hoursOf } from '../../lib/format.ts';
@@ -38,7 +38,7 @@ export function CeProgressCard({ progress }: { progress: CeProgress }) {
 
 /** The Agent's own licenses (the server scopes the list), each with its cycle's hours and its transcript. */
 function MyLicenses({ onOpen }: { onOpen: (licenseId: number) => void }) {
-  const query = trpc.licenses.list.useQuery({ sort: 'expiration_date', order: 'asc' });
+  const query = useMyLicenses();
   if (query.isError) return <QueryError things="your licenses" query={query} />;
   if (query.isLoading) return <Skeleton h={40} mt="md" />;
   const licenses = query.data ?? [];

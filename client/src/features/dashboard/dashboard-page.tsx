@@ -1,7 +1,7 @@
 import { SimpleGrid, Stack, Title } from '@mantine/core';
-import { DASHBOARD_REFRESH, DASHBOARD_STRINGS } from '@lm/shared';
+import { DASHBOARD_STRINGS } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { trpc } from '../../lib/trpc.ts';
+import { useDashboardStats } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { StatCards } from './stat-cards.tsx';
 import { RecentActivityCard } from './recent-activity-card.tsx';
@@ -11,7 +11,7 @@ import { CeProgressCard } from './ce-progress-card.tsx';
 /** The dashboard (docs/product.md section 2): stat cards per role, recent activity, expiring licenses, CE progress. */
 export function DashboardPage() {
   const { user } = useAuth();
-  const stats = trpc.dashboard.stats.useQuery(undefined, { refetchInterval: DASHBOARD_REFRESH.stats });
+  const stats = useDashboardStats();
   return (
     <Stack gap="lg">
       <Title order={2}>{DASHBOARD_STRINGS.greeting(user?.first_name ?? '')}</Title>

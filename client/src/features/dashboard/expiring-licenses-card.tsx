@@ -1,14 +1,7 @@
 import { Badge, Card, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import {
-  DASHBOARD_REFRESH,
-  DASHBOARD_STRINGS,
-  DEFAULT_EXPIRING_WINDOW,
-  EXPIRING_CARD_LIMIT,
-  EXPIRING_WINDOWS,
-  expiringBadgeColor,
-} from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { DASHBOARD_STRINGS, DEFAULT_EXPIRING_WINDOW, EXPIRING_CARD_LIMIT, EXPIRING_WINDOWS, expiringBadgeColor } from '@lm/shared';
+import { useExpiringLicenses } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { formatDate } from '../../lib/format.ts';
 
@@ -17,10 +10,7 @@ const WINDOW_OPTIONS = EXPIRING_WINDOWS.map((d) => ({ value: String(d), label: `
 /** At most 5 licenses expiring in the chosen window (30/60/90 days, default 90), refreshed every 5 min. */
 export function ExpiringLicensesCard() {
   const [days, setDays] = useState<number>(DEFAULT_EXPIRING_WINDOW);
-  const query = trpc.dashboard.expiringLicenses.useQuery(
-    { days, limit: EXPIRING_CARD_LIMIT },
-    { refetchInterval: DASHBOARD_REFRESH.expiring },
-  );
+  const query = useExpiringLicenses(days, EXPIRING_CARD_LIMIT);
   const items = query.data ?? [];
   return (
     <Card withBorder radius="md" padding="lg" h="100%" data-testid="expiring-licenses">

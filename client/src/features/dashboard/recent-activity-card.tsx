@@ -1,7 +1,7 @@
 import { Card, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBook, IconCertificate, IconChecklist, IconCoin, IconUserPlus, type Icon } from '@tabler/icons-react';
-import { activityText, DASHBOARD_REFRESH, DASHBOARD_STRINGS, type ActivityType } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { activityText, DASHBOARD_STRINGS, type ActivityType } from '@lm/shared';
+import { useRecentActivity } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
@@ -16,7 +16,7 @@ const ICONS: Record<ActivityType, { icon: Icon; color: string }> = {
 
 /** At most 10 newest events in the caller's scope, refreshed every 60 s. */
 export function RecentActivityCard() {
-  const query = trpc.dashboard.recentActivity.useQuery(undefined, { refetchInterval: DASHBOARD_REFRESH.activity });
+  const query = useRecentActivity();
   const items = query.data ?? [];
   return (
     <Card withBorder radius="md" padding="lg" h="100%" data-testid="recent-activity">

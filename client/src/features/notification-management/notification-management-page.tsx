@@ -1,21 +1,40 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Code, Grid, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconEdit, IconMailOff, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
-import { DataTable } from 'mantine-datatable';
-import { NOTIFICATION_STRINGS, type NotificationTemplate } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { ActionIcon, Alert, Button, Code, Grid, Group, Menu, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { IconDots, IconEdit, IconEye, IconMailOff, IconPlus, IconSearch, IconSend, IconTrash } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import {
+  DELIVERY_SORT_COLUMNS,
+  DELIVERY_STATUSES,
+  NOTIFICATION_STRINGS,
+  NOTIFICATION_TYPE_LABELS,
+  NOTIFICATION_TYPES,
+  TEMPLATE_SORT_COLUMNS,
+  TRIGGER_EVENT_LABELS,
+  TRIGGER_EVENTS,
+  type Delivery,
+  type DeliverySortColumn,
+  type DeliveryStatus,
+  type NotificationTemplate,
+  type NotificationType,
+  type TemplateSortColumn,
+  type TriggerEvent,
+} from '@lm/shared';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { QueryError } from '../../components/query-error.tsx';
-import { ActiveBadge, TypeBadge, triggerLabel } from './template-badges.tsx';
+import { ListTable } from '../../components/list-table.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
+import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { ActiveBadge, DeliveryStatusBadge, TypeBadge, triggerLabel } from './template-badges.tsx';
 import { TemplateFormModal } from './template-form-modal.tsx';
 import { TestSendModal } from './test-send-modal.tsx';
 import { NotificationSideCards } from './notification-side-cards.tsx';
+import { DeliveryDrawer, TemplateDrawer } from './notification-drawers.tsx';
+import { useDeleteTemplate, useDeliveriesPage, useDeliveryInfo, useTemplatesPage } from './api.ts';
 
 /** Says plainly when no mail server is configured (e-mails become files in the outbox) and that SMS has no gateway. */
 export function DeliveryAlert() {
-  const info = trpc.admin.notifications.delivery.useQuery(undefined, { staleTime: 60_000 });
+  const info = useDeliveryInfo();
   if (!info.data || info.data.email === 'smtp') return null;
   return (
     <Alert color="yellow" icon={<IconMailOff size={18} />} title={NOTIFICATION_STRINGS.noMailServer} mb="md" data-testid="no-mail-server">
@@ -25,27 +44,14 @@ export function DeliveryAlert() {
   );
 }
 
-/** Notification Management (Admin only; app.tsx wraps it in AdminOnly). */
+const TABS = ['templates', 'history'] as const;
+
+/** Notification Management (Admin only; app.tsx wraps it in AdminOnly): the templates and the delivery history. */
 export function NotificationManagementPage() {
-  const utils = trpc.useUtils();
-  const templates = trpc.admin.notifications.list.useQuery();
-  const remove = trpc.admin.notifications.delete.useMutation();
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'history' ? 'history' : 'templates';
   const [form, setForm] = useState<{ opened: boolean; template: NotificationTemplate | null }>({ opened: false, template: null });
   const [testing, setTesting] = useState<NotificationTemplate | null>(null);
-
-  const onDelete = async (t: NotificationTemplate) => {
-    if (!(await confirm(NOTIFICATION_STRINGS.deleteConfirm, { confirmLabel: 'Delete' }))) return;
-    remove.mutate(
-      { id: t.id },
-      {
-        onSuccess: () => {
-          notify.success(NOTIFICATION_STRINGS.deleted);
-          void utils.admin.notifications.list.invalidate();
-        },
-        onError: (err) => notify.failure(err, NOTIFICATION_STRINGS.deleteFailed),
-      },
-    );
-  };
 
   return (
     <>
@@ -61,67 +67,22 @@ export function NotificationManagementPage() {
       <DeliveryAlert />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
-          <Stack>
-            {templates.isError ? (
-              <QueryError things="notification templates" query={templates} />
-            ) : (
-              <DataTable<NotificationTemplate>
-                aria-label="Notification templates"
-                withTableBorder
-                borderRadius="md"
-                striped
-                highlightOnHover
-                minHeight={templates.data?.templates.length ? undefined : 180}
-                fetching={templates.isLoading}
-                records={templates.data?.templates ?? []}
-                idAccessor="id"
-                noRecordsText={NOTIFICATION_STRINGS.noTemplates}
-                columns={[
-                  {
-                    accessor: 'name',
-                    title: 'Name',
-                    render: (t) => (
-                      <Stack gap={2} miw={180} maw={340}>
-                        <Text fw={600} size="sm">
-                          {t.name}
-                        </Text>
-                        <Text size="xs" c="dimmed" lineClamp={1}>
-                          {t.subject}
-                        </Text>
-                      </Stack>
-                    ),
-                  },
-                  { accessor: 'type', title: 'Type', render: (t) => <TypeBadge type={t.type} /> },
-                  { accessor: 'trigger_event', title: 'Trigger Event', noWrap: true, render: (t) => triggerLabel(t.trigger_event) },
-                  { accessor: 'is_active', title: 'Status', render: (t) => <ActiveBadge active={t.is_active} /> },
-                  {
-                    accessor: 'actions',
-                    title: 'Actions',
-                    textAlign: 'right',
-                    render: (t) => (
-                      <Group gap={4} justify="flex-end" wrap="nowrap">
-                        <Tooltip label="Edit" withArrow>
-                          <ActionIcon variant="subtle" aria-label="Edit" onClick={() => setForm({ opened: true, template: t })}>
-                            <IconEdit size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                        <Tooltip label="Send Test" withArrow>
-                          <ActionIcon variant="subtle" color="teal" aria-label="Send Test" onClick={() => setTesting(t)}>
-                            <IconSend size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                        <Tooltip label="Delete" withArrow>
-                          <ActionIcon variant="subtle" color="red" aria-label="Delete" onClick={() => void onDelete(t)}>
-                            <IconTrash size={18} />
-                          </ActionIcon>
-                        </Tooltip>
-                      </Group>
-                    ),
-                  },
-                ]}
-              />
-            )}
-          </Stack>
+          {/* Each tab is its own list with its own page, size and sort in the URL: switching starts the other afresh. */}
+          <Tabs value={tab} onChange={(v) => setParams(v === 'history' ? { tab: 'history' } : {}, { replace: true })} keepMounted={false}>
+            <Tabs.List mb="md">
+              {TABS.map((t) => (
+                <Tabs.Tab key={t} value={t}>
+                  {t === 'templates' ? NOTIFICATION_STRINGS.templates : NOTIFICATION_STRINGS.history}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+            <Tabs.Panel value="templates">
+              <TemplatesList onEdit={(t) => setForm({ opened: true, template: t })} onTest={setTesting} />
+            </Tabs.Panel>
+            <Tabs.Panel value="history">
+              <DeliveriesList />
+            </Tabs.Panel>
+          </Tabs>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <NotificationSideCards />
@@ -130,5 +91,196 @@ export function NotificationManagementPage() {
       <TemplateFormModal opened={form.opened} template={form.template} onClose={() => setForm((f) => ({ ...f, opened: false }))} />
       <TestSendModal template={testing} onClose={() => setTesting(null)} />
     </>
+  );
+}
+
+const templateSort = (key: string): TemplateSortColumn =>
+  (TEMPLATE_SORT_COLUMNS as readonly string[]).includes(key) ? (key as TemplateSortColumn) : 'name';
+
+function TemplatesList({ onEdit, onTest }: { onEdit: (t: NotificationTemplate) => void; onTest: (t: NotificationTemplate) => void }) {
+  const list = useListState({ sort: 'name', filters: { search: '', type: '', trigger_event: '' } });
+  const f = list.filters;
+  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
+  const view = {
+    search: f.search || undefined,
+    type: (f.type || undefined) as NotificationType | undefined,
+    trigger_event: (f.trigger_event || undefined) as TriggerEvent | undefined,
+    sort: templateSort(list.sort),
+    order: list.order,
+  };
+  const query = useTemplatesPage({ ...view, page: list.page, limit: list.limit });
+  const remove = useDeleteTemplate();
+  const [open, setOpen] = useState<NotificationTemplate | null>(null);
+
+  const onDelete = async (t: NotificationTemplate) => {
+    if (!(await confirm(NOTIFICATION_STRINGS.deleteConfirm, { confirmLabel: 'Delete' }))) return;
+    remove.mutate({ id: t.id });
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Group align="flex-end" wrap="wrap" gap="sm">
+          <TextInput
+            label="Search"
+            placeholder="Name or subject"
+            leftSection={<IconSearch size={16} />}
+            value={searchText}
+            onChange={(e) => onSearch(e.currentTarget.value)}
+            w={220}
+          />
+          <Select
+            label="Type"
+            placeholder="All types"
+            data={NOTIFICATION_TYPES.map((t) => ({ value: t, label: NOTIFICATION_TYPE_LABELS[t] }))}
+            value={f.type || null}
+            onChange={(v) => list.setFilters({ type: v ?? '' })}
+            clearable
+            w={130}
+          />
+          <Select
+            label="Trigger Event"
+            placeholder="All events"
+            data={TRIGGER_EVENTS.map((t) => ({ value: t, label: TRIGGER_EVENT_LABELS[t] }))}
+            value={f.trigger_event || null}
+            onChange={(v) => list.setFilters({ trigger_event: v ?? '' })}
+            clearable
+            w={180}
+          />
+        </Group>
+        <ExportButton path="/api/admin/notification-templates/export" params={view} things="notification templates" />
+      </Group>
+      <ListTable<NotificationTemplate>
+        things={NOTIFICATION_STRINGS.templatesThings}
+        query={query}
+        records={query.data?.templates}
+        total={query.data?.pagination.total ?? 0}
+        idAccessor="id"
+        list={list}
+        emptyText={NOTIFICATION_STRINGS.noTemplates}
+        fallback={NOTIFICATION_STRINGS.fetchTemplatesFailed}
+        onOpen={setOpen}
+        actions={(t) => (
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <ActionIcon variant="subtle" color="gray" aria-label={`Actions for template ${t.name}`}>
+                <IconDots size={18} />
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => onEdit(t)}>
+                Edit
+              </Menu.Item>
+              <Menu.Item leftSection={<IconSend size={16} />} onClick={() => onTest(t)}>
+                Send Test
+              </Menu.Item>
+              <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(t)}>
+                Delete
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        )}
+        columns={[
+          {
+            accessor: 'name',
+            title: 'Name',
+            sortable: true,
+            render: (t) => (
+              <Stack gap={2} miw={160} maw={340}>
+                <Text fw={600} size="sm">
+                  {t.name}
+                </Text>
+                <Text size="xs" c="dimmed" lineClamp={1}>
+                  {t.subject}
+                </Text>
+              </Stack>
+            ),
+          },
+          { accessor: 'type', title: 'Type', sortable: true, render: (t) => <TypeBadge type={t.type} /> },
+          { accessor: 'trigger_event', title: 'Trigger Event', sortable: true, noWrap: true, render: (t) => triggerLabel(t.trigger_event) },
+          { accessor: 'is_active', title: 'Status', sortable: true, render: (t) => <ActiveBadge active={t.is_active} /> },
+        ]}
+      />
+      <TemplateDrawer template={open} onClose={() => setOpen(null)} />
+    </Stack>
+  );
+}
+
+const deliverySort = (key: string): DeliverySortColumn =>
+  (DELIVERY_SORT_COLUMNS as readonly string[]).includes(key) ? (key as DeliverySortColumn) : 'created_at';
+
+/** The Admin's notification log: every delivery attempt, newest first. */
+function DeliveriesList() {
+  const list = useListState({ sort: 'created_at', order: 'desc', filters: { search: '', status: '', channel: '' } });
+  const f = list.filters;
+  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
+  const view = {
+    search: f.search || undefined,
+    status: (f.status || undefined) as DeliveryStatus | undefined,
+    channel: (f.channel || undefined) as NotificationType | undefined,
+    sort: deliverySort(list.sort),
+    order: list.order,
+  };
+  const query = useDeliveriesPage({ ...view, page: list.page, limit: list.limit });
+  const [open, setOpen] = useState<Delivery | null>(null);
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Group align="flex-end" wrap="wrap" gap="sm">
+          <TextInput
+            label="Search"
+            placeholder="Recipient, template or subject"
+            leftSection={<IconSearch size={16} />}
+            value={searchText}
+            onChange={(e) => onSearch(e.currentTarget.value)}
+            w={240}
+          />
+          <Select
+            label="Status"
+            placeholder="All statuses"
+            data={DELIVERY_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) }))}
+            value={f.status || null}
+            onChange={(v) => list.setFilters({ status: v ?? '' })}
+            clearable
+            w={140}
+          />
+          <Select
+            label="Channel"
+            placeholder="All channels"
+            data={NOTIFICATION_TYPES.map((t) => ({ value: t, label: NOTIFICATION_TYPE_LABELS[t] }))}
+            value={f.channel || null}
+            onChange={(v) => list.setFilters({ channel: v ?? '' })}
+            clearable
+            w={140}
+          />
+        </Group>
+        <ExportButton path="/api/admin/notification-history/export" params={view} things="notification history" />
+      </Group>
+      <ListTable<Delivery>
+        things={NOTIFICATION_STRINGS.deliveriesThings}
+        query={query}
+        records={query.data?.deliveries}
+        total={query.data?.pagination.total ?? 0}
+        idAccessor="id"
+        list={list}
+        emptyText={NOTIFICATION_STRINGS.noDeliveries}
+        fallback={NOTIFICATION_STRINGS.fetchHistoryFailed}
+        onOpen={setOpen}
+        actions={(d) => (
+          <ActionIcon variant="subtle" aria-label={`View notification ${d.id}`} onClick={() => setOpen(d)}>
+            <IconEye size={18} />
+          </ActionIcon>
+        )}
+        columns={[
+          { accessor: 'created_at', title: 'Date', sortable: true, noWrap: true, render: (d) => formatDateTime(d.created_at) },
+          { accessor: 'recipient', title: 'Recipient', sortable: true },
+          { accessor: 'template_name', title: 'Template', sortable: true },
+          { accessor: 'channel', title: 'Channel', sortable: true, render: (d) => NOTIFICATION_TYPE_LABELS[d.channel] },
+          { accessor: 'status', title: 'Status', sortable: true, render: (d) => <DeliveryStatusBadge delivery={d} /> },
+        ]}
+      />
+      <DeliveryDrawer delivery={open} onClose={() => setOpen(null)} />
+    </Stack>
   );
 }

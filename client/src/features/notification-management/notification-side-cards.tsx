@@ -1,6 +1,6 @@
 import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { NOTIFICATION_STRINGS } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { useNotificationHistory } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { DeliveryStatusBadge } from './template-badges.tsx';
 import { formatDateTime } from '../../lib/format.ts';
@@ -27,7 +27,7 @@ function Stat({ label, value, color }: { label: string; value: number | undefine
 
 /** The two side cards: Notification Statistics and Recent Notifications. */
 export function NotificationSideCards() {
-  const history = trpc.admin.notifications.history.useQuery();
+  const history = useNotificationHistory();
   const h = history.data;
   // The error instead of the two cards, never 'No recent notifications' beside it.
   if (history.isError) return <QueryError things="notification history" query={history} />;

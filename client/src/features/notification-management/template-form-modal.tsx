@@ -16,7 +16,6 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import {
   extractVariables,
   NOTIFICATION_STRINGS,
@@ -24,7 +23,7 @@ import {
   NOTIFICATION_TYPES,
   renderTemplate,
   SAMPLE_VALUES,
-  TEMPLATE_MESSAGES,
+  templateCreateInput,
   TEMPLATE_VARIABLES,
   TEMPLATE_VARIABLE_NAMES,
   TRIGGER_EVENT_LABELS,
@@ -33,18 +32,19 @@ import {
   type NotificationType,
   type TriggerEvent,
 } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
 import { notify } from '../../lib/notify.ts';
-import { fieldErrors } from '../../lib/errors.ts';
+import { blankToUndefined, showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { useSaveTemplate } from './api.ts';
 
-interface Values {
+// A type (not an interface) so it fits the form helper's Record<string, unknown>.
+type Values = {
   name: string;
   subject: string;
   body: string;
   type: NotificationType;
   trigger_event: TriggerEvent | '';
   is_active: boolean;
-}
+};
 
 const DEFAULTS: Values = { name: '', subject: '', body: '', type: 'email', trigger_event: '', is_active: true };
 
@@ -53,7 +53,8 @@ function valuesOf(t: NotificationTemplate | null): Values {
   return { name: t.name, subject: t.subject, body: t.body, type: t.type, trigger_event: t.trigger_event, is_active: t.is_active };
 }
 
-const required = (message: string) => (v: string) => (v.trim() ? null : message);
+/** The form's values as the schema reads them: the variables are those the subject and body use. */
+const toInput = (v: Values) => ({ ...blankToUndefined(v), variables: extractVariables(v.subject, v.body) });
 
 /** Add or edit a template, with the {{variable}} list and a live preview rendered with sample values. */
 export function TemplateFormModal({
@@ -65,17 +66,9 @@ export function TemplateFormModal({
   template: NotificationTemplate | null;
   onClose: () => void;
 }) {
-  const utils = trpc.useUtils();
   const bodyRef = useRef<HTMLTextAreaElement>(null);
-  const form = useForm<Values>({
-    initialValues: valuesOf(template),
-    validate: {
-      name: required(TEMPLATE_MESSAGES.name),
-      subject: required(TEMPLATE_MESSAGES.subject),
-      body: required(TEMPLATE_MESSAGES.body),
-      trigger_event: required(TEMPLATE_MESSAGES.trigger),
-    },
-  });
+  // The shared schema's messages (docs/product.md section 5), the same the server answers.
+  const form = useSchemaForm({ schema: templateCreateInput, initialValues: valuesOf(template), toInput });
 
   // Each opening starts from the selected template (edit) or the defaults (add).
   useEffect(() => {
@@ -87,31 +80,15 @@ export function TemplateFormModal({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, template]);
 
-  const done = () => {
-    notify.success(NOTIFICATION_STRINGS.saved);
-    void utils.admin.notifications.list.invalidate();
-    onClose();
-  };
-  const create = trpc.admin.notifications.create.useMutation({ onSuccess: done });
-  const update = trpc.admin.notifications.update.useMutation({ onSuccess: done });
-  const busy = create.isPending || update.isPending;
+  const { create, update, busy } = useSaveTemplate(onClose);
 
-  const submit = form.onSubmit((v) => {
-    const body = {
-      name: v.name,
-      subject: v.subject,
-      body: v.body,
-      type: v.type,
-      trigger_event: v.trigger_event as TriggerEvent,
-      is_active: v.is_active,
-      variables: extractVariables(v.subject, v.body),
-    };
+  const submit = form.onSubmit((data) => {
     const onError = (err: unknown) => {
-      form.setErrors(fieldErrors(err));
+      showServerErrors(form, err);
       notify.failure(err, NOTIFICATION_STRINGS.saveFailed);
     };
-    if (template) update.mutate({ id: template.id, ...body }, { onError });
-    else create.mutate(body, { onError });
+    if (template) update.mutate({ id: template.id, ...data }, { onError });
+    else create.mutate(data, { onError });
   });
 
   /** Puts {{name}} into the body at the cursor (or at the end). */
@@ -136,7 +113,7 @@ export function TemplateFormModal({
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack>
-              <TextInput label="Template Name" required {...form.getInputProps('name')} />
+              <TextInput label="Template Name" required data-autofocus {...form.getInputProps('name')} />
               <Group grow align="flex-start">
                 <Select
                   label="Type"

@@ -1,47 +1,28 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { EMAIL_RE, NOTIFICATION_STRINGS, type NotificationTemplate } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { templateTestInput, type NotificationTemplate } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
+import { useSchemaForm } from '../../lib/schema-form.ts';
+import { useSendTest } from './api.ts';
+
+const testEmailInput = templateTestInput.pick({ test_email: true });
 
 /** The Send Test prompt: asks for an address; Cancel (or closing) does nothing. */
 export function TestSendModal({ template, onClose }: { template: NotificationTemplate | null; onClose: () => void }) {
   const { user } = useAuth();
-  const utils = trpc.useUtils();
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const send = trpc.admin.notifications.sendTest.useMutation();
+  const form = useSchemaForm({ schema: testEmailInput, initialValues: { test_email: '' } });
+  const send = useSendTest(onClose);
 
   useEffect(() => {
     if (!template) return;
-    setEmail(user?.email ?? '');
-    setError(null);
+    form.setValues({ test_email: user?.email ?? '' });
+    form.clearErrors();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [template, user?.email]);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!template) return;
-    const address = email.trim();
-    if (!EMAIL_RE.test(address)) {
-      setError(NOTIFICATION_STRINGS.invalidTestEmail);
-      return;
-    }
-    send.mutate(
-      { id: template.id, test_email: address },
-      {
-        onSuccess: (result) => {
-          void utils.admin.notifications.history.invalidate();
-          // The toast says where it went: an outbox file is not a delivered e-mail.
-          if (!result.success) notify.error(result.message);
-          else if (result.delivery.transport === 'outbox') notify.warning(result.message);
-          else notify.success(result.message);
-          onClose();
-        },
-        onError: (err) => notify.failure(err, NOTIFICATION_STRINGS.testFailed),
-      },
-    );
-  };
+  const submit = form.onSubmit(({ test_email }) => {
+    if (template) send.mutate({ id: template.id, test_email });
+  });
 
   return (
     <Modal opened={template !== null} onClose={onClose} title="Send Test Notification" size="md">
@@ -50,18 +31,7 @@ export function TestSendModal({ template, onClose }: { template: NotificationTem
           <Text size="sm" c="dimmed">
             Sends &quot;{template?.name}&quot; rendered with sample values.
           </Text>
-          <TextInput
-            label="Email address"
-            type="email"
-            required
-            data-autofocus
-            value={email}
-            error={error}
-            onChange={(e) => {
-              setEmail(e.currentTarget.value);
-              setError(null);
-            }}
-          />
+          <TextInput label="Email address" type="email" required data-autofocus {...form.getInputProps('test_email')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={send.isPending}>
               Cancel

@@ -1,14 +1,14 @@
 import { Grid, Stack, Table } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import { REPORT_STRINGS } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { useLicenseReport } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { EmptyChart, Figure, Figures, FiguresSkeleton, Section } from './parts.tsx';
 import type { ReportQuery } from './export-report.ts';
 import { formatCount } from '../../lib/format.ts';
 
 export function LicenseTab({ filters }: { filters: ReportQuery }) {
-  const q = trpc.reports.licenses.useQuery(filters);
+  const q = useLicenseReport(filters);
   if (q.isError) return <QueryError things="license analytics" query={q} fallback={REPORT_STRINGS.fetchLicensesFailed} />;
   if (!q.data) return <FiguresSkeleton />;
   const d = q.data;

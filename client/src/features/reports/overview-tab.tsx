@@ -1,7 +1,7 @@
 import { Box, Grid, Group, Stack } from '@mantine/core';
 import { DonutChart } from '@mantine/charts';
 import { reportRoleColor, REPORT_STRINGS } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { useSystemStats } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { EmptyChart, Figure, Figures, FiguresSkeleton, Section, ShareTable } from './parts.tsx';
 import { statusColor } from './colors.ts';
@@ -9,7 +9,7 @@ import type { ReportQuery } from './export-report.ts';
 import { formatMoney } from '../../lib/format.ts';
 
 export function OverviewTab({ filters }: { filters: ReportQuery }) {
-  const stats = trpc.admin.stats.get.useQuery({ start_date: filters.start_date, end_date: filters.end_date });
+  const stats = useSystemStats({ start_date: filters.start_date, end_date: filters.end_date });
   if (stats.isError) return <QueryError things="system statistics" query={stats} fallback={REPORT_STRINGS.fetchStatsFailed} />;
   if (!stats.data) return <FiguresSkeleton />;
   const { users, licenses, courses, payments } = stats.data;

@@ -2,27 +2,19 @@ import type { ReactNode } from 'react';
 import { Badge, Card, Group, SimpleGrid, Skeleton, Table, Text, Title } from '@mantine/core';
 import { percentOf } from '@lm/shared';
 import { formatCount } from '../../lib/format.ts';
+import { StatCard } from '../../components/stat-card.tsx';
 
+/** A report's summary figure: the one StatCard (value's data-testid "stat-{label}"). */
 export function Figure({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
-  return (
-    <Card withBorder radius="md" padding="md" data-testid={`figure-${label}`}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text fw={700} fz={26}>
-        {typeof value === 'number' ? formatCount(value) : value}
-      </Text>
-      {hint && (
-        <Text size="xs" c="dimmed">
-          {hint}
-        </Text>
-      )}
-    </Card>
-  );
+  return <StatCard label={label} value={typeof value === 'number' ? formatCount(value) : value} hint={hint} />;
 }
 
 export function Figures({ children }: { children: ReactNode }) {
-  return <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>{children}</SimpleGrid>;
+  return (
+    <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
+      {children}
+    </SimpleGrid>
+  );
 }
 
 export function FiguresSkeleton() {

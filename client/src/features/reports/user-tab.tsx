@@ -1,13 +1,13 @@
 import { Grid, Stack, Table } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import { REPORT_STRINGS } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { useUserReport } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { EmptyChart, Figure, Figures, FiguresSkeleton, Section } from './parts.tsx';
 import type { ReportQuery } from './export-report.ts';
 
 export function UserTab({ filters }: { filters: ReportQuery }) {
-  const q = trpc.reports.users.useQuery(filters);
+  const q = useUserReport(filters);
   if (q.isError) return <QueryError things="user analytics" query={q} fallback={REPORT_STRINGS.fetchUsersFailed} />;
   if (!q.data) return <FiguresSkeleton />;
   const d = q.data;

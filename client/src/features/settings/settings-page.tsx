@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, NumberInput, Select, Skeleton, Stack, Switch, Tabs, Textarea, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { IconAlertTriangle, IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { DEFAULT_SETTINGS, SETTINGS_RANGES, SETTINGS_STRINGS, SETTINGS_TABS, settingsSchema, type Settings } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
 import { notify } from '../../lib/notify.ts';
 import { fieldErrors, httpStatus } from '../../lib/errors.ts';
+import { useSchemaForm } from '../../lib/schema-form.ts';
+import { useDeliveryStatus, useResetSettings, useSettings, useUpdateSettings } from './api.ts';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
@@ -25,19 +25,15 @@ type FormValues = { [K in keyof Settings]: Settings[K] extends number ? number |
 
 const tabOf = (field: string): TabValue | undefined => SETTINGS_TABS.find((t) => (t.fields as readonly string[]).includes(field))?.value;
 
-/** The shared schema's messages (docs/product.md section 5), first per field. An emptied number is "not a number". */
-function validate(values: FormValues): Record<string, string> {
+/** The form's values as the schema reads them: an emptied number is absent (the schema's "not a number" message). */
+function toInput(values: FormValues): Record<string, unknown> {
   const input: Record<string, unknown> = { ...values };
   for (const f of NUMBER_FIELDS) if (input[f] === '') input[f] = undefined;
-  const parsed = settingsSchema.safeParse(input);
-  if (parsed.success) return {};
-  const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-  return errors;
+  return input;
 }
 
 export function SettingsPage() {
-  const query = trpc.admin.settings.get.useQuery();
+  const query = useSettings();
   // docs/product.md section 4: a 404 from the settings call means the defaults are used.
   const notFound = query.isError && httpStatus(query.error) === 404;
   const failed = query.isError && !notFound;
@@ -70,42 +66,34 @@ export function SettingsPage() {
 }
 
 function SettingsForm({ initial }: { initial: Settings }) {
-  const utils = trpc.useUtils();
-  const update = trpc.admin.settings.update.useMutation();
-  const reset = trpc.admin.settings.reset.useMutation();
   const [tab, setTab] = useState<TabValue>('general');
-  const form = useForm<FormValues>({ mode: 'controlled', initialValues: initial, validate });
-
-  // Whether an SMS gateway exists (none yet): the SMS switch is not offered without one.
-  const delivery = trpc.admin.notifications.delivery.useQuery(undefined, { staleTime: 60_000 });
-  const smsGateway = delivery.data?.sms_gateway ?? false;
-
+  // The shared schema's messages (docs/product.md section 5), the same the server answers.
+  const form = useSchemaForm({ schema: settingsSchema, initialValues: initial as FormValues, toInput });
   const saved = (settings: Settings) => {
     form.setValues(settings);
     form.resetDirty(settings);
-    utils.admin.settings.get.setData(undefined, { settings });
-    // The app name, description and support contacts show at once in the title bar, the tab and the login screen.
-    void utils.settings.public.invalidate();
   };
+  const update = useUpdateSettings(saved);
+  const reset = useResetSettings(saved);
+
+  // Whether an SMS gateway exists (none yet): the SMS switch is not offered without one.
+  const delivery = useDeliveryStatus();
+  const smsGateway = delivery.data?.sms_gateway ?? false;
 
   const showErrorsTab = (errors: Record<string, unknown>) => {
     const first = Object.keys(errors).map(tabOf).find(Boolean);
     if (first && !Object.keys(errors).some((k) => tabOf(k) === tab)) setTab(first);
   };
 
-  const onSave = (values: FormValues) => {
+  const onSave = (settings: Settings) => {
     update.mutate(
-      { settings: values as Settings },
+      { settings },
       {
-        onSuccess: (res) => {
-          saved(res.settings);
-          notify.success(SETTINGS_STRINGS.updated);
-        },
         onError: (err) => {
+          // The server names the fields under `settings.`; the form's are bare.
           const errors = Object.fromEntries(Object.entries(fieldErrors(err)).map(([k, v]) => [k.replace(/^settings\./, ''), v]));
           form.setErrors(errors);
           showErrorsTab(errors);
-          notify.failure(err, SETTINGS_STRINGS.updateFailed);
         },
       },
     );
@@ -113,13 +101,7 @@ function SettingsForm({ initial }: { initial: Settings }) {
 
   const onReset = async () => {
     if (!(await confirm(SETTINGS_STRINGS.resetConfirm, { title: SETTINGS_STRINGS.reset, confirmLabel: 'Reset' }))) return;
-    reset.mutate(undefined, {
-      onSuccess: (res) => {
-        saved(res.settings);
-        notify.success(SETTINGS_STRINGS.resetDone);
-      },
-      onError: (err) => notify.failure(err, SETTINGS_STRINGS.updateFailed),
-    });
+    reset.mutate();
   };
 
   const text = (field: 'app_name' | 'support_email' | 'support_phone', required = false) => (

@@ -10,11 +10,11 @@
  * the AuditSql interface below.
  */
 import { byEngine, type Db, type DbOrTx } from '../../db/client.ts';
-import type { AuditFilter, AuditRow, AuditSql } from './audit.sql.ts';
+import type { AuditFilter, AuditOrder, AuditRow, AuditSql } from './audit.sql.ts';
 import { sqliteAuditQueries } from './audit.queries.sqlite.ts';
 import { pgAuditQueries } from './audit.queries.pg.ts';
 
-export type { AuditFilter, AuditRow, AuditSql } from './audit.sql.ts';
+export type { AuditFilter, AuditOrder, AuditRow, AuditSql } from './audit.sql.ts';
 
 const q: AuditSql = byEngine<AuditSql>({ sqlite: sqliteAuditQueries, postgres: pgAuditQueries });
 
@@ -148,7 +148,8 @@ export async function countLogs(db: DbOrTx, f: AuditFilter): Promise<number> {
   return q.count(db, f);
 }
 
-export const pageOfLogs = (db: DbOrTx, f: AuditFilter, limit: number, offset: number): Promise<AuditRow[]> => q.page(db, f, limit, offset);
+export const pageOfLogs = (db: DbOrTx, f: AuditFilter, limit: number, offset: number, order?: AuditOrder): Promise<AuditRow[]> =>
+  q.page(db, f, limit, offset, order);
 
 /** Rows per value of action or target_table in the range, each counted on its (column, timestamp) index. */
 export async function countsBy(

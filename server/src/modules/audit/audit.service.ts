@@ -3,6 +3,9 @@
  * transaction; nothing here (or anywhere in the product) updates or deletes it.
  */
 import {
+  AUDIT_SORT_BOUND,
+  auditSortIndexed,
+  auditSortTooLarge,
   DEFAULT_AUDIT_PAGE_SIZE,
   makePagination,
   REPORT_STRINGS,
@@ -37,8 +40,16 @@ export async function listLogs(ctx: AuditCtx, input: AuditLogsInput): Promise<Au
     filter.actions = (await distinctActions(ctx.db)).filter((a) => a.toLowerCase().includes(needle));
     if (filter.actions.length === 0) return { logs: [], pagination: makePagination(page, limit, 0) };
   }
+  // Newest first unless asked otherwise; another column ascending unless asked otherwise.
+  const sort = input?.sort ?? 'timestamp';
   const total = await countLogs(ctx.db, filter);
-  const logs = (page - 1) * limit < total ? await pageOfLogs(ctx.db, filter, limit, (page - 1) * limit) : [];
+  // A sort no index serves stays bounded: only over a view small enough to sort (docs/decisions.md "Audit log sort").
+  if (total > AUDIT_SORT_BOUND && !auditSortIndexed(sort, input ?? {})) {
+    const message = auditSortTooLarge(sort, total);
+    throw badRequest(message, [{ path: 'sort', message }]);
+  }
+  const order = { sort, dir: input?.order ?? (sort === 'timestamp' ? 'desc' : 'asc') } as const;
+  const logs = (page - 1) * limit < total ? await pageOfLogs(ctx.db, filter, limit, (page - 1) * limit, order) : [];
   return { logs, pagination: makePagination(page, limit, total) };
 }
 

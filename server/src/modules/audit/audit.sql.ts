@@ -82,6 +82,29 @@ export function usersInRangeSql(fromIso: string | undefined, toIso: string | und
         WHERE x IS NOT NULL AND EXISTS (SELECT 1 FROM audit_logs WHERE user_id = v.x${andAll(rangeConds(fromIso, toIso))})`;
 }
 
+/** A page's order: a sort key of the list (shared AUDIT_SORT_COLUMNS) and its direction. */
+export interface AuditOrder {
+  sort: 'timestamp' | 'user' | 'action' | 'target_table' | 'target_id' | 'ip_address';
+  dir: 'asc' | 'desc';
+}
+export const NEWEST_FIRST: AuditOrder = { sort: 'timestamp', dir: 'desc' };
+
+/**
+ * The sort key's column, or null for timestamp. Every key is followed by "timestamp" and log_id in the same
+ * direction, so action, target_table and user_id walk their (column, timestamp, log_id) index in order (no sort
+ * step, either direction); target_id and ip_address have no index: a bounded top-N sort (docs/decisions.md).
+ */
+export function sortColumn(o: AuditOrder): SQL | null {
+  switch (o.sort) {
+    case 'timestamp':
+      return null;
+    case 'user':
+      return sql`user_id`;
+    default:
+      return sql`${sql.identifier(o.sort)}`;
+  }
+}
+
 /** The statements each dialect provides. Timestamps come back as ISO 8601 UTC strings on both. */
 export interface AuditSql {
   distinctValues(db: DbOrTx, column: AuditColumn): Promise<Array<string | number>>;
@@ -102,7 +125,7 @@ export interface AuditSql {
   /** Rows per non-null value of the column, and the highest log_id, read by one statement. */
   groupCounts(db: DbOrTx, column: 'action' | 'target_table'): Promise<{ counts: Map<string, number>; maxId: number }>;
   count(db: DbOrTx, f: AuditFilter): Promise<number>;
-  page(db: DbOrTx, f: AuditFilter, limit: number, offset: number): Promise<AuditRow[]>;
+  page(db: DbOrTx, f: AuditFilter, limit: number, offset: number, order?: AuditOrder): Promise<AuditRow[]>;
   /** Distinct users with at least one entry in the range. */
   countUsers(db: DbOrTx, fromIso: string | undefined, toIso: string | undefined): Promise<number>;
 }

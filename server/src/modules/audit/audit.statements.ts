@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { whereAll } from '../../db/sql.ts';
-import { col, distinctSql, filterConds, usersInRangeSql, type AuditRow, type AuditSql } from './audit.sql.ts';
+import { col, distinctSql, filterConds, NEWEST_FIRST, sortColumn, usersInRangeSql, type AuditRow, type AuditSql } from './audit.sql.ts';
 
 /** What the audit statements need from an engine. */
 export interface AuditDialect {
@@ -57,16 +57,21 @@ export function auditStatements(d: AuditDialect): AuditSql {
     count(db, f) {
       return num(rawRows(db, sql`SELECT count(*) AS n FROM audit_logs ${whereAll(filterConds(f))}`));
     },
-    page(db, f, limit, offset) {
+    page(db, f, limit, offset, order = NEWEST_FIRST) {
+      // The page picks its log_ids (and sort values) from the index first, then reads only those rows.
+      const dir = order.dir === 'asc' ? sql`ASC` : sql`DESC`;
+      const key = sortColumn(order);
+      const inner = key ? sql`${key} ${dir}, "timestamp" ${dir}, log_id ${dir}` : sql`"timestamp" ${dir}, log_id ${dir}`;
+      const outer = key ? sql`p.k ${dir}, p."timestamp" ${dir}, p.log_id ${dir}` : sql`p."timestamp" ${dir}, p.log_id ${dir}`;
       return rawRows<AuditRow>(
         db,
         sql`SELECT a.log_id, ${d.iso(sql`a."timestamp"`)} AS "timestamp", a.user_id, u.first_name, u.last_name, u.email, a.action, a.target_table,
                  a.target_id, a.ip_address, a.old_values, a.new_values
-            FROM (SELECT log_id, "timestamp" FROM audit_logs ${whereAll(filterConds(f))}
-                   ORDER BY "timestamp" DESC, log_id DESC LIMIT ${limit} OFFSET ${offset}) AS p
+            FROM (SELECT log_id, "timestamp"${key ? sql`, ${key} AS k` : sql``} FROM audit_logs ${whereAll(filterConds(f))}
+                   ORDER BY ${inner} LIMIT ${limit} OFFSET ${offset}) AS p
             JOIN audit_logs AS a ON a.log_id = p.log_id
             LEFT JOIN users AS u ON u.user_id = a.user_id
-           ORDER BY p."timestamp" DESC, p.log_id DESC`,
+           ORDER BY ${outer}`,
       );
     },
     countUsers(db, fromIso, toIso) {

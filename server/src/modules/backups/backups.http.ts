@@ -15,8 +15,14 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import {
+  BACKUP_SORT_COLUMNS,
   BACKUP_STRINGS,
+  BACKUP_TYPE_LABELS,
   backupFileName,
+  backupPageQuery,
+  formatBytes,
+  type Backup,
+  type BackupPageQuery,
   chosenGroups,
   idParam,
   restoreFlagsSchema,
@@ -28,6 +34,7 @@ import type { FileRoutes } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { AppError, badRequest } from '../../core/errors.ts';
 import { getSettings } from '../../core/settings.ts';
+import { listExports } from '../../http/list-export.ts';
 import * as backups from './backups.service.ts';
 
 const MB = 1024 * 1024;
@@ -180,3 +187,32 @@ export const backupsFileRoutes: FileRoutes = {
     },
   },
 };
+
+/** GET /api/admin/backups/export: the backups list (its filters and sort) as CSV; the rows, not the zips. */
+export const backupsExport = listExports({
+  path: '/admin/backups/export',
+  name: 'backups',
+  roles: ['Admin'],
+  query: backupPageQuery,
+  page: async (ctx, q: BackupPageQuery, pageNo, limit) => (await backups.page(ctx, { ...q, page: pageNo, limit })).backups,
+  rows: 'One row per backup matching the filters of GET /admin/backups/page (search, status, type), in its sort and order (default newest first); the list, not the backup files',
+  parameters: [
+    ...['search', 'status', 'type'].map((name) => ({ name })),
+    { name: 'sort', schema: { type: 'string', enum: [...BACKUP_SORT_COLUMNS] } },
+    { name: 'order', schema: { type: 'string', enum: ['asc', 'desc'] } },
+  ],
+  columns: [
+    { header: 'ID', value: (b: Backup) => b.id },
+    { header: 'Description', value: (b: Backup) => b.description },
+    { header: 'Created By', value: (b: Backup) => b.created_by_name },
+    { header: 'Created', value: (b: Backup) => b.created_at },
+    { header: 'Completed', value: (b: Backup) => b.completed_at },
+    { header: 'Size (bytes)', value: (b: Backup) => b.size },
+    { header: 'Size', value: (b: Backup) => formatBytes(b.size) },
+    { header: 'Status', value: (b: Backup) => b.status },
+    { header: 'Type', value: (b: Backup) => BACKUP_TYPE_LABELS[b.type] },
+    { header: 'Includes Files', value: (b: Backup) => (b.include_files ? 'Yes' : 'No') },
+    { header: 'File', value: (b: Backup) => (b.status === 'completed' ? backupFileName(b.id) : '') },
+    { header: 'Error', value: (b: Backup) => b.error },
+  ],
+});

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import {
   backupIdInput,
   backupListSchema,
+  backupPageOutput,
+  backupPageQuery,
   backupSchema,
   createBackupInput,
   restoreBackupInput,
@@ -23,6 +25,21 @@ export const backupsRouter = router({
     .input(z.object({}).optional())
     .output(backupListSchema)
     .query(({ ctx }) => backups.list(ctx)),
+
+  page: adminProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/admin/backups/page',
+        tags,
+        summary:
+          "One page of the backups: search (description, creator), status, type; sort created_at (default, newest first), description, size, status, type with order; page, limit; the total and the cards' figures",
+        protect: true,
+      },
+    })
+    .input(backupPageQuery)
+    .output(backupPageOutput)
+    .query(({ ctx, input }) => backups.page(ctx, input)),
 
   create: adminProcedure
     .meta({

@@ -6,14 +6,18 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import {
   backupFileName,
   chosenGroups,
   BACKUP_STRINGS,
   type Backup,
   type BackupGroup,
+  makePagination,
   type BackupList,
+  type BackupPage,
+  type BackupPageQuery,
+  type BackupTotals,
   type BackupType,
   type CreateBackupInput,
   type RestoreFlags,
@@ -36,6 +40,7 @@ import {
 } from './backups.archive.ts';
 import { prepareSnapshot, removeDatabaseFile, takeSnapshot } from './backups.snapshot.ts';
 import { restoreGroups } from './backups.restore.ts';
+import { caseInsensitive, containsText, countOf, countWhere, sumOf } from '../../db/sql.ts';
 
 function readAppVersion(): string {
   try {
@@ -106,6 +111,50 @@ export async function list(ctx: Pick<Context, 'db'>): Promise<BackupList> {
     total_size: rows.reduce((sum, r) => sum + r.size, 0),
     backups: rows.map(toBackup),
   };
+}
+
+const BACKUP_SORT: Record<NonNullable<BackupPageQuery['sort']>, SQL> = {
+  description: caseInsensitive(backups.description),
+  created_at: sql`${backups.created_at}`,
+  size: sql`${backups.size}`,
+  status: sql`${backups.status}`,
+  type: sql`${backups.type}`,
+};
+
+/** The cards' figures over every backup. */
+async function totals(ctx: Pick<Context, 'db'>): Promise<BackupTotals> {
+  const [t] = await ctx.db
+    .select({
+      total: countOf(),
+      completed: countWhere(sql`${backups.status} = 'completed'`),
+      in_progress: countWhere(sql`${backups.status} = 'in_progress'`),
+      total_size: sumOf(backups.size),
+    })
+    .from(backups);
+  return { total: t?.total ?? 0, completed: t?.completed ?? 0, in_progress: t?.in_progress ?? 0, total_size: Number(t?.total_size ?? 0) };
+}
+
+/**
+ * The backups list (a list of files): filters, sort (default newest first) with the id as tie-break, one
+ * page, its total, and the cards' figures over every backup.
+ */
+export async function page(ctx: Pick<Context, 'db'>, q: BackupPageQuery = {}): Promise<BackupPage> {
+  const pageNo = q.page ?? 1;
+  const limit = q.limit ?? 20;
+  const where = and(
+    q.search ? or(containsText(backups.description, q.search), containsText(creatorName, q.search)) : undefined,
+    q.status ? eq(backups.status, q.status) : undefined,
+    q.type ? eq(backups.type, q.type) : undefined,
+  );
+  const sort = q.sort ?? 'created_at';
+  const dir = (q.order ?? (sort === 'created_at' ? 'desc' : 'asc')) === 'desc' ? desc : asc;
+  const [counted] = await ctx.db.select({ n: countOf() }).from(backups).leftJoin(users, eq(users.user_id, backups.created_by)).where(where);
+  const rows = await selectBackups(ctx)
+    .where(where)
+    .orderBy(dir(BACKUP_SORT[sort]), dir(backups.id))
+    .limit(limit)
+    .offset((pageNo - 1) * limit);
+  return { backups: rows.map(toBackup), pagination: makePagination(pageNo, limit, counted?.n ?? 0), totals: await totals(ctx) };
 }
 
 /** The zip of a completed backup (404 when the row or its file is gone, 409 unless completed). */

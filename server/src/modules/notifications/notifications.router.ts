@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import {
+  deliveryPageOutput,
+  deliveryPageQuery,
   deliveryStatusOutput,
+  templatePageOutput,
+  templatePageQuery,
   historyInput,
   historyOutput,
   idParam,
@@ -25,6 +29,21 @@ export const notificationsRouter = router({
     .input(z.object({}).optional())
     .output(templateListOutput)
     .query(({ ctx }) => svc.listTemplates(ctx)),
+
+  page: adminProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `${base}/page`,
+        tags,
+        summary:
+          'One page of the templates: search (name or subject), type, trigger_event; sort name (default), type, trigger_event, is_active, updated_at with order; page, limit; with the total',
+        protect: true,
+      },
+    })
+    .input(templatePageQuery)
+    .output(templatePageOutput)
+    .query(({ ctx, input }) => svc.pageTemplates(ctx, input)),
 
   create: adminProcedure
     .meta({ openapi: { method: 'POST', path: base, tags, summary: 'Create a notification template', protect: true }, errors: ['CONFLICT'] })
@@ -75,6 +94,21 @@ export const notificationsRouter = router({
     .input(historyInput)
     .output(historyOutput)
     .query(({ ctx, input }) => svc.history(ctx, input?.limit)),
+
+  historyPage: adminProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/admin/notification-history/page',
+        tags,
+        summary:
+          'One page of every delivery attempt: search (recipient, template name, subject), status, channel, template_id; sort created_at (default, newest first), recipient, template_name, channel, status, sent_at with order; page, limit; with the total',
+        protect: true,
+      },
+    })
+    .input(deliveryPageQuery)
+    .output(deliveryPageOutput)
+    .query(({ ctx, input }) => svc.pageDeliveries(ctx, input)),
 
   delivery: adminProcedure
     .meta({

@@ -2,8 +2,13 @@
  * Notification templates (Admin only: the router uses adminProcedure), the delivery history and the
  * Admin's test send.
  */
-import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
+  makePagination,
+  type DeliveryPage,
+  type DeliveryPageQuery,
+  type TemplatePage,
+  type TemplatePageQuery,
   extractVariables,
   renderTemplate,
   SAMPLE_VALUES,
@@ -20,10 +25,14 @@ import { conflict } from '../../core/errors.ts';
 import { found } from '../../core/scope.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
 import { deliver, deliveryStatus, outboxDir, toDelivery } from './delivery.ts';
 import type { Delivery } from '@lm/shared';
 
 type TemplateRow = typeof notificationTemplates.$inferSelect;
+
+/** A list page's size when the caller names none (the screens' default, docs/product.md "Lists"). */
+const PAGE_SIZE = 20;
 
 function parseVariables(text: string): string[] {
   try {
@@ -74,6 +83,36 @@ const getRow = async (db: DbOrTx, id: number) =>
 export async function listTemplates(ctx: Context): Promise<{ templates: NotificationTemplate[] }> {
   const rows = await ctx.db.select().from(notificationTemplates).orderBy(asc(notificationTemplates.id));
   return { templates: rows.map(toTemplate) };
+}
+
+const TEMPLATE_SORT: Record<NonNullable<TemplatePageQuery['sort']>, SQL | typeof notificationTemplates.name> = {
+  name: caseInsensitive(notificationTemplates.name),
+  type: sql`${notificationTemplates.type}`,
+  trigger_event: sql`${notificationTemplates.trigger_event}`,
+  is_active: sql`${notificationTemplates.is_active}`,
+  updated_at: sql`${notificationTemplates.updated_at}`,
+};
+
+/** The templates list: filters, sort (default name A to Z) with the id as tie-break, one page and the total. */
+export async function pageTemplates(ctx: Context, q: TemplatePageQuery = {}): Promise<TemplatePage> {
+  const page = q.page ?? 1;
+  const limit = q.limit ?? PAGE_SIZE;
+  const t = notificationTemplates;
+  const where = and(
+    q.search ? or(containsText(t.name, q.search), containsText(t.subject, q.search)) : undefined,
+    q.type ? eq(t.type, q.type) : undefined,
+    q.trigger_event ? eq(t.trigger_event, q.trigger_event) : undefined,
+  );
+  const dir = q.order === 'desc' ? desc : asc;
+  const [counted] = await ctx.db.select({ n: countOf() }).from(t).where(where);
+  const rows = await ctx.db
+    .select()
+    .from(t)
+    .where(where)
+    .orderBy(dir(TEMPLATE_SORT[q.sort ?? 'name']), dir(t.id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { templates: rows.map(toTemplate), pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 
 export async function createTemplate(ctx: Context, input: TemplateCreateData): Promise<NotificationTemplate> {
@@ -184,4 +223,39 @@ export async function history(ctx: Context, limit = 10): Promise<NotificationHis
     pending: by('pending'),
     recent: recent.map(toDelivery),
   };
+}
+
+const DELIVERY_SORT: Record<NonNullable<DeliveryPageQuery['sort']>, SQL> = {
+  created_at: sql`${notificationDeliveries.created_at}`,
+  recipient: caseInsensitive(notificationDeliveries.recipient),
+  template_name: caseInsensitive(notificationDeliveries.template_name),
+  channel: sql`${notificationDeliveries.channel}`,
+  status: sql`${notificationDeliveries.status}`,
+  sent_at: sql`${notificationDeliveries.sent_at}`,
+};
+
+/** The delivery history (every attempt): filters, sort (default newest first) with the id as tie-break, a page and the total. */
+export async function pageDeliveries(ctx: Context, q: DeliveryPageQuery = {}): Promise<DeliveryPage> {
+  const page = q.page ?? 1;
+  const limit = q.limit ?? PAGE_SIZE;
+  const d = notificationDeliveries;
+  const where = and(
+    q.search
+      ? or(containsText(d.recipient, q.search), containsText(d.template_name, q.search), containsText(d.subject, q.search))
+      : undefined,
+    q.status ? eq(d.status, q.status) : undefined,
+    q.channel ? eq(d.channel, q.channel) : undefined,
+    q.template_id ? eq(d.template_id, q.template_id) : undefined,
+  );
+  const sort = q.sort ?? 'created_at';
+  const dir = (q.order ?? (sort === 'created_at' ? 'desc' : 'asc')) === 'desc' ? desc : asc;
+  const [counted] = await ctx.db.select({ n: countOf() }).from(d).where(where);
+  const rows = await ctx.db
+    .select()
+    .from(d)
+    .where(where)
+    .orderBy(dir(DELIVERY_SORT[sort]), dir(d.id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { deliveries: rows.map(toDelivery), pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
