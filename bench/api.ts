@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { ROOT } from '../server/src/paths.ts';
@@ -46,6 +47,7 @@ const ONLY = (process.env.BENCH_ONLY ?? '')
   .filter(Boolean);
 const PROFILE_DIR = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined;
 const HOST = '127.0.0.1';
+const WATCH_PARENT = pathToFileURL(path.join(ROOT, 'bench/exit-with-parent.mjs')).href;
 
 const log = (line: string) => console.log(line);
 
@@ -94,7 +96,8 @@ async function start(name: Server['name'], args: string[], extraEnv: Record<stri
   const out = fs.openSync(logFile, 'w');
   const childEnv: NodeJS.ProcessEnv = { ...process.env, HOST, PORT: String(port), NODE_ENV: 'production', SCHEDULER: 'off', ...extraEnv };
   if (!extraEnv.DATABASE_URL) delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', out, out] });
+  // stdin stays a pipe from this process: exit-with-parent.mjs stops the server when it closes (this process died).
+  const child = spawn(process.execPath, ['--import', WATCH_PARENT, ...args], { cwd: ROOT, env: childEnv, stdio: ['pipe', out, out] });
   fs.closeSync(out);
   children.add(child);
   const exited = new Promise<number | null>((resolve) =>
@@ -298,6 +301,23 @@ function report(list: Scenario[], samples: Map<string, { product: Sample[]; base
 
 // ---------------------------------------------------------------------------------------------------------------
 
+const RUN_PREFIX = 'lm-bench-api-run-';
+
+/** The copies of runs that were killed outright (their bench process is gone): 1.4 GB each on SQLite. */
+function removeAbandonedRuns() {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(RUN_PREFIX)) continue;
+    const dir = path.join(os.tmpdir(), name);
+    const pid = Number(fs.existsSync(path.join(dir, 'pid')) ? fs.readFileSync(path.join(dir, 'pid'), 'utf8') : NaN);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ESRCH') fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
 async function main() {
   const load = () =>
     os
@@ -311,7 +331,9 @@ async function main() {
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('scripts/build.mjs failed');
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-bench-api-run-'));
+  removeAbandonedRuns();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), RUN_PREFIX));
+  fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
   const cleanups: Array<() => Promise<void> | void> = [];
   if (!process.env.BENCH_KEEP) cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   const servers: Server[] = [];
@@ -321,7 +343,10 @@ async function main() {
       for (const server of servers) await stop(server).catch((err: unknown) => console.error(err));
       for (const child of children) child.kill('SIGKILL'); // one that never became ready
       for (const cleanup of cleanups) await Promise.resolve(cleanup()).catch((err: unknown) => console.error(err));
-      if (process.env.BENCH_KEEP) log(`Kept ${dir}`);
+      if (process.env.BENCH_KEEP) {
+        fs.rmSync(path.join(dir, 'pid'), { force: true }); // not abandoned: kept on purpose
+        log(`Kept ${dir}`);
+      }
     })());
   try {
     let productDb: Record<string, string>;

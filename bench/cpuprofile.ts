@@ -32,6 +32,11 @@ export function packageOf(frame: ProfileNode['callFrame'], parent?: ProfileNode[
       return 'better-sqlite3';
     return '(native / V8 builtins)';
   }
+  // V8 charges a native (C++) method's time to the JS frame that called it: drizzle's thin wrappers around
+  // better-sqlite3's statement methods are, in self time, SQLite running the statement.
+  if (/drizzle-orm\/better-sqlite3\/session\.js$/.test(url) && SQLITE_NATIVE.has(functionName === 'values' ? 'all' : functionName)) {
+    return 'better-sqlite3 (statement run, in drizzle-orm frame)';
+  }
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(url);
   if (m) return m[1]!;
   if (url.startsWith('node:')) return 'node (core)';
