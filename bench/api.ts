@@ -60,6 +60,9 @@ interface Server {
   port: number;
   logFile: string;
   exited: Promise<number | null>;
+  /** When it was spawned and how long it took to answer /api/health (ms). */
+  spawnedAt: number;
+  startMs: number;
 }
 
 const children = new Set<ChildProcess>();
@@ -106,7 +109,7 @@ async function start(name: Server['name'], args: string[], extraEnv: Record<stri
       resolve(code);
     }),
   );
-  const server: Server = { name, child, port, logFile, exited };
+  const server: Server = { name, child, port, logFile, exited, spawnedAt: Date.now(), startMs: 0 };
   const deadline = Date.now() + 120_000;
   let gone = false;
   void exited.then(() => (gone = true));
@@ -121,6 +124,7 @@ async function start(name: Server['name'], args: string[], extraEnv: Record<stri
     if (Date.now() > deadline) throw new Error(`The ${name} server did not answer /api/health within 120 s:\n${tail(logFile)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  server.startMs = Date.now() - server.spawnedAt;
   return server;
 }
 
@@ -211,6 +215,8 @@ function scenarios(runId: string): Scenario[] {
 }
 
 interface Sample {
+  /** Requests answered within the round. */
+  requests: number;
   rps: number;
   p50: number;
   p99: number;
@@ -237,10 +243,15 @@ async function drive(server: Server, s: Scenario, token: string, seconds: number
       `${server.name}, ${s.name}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors, ${result.timeouts} timeouts\n${tail(server.logFile)}`,
     );
   }
-  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    requests: result.requests.total,
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
 }
 
-/** Both servers answer the same rows (reads before any write) and accept the same writes. */
+/** Both servers answer the same rows, before any write (the lists by their ids, the dashboard in full). */
 async function checkSameWork(servers: Server[], list: Scenario[], token: string): Promise<void> {
   const ids = (body: unknown): unknown => {
     const rows = (body as { result?: { data?: unknown } }).result?.data ?? body;
@@ -250,11 +261,15 @@ async function checkSameWork(servers: Server[], list: Scenario[], token: string)
   for (const s of list) {
     if (s.method !== 'GET' || s.connections !== CONNECTIONS) continue;
     const bodies = [];
+    const sizes: number[] = [];
     for (const server of servers) {
       const res = await fetch(`http://${HOST}:${server.port}${s.path}`, { headers: { authorization: `Bearer ${token}` } });
-      if (res.status !== 200) throw new Error(`${server.name}, ${s.name}: ${res.status} ${(await res.text()).slice(0, 300)}`);
-      bodies.push(ids(await res.json()));
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`${server.name}, ${s.name}: ${res.status} ${text.slice(0, 300)}`);
+      bodies.push(ids(JSON.parse(text)));
+      sizes.push(Buffer.byteLength(text));
     }
+    log(`  ${s.name}: ${sizes.map((n, i) => `${servers[i]!.name} ${fmt(n)} B`).join(', ')}`);
     if (!isDeepStrictEqual(bodies[0], bodies[1])) {
       throw new Error(
         `${s.name}: the servers answer different rows:\n  ${JSON.stringify(bodies[0]).slice(0, 300)}\n  ${JSON.stringify(bodies[1]).slice(0, 300)}`,
@@ -273,11 +288,16 @@ const median = (xs: number[]) => {
 };
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+/** Fewer requests than this in one measurement make its p99 and rate unreliable. */
+const FEW = 100;
+
 function report(list: Scenario[], samples: Map<string, { product: Sample[]; baseline: Sample[] }>) {
+  let few = 0;
   const header = ['scenario', 'conns', 'product req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'base p99 ms', 'ratio', 'ratio range'];
   const rows = list.map((s) => {
     const { product, baseline } = samples.get(s.key)!;
-    const ratios = product.map((p, i) => p.rps / baseline[i]!.rps);
+    const ratios = product.map((p, i) => p.rps / baseline[i]!.rps).filter((r) => Number.isFinite(r));
+    few += [...product, ...baseline].filter((x) => x.requests < FEW).length;
     const pr = median(product.map((x) => x.rps));
     const br = median(baseline.map((x) => x.rps));
     return [
@@ -289,7 +309,7 @@ function report(list: Scenario[], samples: Map<string, { product: Sample[]; base
       fmt(br),
       fmt(median(baseline.map((x) => x.p99)), 1),
       fmt(pr / br, 2),
-      `${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}`,
+      ratios.length ? `${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}` : '-',
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -297,6 +317,12 @@ function report(list: Scenario[], samples: Map<string, { product: Sample[]; base
   console.log(line(header));
   console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const r of rows) console.log(line(r));
+  if (few > 0) {
+    console.log(
+      `\nWarning: ${few} measurement(s) answered fewer than ${FEW} requests in ${DURATION} s: too few for a p99 or a steady ` +
+        'rate (the machine is loaded, or the scenario is slow): raise BENCH_DURATION or run on a quieter machine.',
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -337,6 +363,7 @@ async function main() {
   const cleanups: Array<() => Promise<void> | void> = [];
   if (!process.env.BENCH_KEEP) cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   const servers: Server[] = [];
+  let profileSkip = 0;
   let cleaning: Promise<void> | undefined;
   cleanUp = () =>
     (cleaning ??= (async () => {
@@ -388,13 +415,19 @@ async function main() {
     servers.push(await start('product', productArgs, { ...productDb, DATA_DIR: productDataDir }, dir));
     servers.push(await start('baseline', ['--import', 'tsx', 'bench/baseline.ts'], baselineDb, dir));
     const [product, baseline] = servers as [Server, Server];
-    log(`product on :${product.port}, baseline on :${baseline.port}; logs in ${dir}`);
+    log(
+      `product on :${product.port} (ready in ${fmt(product.startMs / 1000, 1)} s), baseline on :${baseline.port} ` +
+        `(ready in ${fmt(baseline.startMs / 1000, 1)} s); logs in ${dir}`,
+    );
 
     const runId = `${Date.now().toString(36)}${crypto.randomBytes(2).toString('hex')}`;
     const list = scenarios(runId);
     if (list.length === 0) throw new Error(`BENCH_ONLY=${ONLY.join(',')} matches no scenario`);
+    log('Both servers answer the same rows:');
     await checkSameWork(servers, list, token);
 
+    // The profile summary leaves out the product's start-up (module loading, migrations check).
+    profileSkip = (Date.now() - product.spawnedAt) / 1000;
     if (WARMUP > 0) {
       process.stdout.write('warm-up ');
       for (const s of list) for (const server of servers) await drive(server, s, token, WARMUP);
@@ -425,7 +458,7 @@ async function main() {
       .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
     if (newest) {
       log(`\nCPU profile of the product: ${newest}\n`);
-      summarizeProfile(newest, log);
+      summarizeProfile(newest, log, { skipSeconds: profileSkip });
     } else log('\nThe product wrote no CPU profile.');
   }
 }

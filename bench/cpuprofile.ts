@@ -1,7 +1,8 @@
 /**
  * Where a server's CPU time went, from a V8 .cpuprofile (node --cpu-prof): self time per function and per
  * package (drizzle-orm, zod, @trpc/server, trpc-to-openapi, fastify, better-sqlite3, pino ...), GC and idle
- * apart. Used by `BENCH_PROFILE=<dir> npm run bench:api`; also runs alone: `tsx bench/cpuprofile.ts <file>`.
+ * apart. Used by `BENCH_PROFILE=<dir> npm run bench:api`; also runs alone:
+ * `tsx bench/cpuprofile.ts <file> [seconds of start-up to leave out]`.
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,13 +45,20 @@ export function packageOf(frame: ProfileNode['callFrame'], parent?: ProfileNode[
   return url.replace(/^file:\/\//, '');
 }
 
-export function summarizeProfile(file: string, log: (line: string) => void, top = 30): void {
+/** `skipSeconds`: leave out the first seconds of the profile (the server's start-up). */
+export function summarizeProfile(file: string, log: (line: string) => void, opts: { top?: number; skipSeconds?: number } = {}): void {
+  const top = opts.top ?? 30;
+  const skipUs = (opts.skipSeconds ?? 0) * 1e6;
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, ProfileNode>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n);
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let elapsed = 0;
+  profile.samples.forEach((id, i) => {
+    elapsed += profile.timeDeltas[i] ?? 0;
+    if (elapsed >= skipUs) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
 
   const perPackage = new Map<string, number>();
   const perFunction = new Map<string, { pkg: string; us: number }>();
@@ -73,7 +81,8 @@ export function summarizeProfile(file: string, log: (line: string) => void, top 
     perFunction.set(key, entry);
   }
   const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)} %`;
-  log(`Busy ${(total / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s. Self time by package (share of busy time):`);
+  const skipped = skipUs > 0 ? ` after the first ${(skipUs / 1e6).toFixed(1)} s (start-up)` : '';
+  log(`Busy ${(total / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s${skipped}. Self time by package (share of busy time):`);
   for (const [pkg, us] of [...perPackage].sort((a, b) => b[1] - a[1]).slice(0, 20)) log(`  ${pct(us)}  ${pkg}`);
   log(`\nTop ${top} functions by self time:`);
   for (const [key, { pkg, us }] of [...perFunction].sort((a, b) => b[1].us - a[1].us).slice(0, top)) {
@@ -82,7 +91,7 @@ export function summarizeProfile(file: string, log: (line: string) => void, top 
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const file = process.argv[2];
-  if (!file) throw new Error('usage: tsx bench/cpuprofile.ts <file.cpuprofile>');
-  summarizeProfile(file, console.log);
+  const [file, skip] = process.argv.slice(2);
+  if (!file) throw new Error('usage: tsx bench/cpuprofile.ts <file.cpuprofile> [seconds of start-up to leave out]');
+  summarizeProfile(file, console.log, { skipSeconds: Number(skip ?? 0) });
 }
