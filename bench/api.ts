@@ -3,8 +3,10 @@
  * the same data (docs/performance.md "API throughput"). It takes the large bench database (bench/api-db.ts: seeded
  * once, kept by data version), builds the product if needed (scripts/build.mjs) and starts, each on its own copy
  * of the data, on 127.0.0.1 and a free port:
- *   product   node --enable-source-maps server/dist/server.mjs, NODE_ENV=production, SCHEDULER=off
+ *   product   node --enable-source-maps server/dist/server.mjs (as `npm run start:server`), NODE_ENV=production,
+ *             SCHEDULER=off
  *   baseline  bench/baseline.ts (plain Fastify and prepared statements)
+ * (both with bench/exit-with-parent.mjs, which stops them should this process die without stopping them)
  * then drives both with autocannon in interleaved rounds (product and baseline alternate, each scenario in turn)
  * and prints req/s, p50 and p99 per scenario with the ratio product/baseline (medians over the rounds). Both
  * servers are stopped at the end, on error and on Ctrl-C too. Not a test: it asserts only that every answer
