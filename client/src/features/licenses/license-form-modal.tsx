@@ -29,7 +29,7 @@ type Values = {
 };
 
 /** A new license starts from the shared defaults (Sales, Active, CE hours 0) and the office's default CE hours. */
-function valuesOf(license: License | null, defaultCeHours = 0): Values {
+export function licenseFormValues(license: License | null, defaultCeHours = 0): Values {
   if (!license) {
     return {
       user_id: null,
@@ -55,7 +55,7 @@ function valuesOf(license: License | null, defaultCeHours = 0): Values {
 }
 
 /** The select holds the holder's id as text; an emptied field is absent (the schema's message, or its default). */
-const toInput = (v: Values) => blankToUndefined({ ...v, user_id: v.user_id ? Number(v.user_id) : undefined });
+export const licenseFormInput = (v: Values) => blankToUndefined({ ...v, user_id: v.user_id ? Number(v.user_id) : undefined });
 
 /**
  * Add or edit a license: submit 'Create License' / 'Update License'. Both check the whole license with the
@@ -66,12 +66,12 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
   // CE hours required starts at settings.default_ce_hours.
   const defaults = useLicenseDefaults(opened);
   const defaultCeHours = defaults.data?.ce_hours_required ?? 0;
-  const form = useSchemaForm({ schema: createLicenseInput, initialValues: valuesOf(license), toInput });
+  const form = useSchemaForm({ schema: createLicenseInput, initialValues: licenseFormValues(license), toInput: licenseFormInput });
 
   // Each opening starts from the selected license (edit) or the defaults (create).
   useEffect(() => {
     if (!opened) return;
-    const v = valuesOf(license, defaultCeHours);
+    const v = licenseFormValues(license, defaultCeHours);
     form.setValues(v);
     form.resetDirty(v);
     form.clearErrors();

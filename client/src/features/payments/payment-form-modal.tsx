@@ -30,7 +30,7 @@ type Values = {
 };
 
 /** A new payment starts from the shared defaults (License Fee, Credit Card, Completed) and today. */
-function valuesOf(payment: Payment | null): Values {
+export function paymentFormValues(payment: Payment | null): Values {
   if (!payment) {
     return { user_id: null, amount: '', ...PAYMENT_DEFAULTS, payment_date: localDateString(), license_id: null, description: '' };
   }
@@ -51,7 +51,7 @@ function valuesOf(payment: Payment | null): Values {
  * (the amount's message; the server's today); an emptied type stays null, so it answers 'Payment type is
  * required' instead of falling back to the default; no license is null (unlinks on edit).
  */
-const toInput = (v: Values) => ({
+export const paymentFormInput = (v: Values) => ({
   ...v,
   user_id: v.user_id ? Number(v.user_id) : undefined,
   amount: v.amount === '' ? undefined : Number(v.amount),
@@ -61,11 +61,11 @@ const toInput = (v: Values) => ({
 
 /** Record or edit a payment: 'Record New Payment' / 'Edit Payment'. Both check the whole payment with the shared create schema. */
 export function PaymentFormModal({ opened, payment, onClose }: { opened: boolean; payment: Payment | null; onClose: () => void }) {
-  const form = useSchemaForm({ schema: createPaymentInput, initialValues: valuesOf(payment), toInput });
+  const form = useSchemaForm({ schema: createPaymentInput, initialValues: paymentFormValues(payment), toInput: paymentFormInput });
 
   useEffect(() => {
     if (!opened) return;
-    const v = valuesOf(payment);
+    const v = paymentFormValues(payment);
     form.setValues(v);
     form.resetDirty(v);
     form.clearErrors();
