@@ -219,7 +219,7 @@ test('at phone width an Admin renews a license from the list, its actions in vie
   await createLicense(request, {
     user_id: await userId(request, 'agent'),
     license_number: number,
-    state: 'WA',
+    state: 'TX',
     issue_date: '2025-01-01',
     expiration_date: expiration,
   });

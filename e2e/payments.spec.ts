@@ -156,7 +156,7 @@ test('at phone width an Admin records a payment, opens its details and exports t
   await post(request, '/api/licenses', {
     user_id: agentId,
     license_number: licenseNumber,
-    state: 'OR',
+    state: 'CA',
     issue_date: '2025-01-01',
     expiration_date: '2027-01-01',
   });
