@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { addDays, addYears, localDateString } from '@lm/shared';
 import { apiToken, signIn } from './fixtures/auth.ts';
+import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
 
 const TODAY = localDateString();
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
@@ -199,7 +200,8 @@ test('an Agent sees its own licenses read-only; a School is told it has no acces
   await signIn(page, 'agent');
   await page.goto('/licenses');
   const r = row(page, number);
-  await expect(r).toContainText('Alice Agent');
+  // The first load of the screen on a busy machine: as the other tests here allow.
+  await expect(r).toContainText('Alice Agent', { timeout: 20_000 });
   await expect(r.getByTestId('ce-progress')).toHaveText('9 / 45 hrs');
   await expect(page.getByRole('button', { name: 'Add License' })).toHaveCount(0);
   await expect(r.getByRole('button', { name: /Actions for license/ })).toHaveCount(0);
@@ -209,4 +211,39 @@ test('an Agent sees its own licenses read-only; a School is told it has no acces
   await signIn(school, 'school');
   await school.goto('/licenses');
   await expect(school.getByText('Access denied. Licenses are available to Admins, Brokers and Agents.')).toBeVisible();
+});
+
+test('at phone width an Admin renews a license from the list, its actions in view', async ({ page, request }, testInfo) => {
+  const number = `PHONE-${unique()}`;
+  const expiration = addDays(TODAY, 20);
+  await createLicense(request, {
+    user_id: await userId(request, 'agent'),
+    license_number: number,
+    state: 'TX',
+    issue_date: '2025-01-01',
+    expiration_date: expiration,
+  });
+  await atPhoneWidth(page);
+  await signIn(page, 'admin');
+  await page.goto(`/licenses?search=${number}`);
+  const r = row(page, number);
+  await expect(r).toHaveCount(1, { timeout: 20_000 });
+  await expect(page.getByText('Showing 1 to 1 of 1 licenses')).toBeVisible();
+  await phoneShot(page, testInfo, 'licenses-list');
+
+  const actions = r.getByRole('button', { name: `Actions for license ${number}` });
+  await expectInView(actions);
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Renew' }).click();
+  const renew = page.getByRole('dialog', { name: `Renew License ${number}` });
+  await expect(renew.getByTestId('renew-new-expiration')).toHaveText(addYears(expiration, 2));
+  const confirmRenew = renew.getByRole('button', { name: 'Renew', exact: true });
+  await expectInView(confirmRenew);
+  await phoneShot(page, testInfo, 'licenses-renew');
+  await confirmRenew.click();
+  await expect(page.getByText('License renewed successfully!')).toBeVisible();
+  await expect(renew).toBeHidden();
+  await expect(r).toContainText(addYears(expiration, 2));
+  await expect(r.getByTestId('expiry-badge')).toHaveAttribute('data-color', 'green');
+  await phoneShot(page, testInfo, 'licenses-renewed');
 });

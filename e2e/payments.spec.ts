@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { localDateString } from '@lm/shared';
 import { apiToken, signIn } from './fixtures/auth.ts';
+import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
 
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 
@@ -146,4 +148,66 @@ test('an Agent sees its own payments read-only; a School is told it has no acces
   await signIn(school, 'school');
   await school.goto('/payments');
   await expect(school.getByText('Access denied. Payments are available to Admins, Brokers and Agents.')).toBeVisible();
+});
+
+test('at phone width an Admin records a payment, opens its details and exports the list', async ({ page, request }, testInfo) => {
+  const agentId = await userId(request, 'agent');
+  const licenseNumber = `PHPAY-${unique()}`;
+  await post(request, '/api/licenses', {
+    user_id: agentId,
+    license_number: licenseNumber,
+    state: 'CA',
+    issue_date: '2025-01-01',
+    expiration_date: '2027-01-01',
+  });
+  await atPhoneWidth(page);
+  await signIn(page, 'admin');
+  await page.goto('/payments');
+  await expect(page.getByTestId('stat-Total Revenue')).toHaveText(/^\$[\d,]+\.\d{2}$/, { timeout: 20_000 });
+  await expect(page.getByText(/^Showing 1 to \d+ of \d+ payments$/)).toBeVisible();
+  await phoneShot(page, testInfo, 'payments-list');
+
+  // Record a payment linked to the license.
+  await page.getByRole('button', { name: 'Record Payment' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Record New Payment' });
+  await pick(page, /^User/, 'Alice Agent (Agent)');
+  await dialog.getByLabel(/^Amount/).fill('76.40');
+  await dialog.getByRole('combobox', { name: 'License' }).click();
+  await page.getByRole('option', { name: new RegExp(licenseNumber) }).click();
+  const description = `Phone payment ${unique()}`;
+  await dialog.getByLabel('Description').fill(description);
+  const submit = dialog.getByRole('button', { name: 'Record Payment' });
+  await expectInView(submit);
+  await phoneShot(page, testInfo, 'payments-record');
+  await submit.click();
+  await expect(page.getByText('Payment recorded successfully!')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await page.getByLabel('Search').fill(description);
+  const r = row(page, description);
+  await expect(r).toHaveCount(1);
+  await expect(r).toContainText('$76.40');
+  await expectInView(r.getByRole('button', { name: /Actions for payment/ }));
+
+  // The row opens the payment with its payer and license.
+  await r.getByRole('cell').first().click();
+  const drawer = page.getByRole('dialog', { name: 'Payment Details' });
+  const detail = drawer.getByTestId('payment-detail');
+  await expect(detail).toContainText('$76.40');
+  await expect(detail).toContainText(description);
+  await expect(detail.getByRole('region', { name: 'Payer' })).toContainText('Alice Agent');
+  await expect(detail.getByRole('region', { name: 'License' })).toContainText(licenseNumber);
+  await phoneShot(page, testInfo, 'payments-detail');
+  await drawer.getByRole('button', { name: 'Close payment details' }).click();
+  await expect(drawer).toBeHidden();
+
+  // The export holds the filtered view.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^payments_\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = fs.readFileSync((await file.path())!, 'utf8');
+  expect(text.trim().split(/\r?\n/)).toHaveLength(2);
+  expect(text).toContain(description);
+  expect(text).toContain(licenseNumber);
 });

@@ -46,7 +46,7 @@ test('Overview: filters with their defaults, totals, Users by Role and Licenses 
     await expect(page.getByRole('tab', { name: tab })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Overview' })).toHaveAttribute('aria-selected', 'true');
 
-  for (const label of ['Total Users', 'Total Licenses', 'Total Courses', 'Total Revenue'])
+  for (const label of ['Total Users', 'Total Licenses', 'Total Courses', 'Revenue This Period'])
     await expect(page.getByTestId(`stat-${label}`)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Users by Role' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Licenses by Status' })).toBeVisible();

@@ -559,6 +559,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/payments/{id}/detail': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One payment with its payer (name, e-mail, phone, role, brokerage) and its linked license (or null) */
+    get: operations['payments-detail'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dashboard/stats': {
     parameters: {
       query?: never;
@@ -1948,6 +1965,84 @@ export interface paths {
       requestBody?: never;
       responses: {
         /** @description text/csv attachment backups_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the payments list as CSV, with the list's filters and sort (no paging)
+     * @description One row per payment in your scope matching the filters of GET /payments (user_id, license_id, status, payment_type, payment_method, start_date, end_date, search), in its sort and order (newest first by default); Amount in dollars with 2 decimals. Saved as payments_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          user_id?: string;
+          license_id?: string;
+          status?: string;
+          payment_type?: string;
+          payment_method?: string;
+          start_date?: string;
+          end_date?: string;
+          search?: string;
+          sort?: string;
+          order?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment payments_{today}.csv */
         200: {
           headers: {
             [name: string]: unknown;
@@ -4451,7 +4546,7 @@ export interface operations {
         start_date?: string;
         end_date?: string;
         search?: string;
-        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'created_at';
+        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'description' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
@@ -4580,7 +4675,7 @@ export interface operations {
         start_date?: string;
         end_date?: string;
         search?: string;
-        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'created_at';
+        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'description' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
@@ -4807,6 +4902,86 @@ export interface operations {
           'application/json': {
             /** @constant */
             success: true;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'payments-detail': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            payment: {
+              payment_id: number;
+              user_id: number;
+              first_name: string;
+              last_name: string;
+              license_id: number | null;
+              license_number: string | null;
+              amount: number;
+              /** @enum {string} */
+              payment_type: 'License Fee' | 'Renewal Fee' | 'Course Fee' | 'Penalty' | 'Other';
+              /** @enum {string} */
+              payment_method: 'Credit Card' | 'Bank Transfer' | 'Check' | 'Cash' | 'Other';
+              /** @enum {string} */
+              status: 'Completed' | 'Pending' | 'Failed' | 'Refunded';
+              description: string | null;
+              payment_date: string;
+              created_by: number | null;
+              created_at: string;
+              updated_at: string;
+            };
+            payer: {
+              user_id: number;
+              first_name: string;
+              last_name: string;
+              email: string;
+              phone_number: string | null;
+              /** @enum {string} */
+              role_name: 'Admin' | 'Broker' | 'Agent' | 'School';
+              brokerage_name: string | null;
+              is_active: boolean;
+            };
+            license: {
+              license_id: number;
+              user_id: number;
+              first_name: string;
+              last_name: string;
+              license_number: string;
+              state: string;
+              /** @enum {string} */
+              license_type: 'Sales' | 'Broker' | 'Associate Broker';
+              issue_date: string;
+              expiration_date: string;
+              /** @enum {string} */
+              status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
+              ce_hours_required: number;
+              ce_hours_completed: number;
+              cycle_start_date: string;
+              renewed_at: string | null;
+              created_at: string;
+              updated_at: string;
+            } | null;
           };
         };
       };

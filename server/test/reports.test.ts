@@ -14,7 +14,6 @@ let T: string;
 const EVIL = '=HYPERLINK("http://evil.example","click")';
 const daysAgoIso = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
-
 beforeAll(async () => {
   ({ env, roles: people } = t);
   T = today();
@@ -309,7 +308,7 @@ describe('GET /api/reports/{name}/export?format=csv', () => {
     expect(ethics.slice(4)).toEqual(['2', '49.99', 'Active', '1', '1', '']);
     const all = await get('comprehensive');
     expect(all).toContainEqual(['License Analytics', 'Expiring Soon (30 days)', '2']);
-    expect(all).toContainEqual(['Overview', 'Total Revenue', '100.00']);
+    expect(all).toContainEqual(['Overview', 'Revenue This Period', '100.00']);
     expect(all).toContainEqual(['Course Analytics', 'Average Completion Time (days)', '2']);
   });
 

@@ -73,6 +73,19 @@ describe('license input', () => {
     );
   });
 
+  it('refuses an issue date after the expiration date, on expiration_date (the form shows it there)', () => {
+    const result = createLicenseInput.safeParse({
+      user_id: 1,
+      license_number: 'x',
+      state: 'TX',
+      issue_date: '2027-05-01',
+      expiration_date: '2027-04-01',
+    });
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({ path: ['expiration_date'], message: 'Issue date cannot be after the expiration date' }),
+    ]);
+  });
+
   it('refuses negative CE hours, and an update takes any subset of fields without defaults', () => {
     expect(
       createLicenseInput.safeParse({

@@ -151,17 +151,27 @@ const licenseFields = {
   ce_hours_completed: ceHours,
 };
 
+/** A new license's defaults (docs/product.md section 9); CE hours required comes from settings.default_ce_hours. */
+export const LICENSE_DEFAULTS = { license_type: 'Sales', status: 'Active', ce_hours_completed: 0 } as const satisfies {
+  license_type: (typeof LICENSE_TYPES)[number];
+  status: (typeof LICENSE_STATUSES)[number];
+  ce_hours_completed: number;
+};
+
 /**
  * POST /licenses. Defaults (docs/product.md section 9): Sales, Active, CE hours completed 0; CE hours required
- * defaults to settings.default_ce_hours (0 unless an Admin changed it).
+ * defaults to settings.default_ce_hours (0 unless an Admin changed it). The issue date may not follow the
+ * expiration date (the message on expiration_date).
  */
-export const createLicenseInput = z.object({
-  ...licenseFields,
-  license_type: licenseFields.license_type.default('Sales'),
-  status: licenseFields.status.default('Active'),
-  ce_hours_required: ceHours.optional(),
-  ce_hours_completed: ceHours.default(0),
-});
+export const createLicenseInput = z
+  .object({
+    ...licenseFields,
+    license_type: licenseFields.license_type.default(LICENSE_DEFAULTS.license_type),
+    status: licenseFields.status.default(LICENSE_DEFAULTS.status),
+    ce_hours_required: ceHours.optional(),
+    ce_hours_completed: ceHours.default(LICENSE_DEFAULTS.ce_hours_completed),
+  })
+  .refine((l) => l.issue_date <= l.expiration_date, { message: LICENSE_MESSAGES.datesOrder, path: ['expiration_date'] });
 export type CreateLicenseInput = z.infer<typeof createLicenseInput>;
 
 /** PUT /licenses/{id}: any subset of the fields; the rest keep their values. */

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { dateString, idParam, paginationSchema } from './common.ts';
 import { PAYMENT_METHODS, PAYMENT_STATUSES, PAYMENT_TYPES } from './domain-constants.ts';
 import { MAX_ID } from './common.ts';
+import { licenseSchema } from './licenses.ts';
+import { ROLE_NAMES } from './roles.ts';
 
 export const PAYMENT_MESSAGES = {
   userRequired: 'User is required',
@@ -34,7 +36,23 @@ export const PAYMENT_STRINGS = {
   things: 'payments',
   empty: 'No payments found',
   cards: { revenue: 'Total Revenue', completed: 'Completed', pending: 'Pending', total: 'Total Payments' },
+  detailTitle: 'Payment Details',
+  detailFailed: 'Failed to load payment details',
 } as const;
+
+/**
+ * "Total Revenue" is the sum of Completed payments, whatever their date, in the caller's scope (the Payments
+ * cards, docs/product.md). The Reports overview's figure over its Start..End period is "Revenue This Period"
+ * (docs/decisions.md "Licensing").
+ */
+export const REVENUE_LABELS = { total: PAYMENT_STRINGS.cards.revenue, period: 'Revenue This Period' } as const;
+
+/** A new payment's defaults (docs/product.md section 9); the date defaults to the office's today. */
+export const PAYMENT_DEFAULTS = { payment_type: 'License Fee', payment_method: 'Credit Card', status: 'Completed' } as const satisfies {
+  payment_type: (typeof PAYMENT_TYPES)[number];
+  payment_method: (typeof PAYMENT_METHODS)[number];
+  status: (typeof PAYMENT_STATUSES)[number];
+};
 
 export const MAX_PAYMENT_DOLLARS = 1_000_000;
 
@@ -90,9 +108,9 @@ const paymentFields = {
 export const createPaymentInput = z.object({
   ...paymentFields,
   license_id: paymentFields.license_id.optional(),
-  payment_type: paymentFields.payment_type.default('License Fee'),
-  payment_method: paymentFields.payment_method.default('Credit Card'),
-  status: paymentFields.status.default('Completed'),
+  payment_type: paymentFields.payment_type.default(PAYMENT_DEFAULTS.payment_type),
+  payment_method: paymentFields.payment_method.default(PAYMENT_DEFAULTS.payment_method),
+  status: paymentFields.status.default(PAYMENT_DEFAULTS.status),
   description: paymentFields.description.optional(),
   /** Defaults to the office's today. */
   payment_date: dateString.optional(),
@@ -105,7 +123,18 @@ export type UpdatePaymentInput = z.infer<typeof updatePaymentInput>;
 
 export const paymentIdInput = z.object({ id: idParam });
 
-export const PAYMENT_SORT_COLUMNS = ['payment_date', 'user', 'amount', 'payment_type', 'payment_method', 'status', 'created_at'] as const;
+/** Every column the Payments list shows sorts on the server (Description: empty first, case-insensitive). */
+export const PAYMENT_SORT_COLUMNS = [
+  'payment_date',
+  'user',
+  'amount',
+  'payment_type',
+  'payment_method',
+  'status',
+  'description',
+  'created_at',
+] as const;
+export type PaymentSortColumn = (typeof PAYMENT_SORT_COLUMNS)[number];
 
 /** GET /payments, /payments/page and /payments/summary query (clients omit empty values). */
 export const paymentListQuery = z.object({
@@ -146,6 +175,27 @@ export const paymentSummarySchema = z.object({
   total_payments: z.number().int(),
 });
 export type PaymentSummary = z.infer<typeof paymentSummarySchema>;
+
+/** The payer as the payment detail shows them (the holder of the linked license, when there is one). */
+export const paymentPayerSchema = z.object({
+  user_id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  phone_number: z.string().nullable(),
+  role_name: z.enum(ROLE_NAMES),
+  brokerage_name: z.string().nullable(),
+  is_active: z.boolean(),
+});
+export type PaymentPayer = z.infer<typeof paymentPayerSchema>;
+
+/** GET /payments/{id}/detail: the payment, its payer and its license (null when none is linked). */
+export const paymentDetailSchema = z.object({
+  payment: paymentSchema,
+  payer: paymentPayerSchema,
+  license: licenseSchema.nullable(),
+});
+export type PaymentDetail = z.infer<typeof paymentDetailSchema>;
 
 /** '$1,234.50' */
 export function formatPaymentAmount(amount: number): string {

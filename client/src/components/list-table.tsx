@@ -65,7 +65,9 @@ export function ListTable<T>({
           accessor: '__actions',
           title: actionsTitle,
           textAlign: 'right',
-          width: 1,
+          // As wide as its content: mantine-datatable copies width to min- and max-width, so a number (1 px) left the
+          // control overflowing the cell and clipped by the table's scroll box at phone width.
+          width: 'min-content',
           // The actions' clicks and keys stay in the cell: they must not open the row's detail.
           render: (row) => (
             <Box onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>

@@ -110,6 +110,9 @@ function TranscriptView({ transcript, adjustment }: { transcript: Transcript; ad
             </Text>
             <LicenseStatusBadge status={license.status} />
           </Group>
+          <Text size="sm" c="dimmed">
+            Issued {formatDate(license.issue_date)} · Expires {formatDate(license.expiration_date)}
+          </Text>
         </Stack>
         <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => void onDownload()} loading={downloading}>
           Download CSV

@@ -8,6 +8,7 @@ import { backupsExport, backupsFileRoutes } from '../modules/backups/backups.htt
 import { auditExport } from '../modules/audit/audit.http.ts';
 import { notificationsExports } from '../modules/notifications/notifications.http.ts';
 import { licensesExport, licensesFileRoutes } from '../modules/licenses/licenses.http.ts';
+import { paymentsExport } from '../modules/payments/payments.http.ts';
 
 export type { FileRoutes, RouteDeps } from './file-routes.ts';
 
@@ -38,6 +39,7 @@ export const fileRoutes: FileRoutes[] = [
   auditExport,
   notificationsExports,
   backupsExport,
+  paymentsExport,
 ];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));

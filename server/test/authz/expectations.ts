@@ -200,6 +200,7 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'payments.page': { input: empty, ...notSchool },
   'payments.summary': { input: empty, ...notSchool },
   'payments.get': { object: 'payment', input: (id) => ({ id }), Admin: 'ok', Broker: brokerScope, Agent: ownOnly, School: 403 },
+  'payments.detail': { object: 'payment', input: (id) => ({ id }), Admin: 'ok', Broker: brokerScope, Agent: ownOnly, School: 403 },
   'payments.create': {
     object: 'user',
     input: (id) => ({ user_id: id, amount: 42.5 }),

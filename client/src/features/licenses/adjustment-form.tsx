@@ -1,49 +1,31 @@
 import { Button, Group, NumberInput, Paper, Stack, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { IconPlus } from '@tabler/icons-react';
 import { CE_STRINGS, ceAdjustInput } from '@lm/shared';
-import { fieldErrors } from '../../lib/errors.ts';
-import { notify } from '../../lib/notify.ts';
+import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { useAdjustLicense } from './api.ts';
 
-interface Values {
-  hours: number | string;
-  reason: string;
-}
+type Values = { hours: number | string; reason: string };
 
 const EMPTY: Values = { hours: '', reason: '' };
-const ADJUST_FAILED = CE_STRINGS.adjustFailed;
 
 /** Adds a signed number of CE hours, with a reason, to the license's current cycle (Admin and Broker). */
 export function AdjustmentForm({ licenseId }: { licenseId: number }) {
   const adjust = useAdjustLicense();
-  const form = useForm<Values>({
+  // The shared schema's messages; an emptied number is absent ("not a number").
+  const form = useSchemaForm({
+    schema: ceAdjustInput,
     initialValues: EMPTY,
-    // The shared schema's messages, first per field; an emptied number is "not a number".
-    validate: (v) => {
-      const parsed = ceAdjustInput.safeParse({ id: licenseId, hours: v.hours === '' ? undefined : Number(v.hours), reason: v.reason });
-      if (parsed.success) return {};
-      const errors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-      return errors;
-    },
+    toInput: (v: Values) => ({ id: licenseId, hours: v.hours === '' ? undefined : Number(v.hours), reason: v.reason }),
   });
 
-  const submit = form.onSubmit((v) =>
-    adjust.mutate(
-      { id: licenseId, hours: Number(v.hours), reason: v.reason.trim() },
-      {
-        onSuccess: () => {
-          notify.success(CE_STRINGS.adjusted);
-          form.setValues(EMPTY);
-          form.resetDirty(EMPTY);
-        },
-        onError: (err) => {
-          form.setErrors(fieldErrors(err));
-          notify.failure(err, ADJUST_FAILED);
-        },
+  const submit = form.onSubmit((input) =>
+    adjust.mutate(input, {
+      onSuccess: () => {
+        form.setValues(EMPTY);
+        form.resetDirty(EMPTY);
       },
-    ),
+      onError: (err) => showServerErrors(form, err),
+    }),
   );
 
   return (

@@ -1,12 +1,20 @@
 /**
- * The licenses screen's calls beyond the table: the renewal preview, Renew and CE adjustments (the CE
- * transcript and its CSV load in components/transcript-drawer.tsx, shared with the dashboard). A change to
- * a license's CE touches the licenses list, the dashboard (CE progress, expiring licenses) and the
- * completions screen, so all three are refreshed.
+ * The licenses feature's server calls (docs/architecture.md "Client"): the list page, the form's holders and
+ * defaults, create, update, delete, the renewal preview, Renew and CE adjustments, each mutation with its toasts
+ * (strings from the shared package) and what it refreshes. The CE transcript and its CSV load in
+ * components/transcript-drawer.tsx, shared with the dashboard. A license change touches the licenses list, the
+ * dashboard (CE progress, expiring licenses), the completions screen, payments (a payment shows its license's
+ * number) and the reports, so all of them are refreshed.
+ *
+ * Components add their own `onSuccess` / `onError` per call (close the modal, put a 400's messages on the
+ * fields); the toasts here run first.
  */
+import { keepPreviousData } from '@tanstack/react-query';
+import { CE_STRINGS, LICENSE_STRINGS, type LicenseListQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
+import { notify } from '../../lib/notify.ts';
 
-/** Refreshes every query a license's CE or expiration feeds. */
+/** Refreshes every query a license's fields, CE or expiration feed. */
 export function useRefreshLicenseData() {
   const utils = trpc.useUtils();
   return () => {
@@ -14,7 +22,50 @@ export function useRefreshLicenseData() {
     void utils.dashboard.invalidate();
     void utils.completions.invalidate();
     void utils.payments.invalidate();
+    void utils.reports.invalidate();
+    void utils.admin.stats.invalidate();
   };
+}
+
+/** One page of the Licenses list; the previous page stays on screen while the next loads. */
+export function useLicensesPage(input: LicenseListQuery) {
+  return trpc.licenses.page.useQuery(input, { placeholderData: keepPreviousData });
+}
+
+/** The holder select's Agents and Brokers, loaded while the form is open. */
+export function useLicenseHolders(enabled: boolean) {
+  return trpc.licenses.holders.useQuery(undefined, { enabled, staleTime: 60_000 });
+}
+
+/** The form's starting CE hours required (settings.default_ce_hours). */
+export function useLicenseDefaults(enabled: boolean) {
+  return trpc.licenses.defaults.useQuery(undefined, { enabled, staleTime: 60_000 });
+}
+
+/** A mutation's shared outcome: the success toast and the refresh, or the server's message (else the fallback). */
+function outcome(refresh: () => void, success: string, failure: string) {
+  return {
+    onSuccess: () => {
+      notify.success(success);
+      refresh();
+    },
+    onError: (err: unknown) => notify.failure(err, failure),
+  };
+}
+
+export function useCreateLicense() {
+  const refresh = useRefreshLicenseData();
+  return trpc.licenses.create.useMutation(outcome(refresh, LICENSE_STRINGS.created, LICENSE_STRINGS.createFailed));
+}
+
+export function useUpdateLicense() {
+  const refresh = useRefreshLicenseData();
+  return trpc.licenses.update.useMutation(outcome(refresh, LICENSE_STRINGS.updated, LICENSE_STRINGS.updateFailed));
+}
+
+export function useDeleteLicense() {
+  const refresh = useRefreshLicenseData();
+  return trpc.licenses.delete.useMutation(outcome(refresh, LICENSE_STRINGS.deleted, LICENSE_STRINGS.deleteFailed));
 }
 
 /** What Renew would do, loaded when the confirmation opens. */
@@ -24,10 +75,10 @@ export function useRenewalPreview(licenseId: number | null) {
 
 export function useRenewLicense() {
   const refresh = useRefreshLicenseData();
-  return trpc.licenses.renew.useMutation({ onSuccess: refresh });
+  return trpc.licenses.renew.useMutation(outcome(refresh, LICENSE_STRINGS.renewed, LICENSE_STRINGS.renewFailed));
 }
 
 export function useAdjustLicense() {
   const refresh = useRefreshLicenseData();
-  return trpc.licenses.adjust.useMutation({ onSuccess: refresh });
+  return trpc.licenses.adjust.useMutation(outcome(refresh, CE_STRINGS.adjusted, CE_STRINGS.adjustFailed));
 }

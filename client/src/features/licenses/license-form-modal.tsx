@@ -1,10 +1,10 @@
 import { useEffect, useMemo } from 'react';
 import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import {
+  createLicenseInput,
   holderLabel,
+  LICENSE_DEFAULTS,
   LICENSE_FORM_STATUSES,
-  LICENSE_MESSAGES,
   LICENSE_STATE_CODES,
   LICENSE_STRINGS,
   LICENSE_TYPES,
@@ -12,12 +12,11 @@ import {
   type LicenseStatus,
   type LicenseType,
 } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
-import { fieldErrors } from '../../lib/errors.ts';
-import { useRefreshLicenseData } from './api.ts';
+import { blankToUndefined, showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { useCreateLicense, useLicenseDefaults, useLicenseHolders, useUpdateLicense } from './api.ts';
 
-interface Values {
+// A type, not an interface: useSchemaForm takes a Record.
+type Values = {
   user_id: string | null;
   license_number: string;
   state: string | null;
@@ -27,23 +26,21 @@ interface Values {
   status: LicenseStatus;
   ce_hours_required: number | string;
   ce_hours_completed: number | string;
-}
-
-/** docs/product.md section 9: Sales, Active, CE hours 0. */
-const DEFAULTS: Values = {
-  user_id: null,
-  license_number: '',
-  state: null,
-  license_type: 'Sales',
-  issue_date: '',
-  expiration_date: '',
-  status: 'Active',
-  ce_hours_required: 0,
-  ce_hours_completed: 0,
 };
 
-function valuesOf(license: License | null, defaultCeHours = 0): Values {
-  if (!license) return { ...DEFAULTS, ce_hours_required: defaultCeHours };
+/** A new license starts from the shared defaults (Sales, Active, CE hours 0) and the office's default CE hours. */
+export function licenseFormValues(license: License | null, defaultCeHours = 0): Values {
+  if (!license) {
+    return {
+      user_id: null,
+      license_number: '',
+      state: null,
+      issue_date: '',
+      expiration_date: '',
+      ...LICENSE_DEFAULTS,
+      ce_hours_required: defaultCeHours,
+    };
+  }
   return {
     user_id: String(license.user_id),
     license_number: license.license_number,
@@ -57,35 +54,24 @@ function valuesOf(license: License | null, defaultCeHours = 0): Values {
   };
 }
 
-const ceHours = (v: number | string) => (v === '' || (typeof v === 'number' && v >= 0) ? null : LICENSE_MESSAGES.ceNotNegative);
+/** The select holds the holder's id as text; an emptied field is absent (the schema's message, or its default). */
+export const licenseFormInput = (v: Values) => blankToUndefined({ ...v, user_id: v.user_id ? Number(v.user_id) : undefined });
 
-/** Add or edit a license: submit 'Create License' / 'Update License'. */
+/**
+ * Add or edit a license: submit 'Create License' / 'Update License'. Both check the whole license with the
+ * shared create schema (the server's messages, the date order), and send what it produced.
+ */
 export function LicenseFormModal({ opened, license, onClose }: { opened: boolean; license: License | null; onClose: () => void }) {
-  const refresh = useRefreshLicenseData();
-  const holders = trpc.licenses.holders.useQuery(undefined, { enabled: opened, staleTime: 60_000 });
+  const holders = useLicenseHolders(opened);
   // CE hours required starts at settings.default_ce_hours.
-  const defaults = trpc.licenses.defaults.useQuery(undefined, { enabled: opened, staleTime: 60_000 });
+  const defaults = useLicenseDefaults(opened);
   const defaultCeHours = defaults.data?.ce_hours_required ?? 0;
-  const form = useForm<Values>({
-    initialValues: valuesOf(license),
-    validate: {
-      user_id: (v) => (v ? null : LICENSE_MESSAGES.userRequired),
-      license_number: (v) => (v.trim() ? null : LICENSE_MESSAGES.numberRequired),
-      state: (v) => (v ? null : LICENSE_MESSAGES.stateRequired),
-      issue_date: (v) => (v ? null : LICENSE_MESSAGES.issueDateRequired),
-      expiration_date: (v, all) => {
-        if (!v) return LICENSE_MESSAGES.expirationDateRequired;
-        return all.issue_date && all.issue_date > v ? LICENSE_MESSAGES.datesOrder : null;
-      },
-      ce_hours_required: ceHours,
-      ce_hours_completed: ceHours,
-    },
-  });
+  const form = useSchemaForm({ schema: createLicenseInput, initialValues: licenseFormValues(license), toInput: licenseFormInput });
 
   // Each opening starts from the selected license (edit) or the defaults (create).
   useEffect(() => {
     if (!opened) return;
-    const v = valuesOf(license, defaultCeHours);
+    const v = licenseFormValues(license, defaultCeHours);
     form.setValues(v);
     form.resetDirty(v);
     form.clearErrors();
@@ -105,33 +91,14 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
   const statusOptions: string[] = [...LICENSE_FORM_STATUSES];
   if (license && !statusOptions.includes(license.status)) statusOptions.push(license.status);
 
-  const done = (message: string) => {
-    notify.success(message);
-    refresh();
-    onClose();
-  };
-  const create = trpc.licenses.create.useMutation({ onSuccess: () => done(LICENSE_STRINGS.created) });
-  const update = trpc.licenses.update.useMutation({ onSuccess: () => done(LICENSE_STRINGS.updated) });
+  const create = useCreateLicense();
+  const update = useUpdateLicense();
   const busy = create.isPending || update.isPending;
 
-  const submit = form.onSubmit((v) => {
-    const body = {
-      user_id: Number(v.user_id),
-      license_number: v.license_number.trim(),
-      state: v.state ?? '',
-      license_type: v.license_type,
-      issue_date: v.issue_date,
-      expiration_date: v.expiration_date,
-      status: v.status,
-      ce_hours_required: v.ce_hours_required === '' ? 0 : Number(v.ce_hours_required),
-      ce_hours_completed: v.ce_hours_completed === '' ? 0 : Number(v.ce_hours_completed),
-    };
-    const onError = (err: unknown) => {
-      form.setErrors(fieldErrors(err));
-      notify.failure(err, license ? LICENSE_STRINGS.updateFailed : LICENSE_STRINGS.createFailed);
-    };
-    if (license) update.mutate({ id: license.license_id, ...body }, { onError });
-    else create.mutate(body, { onError });
+  const submit = form.onSubmit((body) => {
+    const after = { onSuccess: onClose, onError: (err: unknown) => showServerErrors(form, err) };
+    if (license) update.mutate({ id: license.license_id, ...body }, after);
+    else create.mutate(body, after);
   });
 
   return (

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconDots, IconEdit, IconPlus, IconRefresh, IconSearch, IconTrash } from '@tabler/icons-react';
-import { keepPreviousData } from '@tanstack/react-query';
 import {
   LICENSE_SORT_COLUMNS,
   LICENSE_STATE_CODES,
@@ -13,9 +12,7 @@ import {
   type LicenseStatus,
   type LicenseType,
 } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
 import { useAuth } from '../../lib/auth.tsx';
-import { notify } from '../../lib/notify.ts';
 import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
 import { ListTable } from '../../components/list-table.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
@@ -28,7 +25,7 @@ import { LicenseFormModal } from './license-form-modal.tsx';
 import { RenewModal } from './renew-modal.tsx';
 import { TranscriptDrawer } from '../../components/transcript-drawer.tsx';
 import { AdjustmentForm } from './adjustment-form.tsx';
-import { useRefreshLicenseData } from './api.ts';
+import { useDeleteLicense, useLicensesPage } from './api.ts';
 import { formatDate } from '../../lib/format.ts';
 
 const EXPIRING_OPTIONS = [
@@ -74,25 +71,14 @@ function LicensesTable() {
     expiring_within: f.expiring ? Number(f.expiring) : undefined,
     search: f.search || undefined,
   };
-  const query = trpc.licenses.page.useQuery({ ...view, page: list.page, limit: list.limit }, { placeholderData: keepPreviousData });
+  const query = useLicensesPage({ ...view, page: list.page, limit: list.limit });
   const [modal, setModal] = useState<{ opened: boolean; license: License | null }>({ opened: false, license: null });
   const [renewing, setRenewing] = useState<License | null>(null);
   const [transcriptId, setTranscriptId] = useState<number | null>(null);
-  const remove = trpc.licenses.delete.useMutation();
-  const refresh = useRefreshLicenseData();
+  const remove = useDeleteLicense();
 
   const onDelete = async (l: License) => {
-    if (!(await confirm(LICENSE_STRINGS.confirmDelete, { confirmLabel: 'Delete' }))) return;
-    remove.mutate(
-      { id: l.license_id },
-      {
-        onSuccess: () => {
-          notify.success(LICENSE_STRINGS.deleted);
-          refresh();
-        },
-        onError: (err) => notify.failure(err, LICENSE_STRINGS.deleteFailed),
-      },
-    );
+    if (await confirm(LICENSE_STRINGS.confirmDelete, { confirmLabel: 'Delete' })) remove.mutate({ id: l.license_id });
   };
 
   return (

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Alert, Button, Checkbox, Group, List, Modal, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
-import { CE_STRINGS, LICENSE_STRINGS, type License, type RenewalPreview } from '@lm/shared';
-import { notify } from '../../lib/notify.ts';
+import { CE_STRINGS, renewLicenseInput, type License, type RenewalPreview } from '@lm/shared';
+import { useSchemaForm } from '../../lib/schema-form.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { useRenewalPreview, useRenewLicense } from './api.ts';
 import { CeHoursBar } from '../../components/ce-parts.tsx';
@@ -29,70 +29,65 @@ export function RenewModal({ license, onClose }: { license: License | null; onCl
 function RenewBody({ license, onClose }: { license: License; onClose: () => void }) {
   const preview = useRenewalPreview(license.license_id);
   const renew = useRenewLicense();
-  const [anyway, setAnyway] = useState(false);
   const data = preview.data;
   const outstanding = data ? !data.complete : false;
+  // docs/product.md: the call carries the new expiration date and the status; the preview computed the date.
+  // With CE outstanding the second choice is the schema's allow_incomplete.
+  const form = useSchemaForm({
+    schema: renewLicenseInput,
+    initialValues: { allow_incomplete: false },
+    toInput: (v: { allow_incomplete: boolean }) => ({
+      id: license.license_id,
+      expiration_date: data?.new_expiration_date,
+      status: 'Active',
+      allow_incomplete: outstanding ? v.allow_incomplete : undefined,
+    }),
+  });
+  const anyway = form.values.allow_incomplete;
 
   // A fresh preview (e.g. after a refetch) asks for the second choice again.
-  useEffect(() => setAnyway(false), [data?.complete]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => form.setFieldValue('allow_incomplete', false), [data?.complete]);
 
-  const onRenew = () =>
-    renew.mutate(
-      // docs/product.md: the call carries the new expiration date and the status; the preview computed the date.
-      {
-        id: license.license_id,
-        expiration_date: data?.new_expiration_date,
-        status: 'Active',
-        ...(outstanding ? { allow_incomplete: true } : {}),
-      },
-      {
-        onSuccess: () => {
-          notify.success(LICENSE_STRINGS.renewed);
-          onClose();
-        },
-        onError: (err) => {
-          notify.failure(err, LICENSE_STRINGS.renewFailed);
-          void preview.refetch();
-        },
-      },
-    );
+  const submit = form.onSubmit((input) => renew.mutate(input, { onSuccess: onClose, onError: () => void preview.refetch() }));
 
   return (
-    <Stack gap="md">
-      <Text size="sm">
-        {license.first_name} {license.last_name} · {license.state} {license.license_type}
-      </Text>
-      {preview.isError && <QueryError things="the renewal preview" query={preview} />}
-      {!data && !preview.isError && (
-        <Stack gap="sm" aria-busy="true" aria-label="Loading the renewal preview">
-          <Skeleton h={52} />
-          <Skeleton h={40} />
-          <Skeleton h={60} />
-        </Stack>
-      )}
-      {data && <PreviewFigures preview={data} />}
-      {data && outstanding && (
-        <Checkbox
-          checked={anyway}
-          onChange={(e) => setAnyway(e.currentTarget.checked)}
-          label={CE_STRINGS.renewOutstanding}
-          description="The renewal is recorded as made with CE outstanding, and the missing hours stay on the closed cycle."
-        />
-      )}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose} disabled={renew.isPending}>
-          Cancel
-        </Button>
-        <Button
-          color={outstanding ? 'orange' : undefined}
-          onClick={onRenew}
-          loading={renew.isPending}
-          disabled={!data || (outstanding && !anyway)}
-        >
-          {outstanding ? CE_STRINGS.renewAnyway : 'Renew'}
-        </Button>
-      </Group>
-    </Stack>
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Text size="sm">
+          {license.first_name} {license.last_name} · {license.state} {license.license_type}
+        </Text>
+        {preview.isError && <QueryError things="the renewal preview" query={preview} />}
+        {!data && !preview.isError && (
+          <Stack gap="sm" aria-busy="true" aria-label="Loading the renewal preview">
+            <Skeleton h={52} />
+            <Skeleton h={40} />
+            <Skeleton h={60} />
+          </Stack>
+        )}
+        {data && <PreviewFigures preview={data} />}
+        {data && outstanding && (
+          <Checkbox
+            {...form.getInputProps('allow_incomplete', { type: 'checkbox' })}
+            label={CE_STRINGS.renewOutstanding}
+            description="The renewal is recorded as made with CE outstanding, and the missing hours stay on the closed cycle."
+          />
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} disabled={renew.isPending}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            color={outstanding ? 'orange' : undefined}
+            loading={renew.isPending}
+            disabled={!data || (outstanding && !anyway)}
+          >
+            {outstanding ? CE_STRINGS.renewAnyway : 'Renew'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }
 

@@ -1,11 +1,10 @@
 import { useEffect, useMemo } from 'react';
 import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import {
-  hasAtMostTwoDecimals,
+  createPaymentInput,
   holderLabel,
   localDateString,
-  PAYMENT_MESSAGES,
+  PAYMENT_DEFAULTS,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
   PAYMENT_STRINGS,
@@ -15,11 +14,11 @@ import {
   type PaymentStatus,
   type PaymentType,
 } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
-import { fieldErrors } from '../../lib/errors.ts';
+import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { useCreatePayment, usePayerLicenses, usePayers, useUpdatePayment } from './api.ts';
 
-interface Values {
+// A type, not an interface: useSchemaForm takes a Record.
+type Values = {
   user_id: string | null;
   amount: number | string;
   payment_type: PaymentType | null;
@@ -28,24 +27,13 @@ interface Values {
   payment_date: string;
   license_id: string | null;
   description: string;
-}
+};
 
-/** docs/product.md: License Fee, Credit Card, Completed, payment_date today. */
-function defaults(): Values {
-  return {
-    user_id: null,
-    amount: '',
-    payment_type: 'License Fee',
-    payment_method: 'Credit Card',
-    status: 'Completed',
-    payment_date: localDateString(),
-    license_id: null,
-    description: '',
-  };
-}
-
-function valuesOf(payment: Payment | null): Values {
-  if (!payment) return defaults();
+/** A new payment starts from the shared defaults (License Fee, Credit Card, Completed) and today. */
+export function paymentFormValues(payment: Payment | null): Values {
+  if (!payment) {
+    return { user_id: null, amount: '', ...PAYMENT_DEFAULTS, payment_date: localDateString(), license_id: null, description: '' };
+  }
   return {
     user_id: String(payment.user_id),
     amount: payment.amount,
@@ -58,33 +46,35 @@ function valuesOf(payment: Payment | null): Values {
   };
 }
 
-/** Record or edit a payment: 'Record New Payment' / 'Edit Payment'. */
+/**
+ * The form's values as the schema takes them: ids from the selects' text; an emptied amount or date is absent
+ * (the amount's message; the server's today); an emptied type stays null, so it answers 'Payment type is
+ * required' instead of falling back to the default; no license is null (unlinks on edit).
+ */
+export const paymentFormInput = (v: Values) => ({
+  ...v,
+  user_id: v.user_id ? Number(v.user_id) : undefined,
+  amount: v.amount === '' ? undefined : Number(v.amount),
+  payment_date: v.payment_date || undefined,
+  license_id: v.license_id ? Number(v.license_id) : null,
+});
+
+/** Record or edit a payment: 'Record New Payment' / 'Edit Payment'. Both check the whole payment with the shared create schema. */
 export function PaymentFormModal({ opened, payment, onClose }: { opened: boolean; payment: Payment | null; onClose: () => void }) {
-  const utils = trpc.useUtils();
-  const form = useForm<Values>({
-    initialValues: valuesOf(payment),
-    validate: {
-      user_id: (v) => (v ? null : PAYMENT_MESSAGES.userRequired),
-      amount: (v) => {
-        if (typeof v !== 'number' || !(v > 0)) return PAYMENT_MESSAGES.amountPositive;
-        return hasAtMostTwoDecimals(v) ? null : PAYMENT_MESSAGES.amountDecimals;
-      },
-      payment_type: (v) => (v ? null : PAYMENT_MESSAGES.typeRequired),
-    },
-  });
+  const form = useSchemaForm({ schema: createPaymentInput, initialValues: paymentFormValues(payment), toInput: paymentFormInput });
 
   useEffect(() => {
     if (!opened) return;
-    const v = valuesOf(payment);
+    const v = paymentFormValues(payment);
     form.setValues(v);
     form.resetDirty(v);
     form.clearErrors();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, payment]);
 
-  const payers = trpc.licenses.holders.useQuery(undefined, { enabled: opened, staleTime: 60_000 });
+  const payers = usePayers(opened);
   const userId = form.values.user_id ? Number(form.values.user_id) : null;
-  const userLicenses = trpc.licenses.list.useQuery({ user_id: userId ?? undefined }, { enabled: opened && userId !== null });
+  const userLicenses = usePayerLicenses(userId, opened);
 
   const payerOptions = useMemo(() => {
     const options = (payers.data ?? []).map((h) => ({ value: String(h.user_id), label: holderLabel(h) }));
@@ -98,32 +88,14 @@ export function PaymentFormModal({ opened, payment, onClose }: { opened: boolean
     label: `${l.license_number} (${l.state}, ${l.license_type})`,
   }));
 
-  const done = (message: string) => {
-    notify.success(message);
-    void utils.payments.invalidate();
-    onClose();
-  };
-  const create = trpc.payments.create.useMutation({ onSuccess: () => done(PAYMENT_STRINGS.created) });
-  const update = trpc.payments.update.useMutation({ onSuccess: () => done(PAYMENT_STRINGS.updated) });
+  const create = useCreatePayment();
+  const update = useUpdatePayment();
   const busy = create.isPending || update.isPending;
 
-  const submit = form.onSubmit((v) => {
-    const body = {
-      user_id: Number(v.user_id),
-      amount: Number(v.amount),
-      payment_type: v.payment_type!,
-      payment_method: v.payment_method,
-      status: v.status,
-      payment_date: v.payment_date || localDateString(),
-      license_id: v.license_id ? Number(v.license_id) : null,
-      description: v.description.trim() || null,
-    };
-    const onError = (err: unknown) => {
-      form.setErrors(fieldErrors(err));
-      notify.failure(err, payment ? PAYMENT_STRINGS.updateFailed : PAYMENT_STRINGS.createFailed);
-    };
-    if (payment) update.mutate({ id: payment.payment_id, ...body }, { onError });
-    else create.mutate(body, { onError });
+  const submit = form.onSubmit((body) => {
+    const after = { onSuccess: onClose, onError: (err: unknown) => showServerErrors(form, err) };
+    if (payment) update.mutate({ id: payment.payment_id, ...body }, after);
+    else create.mutate(body, after);
   });
 
   const userInput = form.getInputProps('user_id');

@@ -11,8 +11,6 @@ import {
   IconSearch,
   IconTrash,
 } from '@tabler/icons-react';
-import { keepPreviousData } from '@tanstack/react-query';
-import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import {
   PAYMENT_METHODS,
   PAYMENT_SORT_COLUMNS,
@@ -21,26 +19,27 @@ import {
   PAYMENT_TYPES,
   type Payment,
   type PaymentMethod,
+  type PaymentSortColumn,
   type PaymentStatus,
   type PaymentType,
 } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
 import { useAuth } from '../../lib/auth.tsx';
-import { notify } from '../../lib/notify.ts';
-import { useUrlSearch, useUrlState } from '../../lib/use-url-state.ts';
+import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
 import { confirm } from '../../components/confirm.ts';
+import { ExportButton } from '../../components/export-button.tsx';
+import { ListTable } from '../../components/list-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
 import { RequireRole } from '../../components/require-role.tsx';
+import { StatCard } from '../../components/stat-card.tsx';
 import { PaymentMethodBadge, PaymentStatusBadge, PaymentTypeBadge } from './payment-badges.tsx';
 import { PaymentFormModal } from './payment-form-modal.tsx';
-import { StatCard } from '../../components/stat-card.tsx';
-import { formatDate, formatMoney } from '../../lib/format.ts';
+import { PaymentDrawer } from './payment-drawer.tsx';
+import { useDeletePayment, usePaymentSummary, usePaymentsPage } from './api.ts';
+import { formatCount, formatDate, formatMoney } from '../../lib/format.ts';
 
-type PaymentSort = (typeof PAYMENT_SORT_COLUMNS)[number];
-const PAGE_SIZES = ['10', '20', '50'];
-const sortKey = (accessor: string): PaymentSort =>
-  (PAYMENT_SORT_COLUMNS as readonly string[]).includes(accessor) ? (accessor as PaymentSort) : 'payment_date';
+const sortKey = (key: string): PaymentSortColumn =>
+  (PAYMENT_SORT_COLUMNS as readonly string[]).includes(key) ? (key as PaymentSortColumn) : 'payment_date';
 
 export const PAYMENTS_DENIED = 'Access denied. Payments are available to Admins, Brokers and Agents.';
 
@@ -73,186 +72,109 @@ export function PaymentsPage() {
   );
 }
 
-/** Total Revenue (Completed payments), Completed, Pending, Total Payments: over everything in the caller's scope. */
+/**
+ * Total Revenue (Completed payments of any date), Completed, Pending, Total Payments: over everything in the
+ * caller's scope (docs/decisions.md "Licensing"). Two to a row at phone width.
+ */
 function SummaryCards() {
-  const summary = trpc.payments.summary.useQuery();
+  const summary = usePaymentSummary();
   const s = summary.data;
   const { cards } = PAYMENT_STRINGS;
   if (summary.isError) return <QueryError things="payment summary" query={summary} />;
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+    <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
       <StatCard label={cards.revenue} value={s && formatMoney(s.total_revenue)} icon={<IconCash size={24} />} color="green" loading={!s} />
-      <StatCard label={cards.completed} value={s?.completed} icon={<IconCircleCheck size={24} />} color="teal" loading={!s} />
-      <StatCard label={cards.pending} value={s?.pending} icon={<IconClockHour4 size={24} />} color="yellow" loading={!s} />
-      <StatCard label={cards.total} value={s?.total_payments} icon={<IconReceipt size={24} />} color="blue" loading={!s} />
+      <StatCard
+        label={cards.completed}
+        value={s && formatCount(s.completed)}
+        icon={<IconCircleCheck size={24} />}
+        color="teal"
+        loading={!s}
+      />
+      <StatCard label={cards.pending} value={s && formatCount(s.pending)} icon={<IconClockHour4 size={24} />} color="yellow" loading={!s} />
+      <StatCard label={cards.total} value={s && formatCount(s.total_payments)} icon={<IconReceipt size={24} />} color="blue" loading={!s} />
     </SimpleGrid>
   );
 }
 
 function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: Payment) => void }) {
-  const utils = trpc.useUtils();
-  const [state, setState] = useUrlState({
-    page: '1',
-    limit: '20',
-    sort: 'payment_date',
-    order: 'desc',
-    status: '',
-    type: '',
-    method: '',
-    search: '',
-  });
+  const list = useListState({ sort: 'payment_date', order: 'desc', filters: { status: '', type: '', method: '', search: '' } });
+  const f = list.filters;
   // The search box types freely; the URL (and the query) follow a moment later.
-  const [searchText, onSearch] = useUrlSearch(state.search, (search) => setState({ search }));
+  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
+  const [openId, setOpenId] = useState<number | null>(null);
 
-  const page = Math.max(1, Number(state.page) || 1);
-  const limit = PAGE_SIZES.includes(state.limit) ? Number(state.limit) : 20;
-  const query = trpc.payments.page.useQuery(
-    {
-      page,
-      limit,
-      sort: sortKey(state.sort),
-      order: state.order === 'asc' ? 'asc' : 'desc',
-      status: (state.status || undefined) as PaymentStatus | undefined,
-      payment_type: (state.type || undefined) as PaymentType | undefined,
-      payment_method: (state.method || undefined) as PaymentMethod | undefined,
-      search: state.search || undefined,
-    },
-    { placeholderData: keepPreviousData },
-  );
-  const remove = trpc.payments.delete.useMutation();
+  /** The list's filters and sort as the page procedure and the CSV export take them. */
+  const view = {
+    sort: sortKey(list.sort),
+    order: list.order,
+    status: (f.status || undefined) as PaymentStatus | undefined,
+    payment_type: (f.type || undefined) as PaymentType | undefined,
+    payment_method: (f.method || undefined) as PaymentMethod | undefined,
+    search: f.search || undefined,
+  };
+  const query = usePaymentsPage({ ...view, page: list.page, limit: list.limit });
+  const remove = useDeletePayment();
 
   const onDelete = async (p: Payment) => {
-    if (!(await confirm(PAYMENT_STRINGS.confirmDelete, { confirmLabel: 'Delete' }))) return;
-    remove.mutate(
-      { id: p.payment_id },
-      {
-        onSuccess: () => {
-          notify.success(PAYMENT_STRINGS.deleted);
-          void utils.payments.invalidate();
-        },
-        onError: (err) => notify.failure(err, PAYMENT_STRINGS.deleteFailed),
-      },
-    );
-  };
-
-  const rows = query.data?.payments ?? [];
-  const sortStatus: DataTableSortStatus<Payment> = {
-    columnAccessor: state.sort,
-    direction: state.order === 'asc' ? 'asc' : 'desc',
+    if (await confirm(PAYMENT_STRINGS.confirmDelete, { confirmLabel: 'Delete' })) remove.mutate({ id: p.payment_id });
   };
 
   return (
     <Stack>
-      <Group align="flex-end" wrap="wrap" gap="sm">
-        <TextInput
-          label="Search"
-          placeholder="Name or description"
-          leftSection={<IconSearch size={16} />}
-          value={searchText}
-          onChange={(e) => onSearch(e.currentTarget.value)}
-          w={240}
-        />
-        <Select
-          label="Status"
-          placeholder="All statuses"
-          data={[...PAYMENT_STATUSES]}
-          value={state.status || null}
-          onChange={(v) => setState({ status: v ?? '' })}
-          clearable
-          w={160}
-        />
-        <Select
-          label="Type"
-          placeholder="All types"
-          data={[...PAYMENT_TYPES]}
-          value={state.type || null}
-          onChange={(v) => setState({ type: v ?? '' })}
-          clearable
-          w={160}
-        />
-        <Select
-          label="Method"
-          placeholder="All methods"
-          data={[...PAYMENT_METHODS]}
-          value={state.method || null}
-          onChange={(v) => setState({ method: v ?? '' })}
-          clearable
-          w={160}
-        />
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Group align="flex-end" wrap="wrap" gap="sm">
+          <TextInput
+            label="Search"
+            placeholder="Name or description"
+            leftSection={<IconSearch size={16} />}
+            value={searchText}
+            onChange={(e) => onSearch(e.currentTarget.value)}
+            w={240}
+          />
+          <Select
+            label="Status"
+            placeholder="All statuses"
+            data={[...PAYMENT_STATUSES]}
+            value={f.status || null}
+            onChange={(v) => list.setFilters({ status: v ?? '' })}
+            clearable
+            w={160}
+          />
+          <Select
+            label="Type"
+            placeholder="All types"
+            data={[...PAYMENT_TYPES]}
+            value={f.type || null}
+            onChange={(v) => list.setFilters({ type: v ?? '' })}
+            clearable
+            w={160}
+          />
+          <Select
+            label="Method"
+            placeholder="All methods"
+            data={[...PAYMENT_METHODS]}
+            value={f.method || null}
+            onChange={(v) => list.setFilters({ method: v ?? '' })}
+            clearable
+            w={160}
+          />
+        </Group>
+        <ExportButton path="/api/payments/export" params={view} things={PAYMENT_STRINGS.things} />
       </Group>
 
-      {query.isError ? (
-        <QueryError things={PAYMENT_STRINGS.things} query={query} />
-      ) : (
-        <DataTable<Payment>
-          withTableBorder
-          borderRadius="md"
-          striped
-          highlightOnHover
-          minHeight={rows.length ? undefined : 200}
-          fetching={query.isFetching}
-          records={rows}
-          idAccessor="payment_id"
-          noRecordsText={PAYMENT_STRINGS.empty}
-          totalRecords={query.data?.pagination.total ?? 0}
-          recordsPerPage={limit}
-          page={page}
-          onPageChange={(p) => setState({ page: String(p) })}
-          recordsPerPageOptions={PAGE_SIZES.map(Number)}
-          onRecordsPerPageChange={(n) => setState({ limit: String(n) })}
-          paginationText={({ from, to, totalRecords }) => `Showing ${from} to ${to} of ${totalRecords} payments`}
-          sortStatus={sortStatus}
-          onSortStatusChange={(s) => setState({ sort: sortKey(String(s.columnAccessor)), order: s.direction })}
-          columns={[
-            { accessor: 'payment_date', title: 'Date', sortable: true, noWrap: true, render: (p) => formatDate(p.payment_date) },
-            {
-              accessor: 'user',
-              title: 'User',
-              sortable: true,
-              render: (p) => (
-                <Text size="sm" fw={500}>
-                  {p.first_name} {p.last_name}
-                </Text>
-              ),
-            },
-            {
-              accessor: 'payment_type',
-              title: 'Type',
-              sortable: true,
-              noWrap: true,
-              render: (p) => <PaymentTypeBadge type={p.payment_type} />,
-            },
-            {
-              accessor: 'amount',
-              title: 'Amount',
-              sortable: true,
-              noWrap: true,
-              textAlign: 'right',
-              render: (p) => formatMoney(p.amount),
-            },
-            {
-              accessor: 'payment_method',
-              title: 'Method',
-              sortable: true,
-              noWrap: true,
-              render: (p) => <PaymentMethodBadge method={p.payment_method} />,
-            },
-            { accessor: 'status', title: 'Status', sortable: true, noWrap: true, render: (p) => <PaymentStatusBadge status={p.status} /> },
-            {
-              accessor: 'description',
-              title: 'Description',
-              render: (p) => (
-                <Text size="sm" c={p.description ? undefined : 'dimmed'} lineClamp={2} maw={280}>
-                  {p.description || '-'}
-                </Text>
-              ),
-            },
-            {
-              accessor: 'actions',
-              title: 'Actions',
-              textAlign: 'center',
-              hidden: !canManage,
-              render: (p) => (
+      <ListTable<Payment>
+        things={PAYMENT_STRINGS.things}
+        query={query}
+        records={query.data?.payments}
+        total={query.data?.pagination.total ?? 0}
+        idAccessor="payment_id"
+        list={list}
+        emptyText={PAYMENT_STRINGS.empty}
+        onOpen={(p) => setOpenId(p.payment_id)}
+        actions={
+          canManage
+            ? (p) => (
                 <Menu position="bottom-end" withinPortal>
                   <Menu.Target>
                     <ActionIcon variant="subtle" color="gray" aria-label={`Actions for payment ${p.payment_id}`}>
@@ -268,11 +190,50 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
                     </Menu.Item>
                   </Menu.Dropdown>
                 </Menu>
-              ),
-            },
-          ]}
-        />
-      )}
+              )
+            : undefined
+        }
+        columns={[
+          { accessor: 'payment_date', title: 'Date', sortable: true, noWrap: true, render: (p) => formatDate(p.payment_date) },
+          {
+            accessor: 'user',
+            title: 'User',
+            sortable: true,
+            render: (p) => (
+              <Text size="sm" fw={500}>
+                {p.first_name} {p.last_name}
+              </Text>
+            ),
+          },
+          {
+            accessor: 'payment_type',
+            title: 'Type',
+            sortable: true,
+            noWrap: true,
+            render: (p) => <PaymentTypeBadge type={p.payment_type} />,
+          },
+          { accessor: 'amount', title: 'Amount', sortable: true, noWrap: true, textAlign: 'right', render: (p) => formatMoney(p.amount) },
+          {
+            accessor: 'payment_method',
+            title: 'Method',
+            sortable: true,
+            noWrap: true,
+            render: (p) => <PaymentMethodBadge method={p.payment_method} />,
+          },
+          { accessor: 'status', title: 'Status', sortable: true, noWrap: true, render: (p) => <PaymentStatusBadge status={p.status} /> },
+          {
+            accessor: 'description',
+            title: 'Description',
+            sortable: true,
+            render: (p) => (
+              <Text size="sm" c={p.description ? undefined : 'dimmed'} lineClamp={2} maw={280}>
+                {p.description || '-'}
+              </Text>
+            ),
+          },
+        ]}
+      />
+      <PaymentDrawer paymentId={openId} onClose={() => setOpenId(null)} />
     </Stack>
   );
 }

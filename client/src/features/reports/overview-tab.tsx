@@ -1,6 +1,6 @@
 import { Box, Grid, Group, Stack } from '@mantine/core';
 import { DonutChart } from '@mantine/charts';
-import { reportRoleColor, REPORT_STRINGS } from '@lm/shared';
+import { reportRoleColor, REPORT_STRINGS, REVENUE_LABELS } from '@lm/shared';
 import { useSystemStats } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { EmptyChart, Figure, Figures, FiguresSkeleton, Section, ShareTable } from './parts.tsx';
@@ -21,7 +21,7 @@ export function OverviewTab({ filters }: { filters: ReportQuery }) {
         <Figure label="Total Users" value={users.total} />
         <Figure label="Total Licenses" value={licenses.total} />
         <Figure label="Total Courses" value={courses.total} />
-        <Figure label="Total Revenue" value={formatMoney(payments.total_amount)} hint="Completed payments in the period" />
+        <Figure label={REVENUE_LABELS.period} value={formatMoney(payments.total_amount)} hint="Completed payments dated in the period" />
       </Figures>
       <Grid>
         <Grid.Col span={{ base: 12, lg: 6 }}>

@@ -85,7 +85,11 @@ async function exportTranscript(deps: RouteDeps, req: FastifyRequest, reply: Fas
   const ctx = await authenticate(deps, req, ['Admin', 'Broker', 'Agent']);
   const id = idParam.parse((req.params as { id?: string }).id);
   const transcript = await getTranscript(ctx, id);
-  return sendCsv(reply, rowsSource(TRANSCRIPT_COLUMNS, transcriptRows(transcript)), transcriptFileName(transcript.license.license_number, today()));
+  return sendCsv(
+    reply,
+    rowsSource(TRANSCRIPT_COLUMNS, transcriptRows(transcript)),
+    transcriptFileName(transcript.license.license_number, today()),
+  );
 }
 
 export const licensesFileRoutes: FileRoutes = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   createPaymentInput,
+  paymentDetailSchema,
   paymentIdInput,
   paymentListQuery,
   paymentPageOutput,
@@ -68,6 +69,20 @@ export const paymentsRouter = router({
     .input(paymentIdInput)
     .output(paymentSchema)
     .query(({ ctx, input }) => payments.getPayment(ctx, input.id)),
+
+  detail: readProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/payments/{id}/detail',
+        tags,
+        summary: 'One payment with its payer (name, e-mail, phone, role, brokerage) and its linked license (or null)',
+        protect: true,
+      },
+    })
+    .input(paymentIdInput)
+    .output(paymentDetailSchema)
+    .query(({ ctx, input }) => payments.getPaymentDetail(ctx, input.id)),
 
   create: writeProcedure
     .meta({

@@ -2,24 +2,26 @@ import { and, asc, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   makePagination,
   PAYMENT_MESSAGES,
+  roleName,
   toCents,
   toDollars,
   type CreatePaymentInput,
   type Payment,
+  type PaymentDetail,
   type PaymentListQuery,
   type PaymentPage,
   type PaymentSummary,
   type PaymentSummaryQuery,
   type UpdatePaymentInput,
 } from '@lm/shared';
-import { licenses, payments, users } from '../../db/schema/index.ts';
+import { brokerages, licenses, payments, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsText, countOf, countWhere, sumOf } from '../../db/sql.ts';
 import { audit } from '../../core/audit.ts';
 import { found, visibleUsersCondition } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
-import { assertLicenseOfHolder, assertPersonInScope } from '../licenses/licenses.service.ts';
+import { assertLicenseOfHolder, assertPersonInScope, licenseWithHolder } from '../licenses/licenses.service.ts';
 
 const paymentColumns = {
   payment_id: payments.payment_id,
@@ -66,6 +68,31 @@ export async function getPayment(ctx: AuthedContext, paymentId: number, db: DbOr
   return toApi(found(row, 'Payment'));
 }
 
+/**
+ * GET /payments/{id}/detail: a payment in the caller's scope (404 otherwise) with its payer and its linked
+ * license. The license is always the payer's own (assertLicenseOfPayer), so the payer's scope covers it.
+ */
+export async function getPaymentDetail(ctx: AuthedContext, paymentId: number): Promise<PaymentDetail> {
+  const payment = await getPayment(ctx, paymentId);
+  const [payer] = await ctx.db
+    .select({
+      user_id: users.user_id,
+      first_name: users.first_name,
+      last_name: users.last_name,
+      email: users.email,
+      phone_number: users.phone_number,
+      role_id: users.role_id,
+      brokerage_name: brokerages.name,
+      is_active: users.is_active,
+    })
+    .from(users)
+    .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
+    .where(eq(users.user_id, payment.user_id));
+  const { role_id, ...person } = payer!;
+  const license = payment.license_id === null ? undefined : await licenseWithHolder(ctx.db, payment.license_id, ctx.user);
+  return { payment, payer: { ...person, role_name: roleName(role_id) }, license: license ?? null };
+}
+
 /** The stored columns of a payment in the caller's scope (one read: scope check and audit "old"), or 404. */
 async function storedVisible(ctx: AuthedContext, tx: Tx, paymentId: number) {
   const [row] = await tx
@@ -98,6 +125,8 @@ const SORTS: Record<NonNullable<PaymentListQuery['sort']>, SQL[]> = {
   payment_type: [sql`${payments.payment_type}`],
   payment_method: [sql`${payments.payment_method}`],
   status: [sql`${payments.status}`],
+  // No description sorts as '' on both engines (SQLite and PostgreSQL place NULLs differently).
+  description: [caseInsensitive(sql`coalesce(${payments.description}, '')`)],
   created_at: [sql`${payments.created_at}`],
 };
 

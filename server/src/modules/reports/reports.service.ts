@@ -9,6 +9,7 @@
 import {
   addDays,
   EXPIRING_SOON_DAYS,
+  REVENUE_LABELS,
   type CourseAnalytics,
   type LicenseAnalytics,
   type ReportFilters,
@@ -255,7 +256,7 @@ export async function comprehensiveExport(ctx: ReportsCtx, input: ReportFilters,
   add('Overview', 'Total Licenses', stats.licenses.total);
   for (const s of stats.licenses.by_status) add('Licenses by Status', s.status, s.count);
   add('Overview', 'Total Courses', stats.courses.total);
-  add('Overview', 'Total Revenue', stats.payments.total_amount.toFixed(2));
+  add('Overview', REVENUE_LABELS.period, stats.payments.total_amount.toFixed(2));
   add('License Analytics', 'Expiring Soon (30 days)', lic.expiring_soon);
   add('License Analytics', 'Expired Licenses', lic.expired);
   add('License Analytics', 'Renewed This Period', lic.renewed_this_period);

@@ -1,0 +1,72 @@
+/**
+ * The payments feature's server calls (docs/architecture.md "Client"): the list page, the summary cards, a
+ * payment's detail, the form's payers and their licenses, and record, edit, delete with their toasts (strings
+ * from the shared package). A payment change touches the payments list and cards, the dashboard (my payments)
+ * and the reports' revenue, so those are refreshed.
+ *
+ * Components add their own `onSuccess` / `onError` per call (close the modal, put a 400's messages on the
+ * fields); the toasts here run first.
+ */
+import { keepPreviousData } from '@tanstack/react-query';
+import { PAYMENT_STRINGS, type PaymentListQuery } from '@lm/shared';
+import { trpc } from '../../lib/trpc.ts';
+import { notify } from '../../lib/notify.ts';
+
+function useRefreshPaymentData() {
+  const utils = trpc.useUtils();
+  return () => {
+    void utils.payments.invalidate();
+    void utils.dashboard.invalidate();
+    void utils.admin.stats.invalidate();
+  };
+}
+
+/** One page of the Payments list; the previous page stays on screen while the next loads. */
+export function usePaymentsPage(input: PaymentListQuery) {
+  return trpc.payments.page.useQuery(input, { placeholderData: keepPreviousData });
+}
+
+/** The cards: over every payment in the caller's scope ("Total Revenue" is Completed payments of any date). */
+export function usePaymentSummary() {
+  return trpc.payments.summary.useQuery();
+}
+
+/** The row's detail: the payment, its payer and its license. */
+export function usePaymentDetail(paymentId: number | null) {
+  return trpc.payments.detail.useQuery({ id: paymentId ?? 0 }, { enabled: paymentId !== null });
+}
+
+/** The payer select: the Agents and Brokers in the caller's scope, while the form is open. */
+export function usePayers(enabled: boolean) {
+  return trpc.licenses.holders.useQuery(undefined, { enabled, staleTime: 60_000 });
+}
+
+/** The license select: the chosen payer's licenses. */
+export function usePayerLicenses(userId: number | null, enabled: boolean) {
+  return trpc.licenses.list.useQuery({ user_id: userId ?? undefined }, { enabled: enabled && userId !== null });
+}
+
+function outcome(refresh: () => void, success: string, failure: string) {
+  return {
+    onSuccess: () => {
+      notify.success(success);
+      refresh();
+    },
+    onError: (err: unknown) => notify.failure(err, failure),
+  };
+}
+
+export function useCreatePayment() {
+  const refresh = useRefreshPaymentData();
+  return trpc.payments.create.useMutation(outcome(refresh, PAYMENT_STRINGS.created, PAYMENT_STRINGS.createFailed));
+}
+
+export function useUpdatePayment() {
+  const refresh = useRefreshPaymentData();
+  return trpc.payments.update.useMutation(outcome(refresh, PAYMENT_STRINGS.updated, PAYMENT_STRINGS.updateFailed));
+}
+
+export function useDeletePayment() {
+  const refresh = useRefreshPaymentData();
+  return trpc.payments.delete.useMutation(outcome(refresh, PAYMENT_STRINGS.deleted, PAYMENT_STRINGS.deleteFailed));
+}
