@@ -43,7 +43,9 @@ export function AuthCard({
                   {app_description}
                 </Text>
               )}
-              <Title order={2}>{title}</Title>
+              <Title order={1} size="h2">
+                {title}
+              </Title>
               <Text c="dimmed" size="sm">
                 {subtitle}
               </Text>
