@@ -3,6 +3,7 @@ import {
   Badge,
   DEFAULT_THEME,
   Drawer,
+  Menu,
   Modal,
   createTheme,
   type CSSVariablesResolver,
@@ -129,6 +130,8 @@ export const theme = createTheme({
     // (a confirm's Cancel), not to the × in the header (docs/decisions.md "Accessibility").
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, onEnterTransitionEnd: focusFirstField } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, onEnterTransitionEnd: focusFirstField } }),
+    // A menu's children are its items only (axe aria-required-children): no focus placeholder before them.
+    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
     // WCAG 2.5.8: icon buttons are at least 24 px square.
     ActionIcon: ActionIcon.extend({ defaultProps: { size: 'md' } }),
   },

@@ -5,7 +5,7 @@
  * if the table is empty, to the table. One listener for every list screen, installed by the signed-in layout.
  */
 
-interface Pending {
+export interface Pending {
   button: HTMLElement;
   table: HTMLElement;
   rowIndex: number;
