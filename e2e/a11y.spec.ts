@@ -24,7 +24,9 @@ async function expectNoSeriousViolations(page: Page, where: string) {
   await page.waitForTimeout(350);
   const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const summary = bad.map((v) => `${v.impact} ${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.nodes[0]?.failureSummary ?? ''}`);
+  const summary = bad.map(
+    (v) => `${v.impact} ${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.nodes[0]?.failureSummary ?? ''}`,
+  );
   expect.soft(summary, `axe on ${where}`).toEqual([]);
 }
 
@@ -83,7 +85,7 @@ for (const scheme of SCHEMES) {
     await page.getByRole('button', { name: 'Add License' }).click();
     await expect(page.getByRole('dialog', { name: 'Add New License' })).toBeVisible();
     await expectNoSeriousViolations(page, `Add License modal (${scheme})`);
-    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
 
     // The row actions menu.

@@ -89,9 +89,9 @@ export function AppLayout() {
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={200}>
               <Menu.Target>
-                <UnstyledButton aria-label={`${user.first_name} ${user.last_name}`} data-testid="user-menu">
+                <UnstyledButton data-testid="user-menu">
                   <Group gap={8}>
-                    <Avatar color="blue" radius="xl" size="sm" aria-hidden>
+                    <Avatar color="blue" radius="xl" size="sm">
                       {user.first_name[0]}
                       {user.last_name[0]}
                     </Avatar>

@@ -5,7 +5,10 @@ function table(rows: number): HTMLTableElement {
   const t = document.createElement('table');
   const body = t.appendChild(document.createElement('tbody'));
   for (let i = 0; i < rows; i++) {
-    const b = body.appendChild(document.createElement('tr')).appendChild(document.createElement('td')).appendChild(document.createElement('button'));
+    const b = body
+      .appendChild(document.createElement('tr'))
+      .appendChild(document.createElement('td'))
+      .appendChild(document.createElement('button'));
     b.setAttribute('aria-haspopup', 'menu');
     b.textContent = `row ${i}`;
   }
@@ -14,7 +17,12 @@ function table(rows: number): HTMLTableElement {
 }
 
 const buttons = (t: HTMLTableElement) => Array.from(t.querySelectorAll('button'));
-const pending = (t: HTMLTableElement, rowIndex: number) => ({ button: buttons(t)[rowIndex]!, table: t, rowIndex, until: Date.now() + 1000 });
+const pending = (t: HTMLTableElement, rowIndex: number) => ({
+  button: buttons(t)[rowIndex]!,
+  table: t,
+  rowIndex,
+  until: Date.now() + 1000,
+});
 
 describe('focus after a row action (docs/decisions.md "Accessibility")', () => {
   it("goes back to the row's own button while the row is there", () => {

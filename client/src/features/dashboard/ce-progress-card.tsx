@@ -26,7 +26,13 @@ export function CeProgressCard({ progress }: { progress: CeProgress }) {
           {percent.toFixed(0)}%
         </Text>
       </Group>
-      <Progress value={Math.round(percent)} color={percent >= 100 ? 'green' : 'blue'} size="lg" radius="xl" aria-label="CE hours completed" />
+      <Progress
+        value={Math.round(percent)}
+        color={percent >= 100 ? 'green' : 'blue'}
+        size="lg"
+        radius="xl"
+        aria-label="CE hours completed"
+      />
       <Text size="sm" c="dimmed" mt="sm">
         Renewal date: {renewal_date ? formatDate(renewal_date) : 'N/A'}
       </Text>
