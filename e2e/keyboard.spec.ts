@@ -75,9 +75,11 @@ test('sign-in, then a license created, edited and deleted with the keyboard alon
   await expect(dialog.getByRole('combobox', { name: /^State/ })).toHaveValue('TX');
   await tabTo(page, dialog.getByLabel(/^Issue Date/));
   await page.keyboard.type('01102025');
-  await page.keyboard.press('Tab');
-  await expect(dialog.getByLabel(/^Expiration Date/)).toBeFocused();
+  await expect(dialog.getByLabel(/^Issue Date/)).toHaveValue('2025-01-10');
+  // Tab steps through a date field's month, day and year before it leaves the field.
+  await tabTo(page, dialog.getByLabel(/^Expiration Date/));
   await page.keyboard.type('01102028');
+  await expect(dialog.getByLabel(/^Expiration Date/)).toHaveValue('2028-01-10');
   await tabTo(page, dialog.getByRole('button', { name: 'Create License' }));
   await page.keyboard.press('Enter');
   await expect(page.getByText('License created successfully!')).toBeVisible();
