@@ -21,6 +21,7 @@ const pending = (t: HTMLTableElement, rowIndex: number) => ({
   button: buttons(t)[rowIndex]!,
   table: t,
   rowIndex,
+  buttonIndex: 0,
   until: Date.now() + 1000,
 });
 
@@ -48,5 +49,17 @@ describe('focus after a row action (docs/decisions.md "Accessibility")', () => {
     p.button.closest('tr')!.remove();
     expect(focusTarget(p)).toBe(t);
     expect(t.getAttribute('tabindex')).toBe('-1');
+  });
+
+  it("keeps the place of the button among its row's buttons (Edit, Delete) when the row is gone", () => {
+    const t = table(2);
+    for (const tr of Array.from(t.querySelectorAll('tr'))) {
+      const del = tr.appendChild(document.createElement('td')).appendChild(document.createElement('button'));
+      del.textContent = `delete ${tr.textContent}`;
+    }
+    const del = t.querySelectorAll('tr')[0]!.querySelectorAll('button')[1]!;
+    const p = { button: del, table: t, rowIndex: 0, buttonIndex: 1, until: Date.now() + 1000 };
+    del.closest('tr')!.remove();
+    expect(focusTarget(p)?.textContent).toBe('delete row 1');
   });
 });

@@ -1,22 +1,25 @@
 /**
  * Focus after a row action (docs/decisions.md "Accessibility"): when an item of a table row's actions menu is
- * chosen (Edit, Renew, Delete, ...), the focus goes back to that row's actions button once the dialog it opened
- * closes; if the row is gone, to the actions button of the row now at its place (the next one, or the last);
- * if the table is empty, to the table. One listener for every list screen, installed by the signed-in layout.
+ * chosen (Edit, Renew, Delete, ...) or a row's own button is pressed, the focus goes back to that row's button
+ * once the dialog it opened closes; if the row is gone, to the same button of the row now at its place (the next
+ * one, or the last); if the table is empty, to the table. One listener for every list screen, installed by the
+ * signed-in layout.
  */
 
 export interface Pending {
   button: HTMLElement;
   table: HTMLElement;
   rowIndex: number;
+  /** The button's place among its row's buttons. */
+  buttonIndex: number;
   until: number;
 }
 
 const KEEP_MS = 15_000;
 let pending: Pending | null = null;
 
-function rowButton(row: Element | undefined): HTMLElement | null {
-  return row?.querySelector<HTMLElement>('[aria-haspopup="menu"]') ?? null;
+function rowButtons(row: Element | undefined): HTMLElement[] {
+  return row ? Array.from(row.querySelectorAll<HTMLElement>('button')) : [];
 }
 
 function dialogOpen(): boolean {
@@ -27,9 +30,9 @@ function dialogOpen(): boolean {
 export function focusTarget(p: Pending): HTMLElement | null {
   if (p.button.isConnected) return p.button;
   if (!p.table.isConnected) return null;
-  const rows = Array.from(p.table.querySelectorAll('tbody tr')).filter((r) => rowButton(r));
-  const row = rows[Math.min(p.rowIndex, rows.length - 1)];
-  const button = rowButton(row);
+  const rows = Array.from(p.table.querySelectorAll('tbody tr')).filter((r) => rowButtons(r).length > 0);
+  const buttons = rowButtons(rows[Math.min(p.rowIndex, rows.length - 1)]);
+  const button = buttons[p.buttonIndex] ?? buttons[0];
   if (button) return button;
   if (!p.table.hasAttribute('tabindex')) p.table.setAttribute('tabindex', '-1');
   return p.table;
@@ -46,7 +49,7 @@ function restore() {
   if (dialogOpen()) return;
   const target = focusTarget(pending);
   if (!target) return;
-  if (target.matches('[aria-haspopup="menu"]')) pending.button = target;
+  if (target !== pending.table) pending.button = target;
   target.focus();
 }
 
@@ -58,18 +61,20 @@ function menuButtonOf(item: Element): HTMLElement | null {
 }
 
 function onClick(e: Event) {
-  const item = (e.target as Element | null)?.closest?.('[role="menuitem"]');
-  if (!item) {
+  const target = e.target as Element | null;
+  const item = target?.closest?.('[role="menuitem"]');
+  const button = item ? menuButtonOf(item) : target?.closest?.<HTMLElement>('tbody tr button');
+  if (!button) {
     // A click elsewhere (outside any dialog) ends the wait: the person has moved on.
-    if (pending && !(e.target as Element | null)?.closest?.('[role="dialog"]')) pending = null;
+    if (pending && !target?.closest?.('[role="dialog"]')) pending = null;
     return;
   }
-  const button = menuButtonOf(item);
-  const row = button?.closest('tr');
+  const row = button.closest('tr');
   const table = row?.closest('table');
-  if (!button || !row || !table) return;
+  if (!row || !table) return;
   const rows = Array.from(table.querySelectorAll('tbody tr'));
-  pending = { button, table, rowIndex: rows.indexOf(row), until: Date.now() + KEEP_MS };
+  const buttonIndex = rowButtons(row).indexOf(button);
+  pending = { button, table, rowIndex: rows.indexOf(row), buttonIndex, until: Date.now() + KEEP_MS };
 }
 
 /** Installs the listeners; returns the function that removes them. */
