@@ -20,9 +20,12 @@ describe('theme colours pass WCAG AA contrast (docs/decisions.md "Accessibility"
     expect(readable('#000000', ['#ffffff'], 'black')).toBe('#000000');
   });
 
-  it.each(names)('%s: filled with white, light badge on its tint, coloured text in dark', (n) => {
+  it.each(names)('%s: filled with white, light badge on its tint (and hovered tint), coloured text in dark', (n) => {
     expect(contrast(light[`--mantine-color-${n}-filled`]!, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(light[`--mantine-color-${n}-filled-hover`]!, '#ffffff')).toBeGreaterThanOrEqual(4.5);
     expect(contrast(light[`--mantine-color-${n}-light-color`]!, c[n]![1])).toBeGreaterThanOrEqual(4.5);
+    // Mantine's light-hover is shade 2 (the active sidebar entry under the pointer).
+    expect(contrast(light[`--mantine-color-${n}-light-color`]!, c[n]![2])).toBeGreaterThanOrEqual(4.5);
     expect(contrast(light[`--mantine-color-${n}-text`]!, '#ffffff')).toBeGreaterThanOrEqual(4.5);
     expect(contrast(dark[`--mantine-color-${n}-text`]!, c.dark[7])).toBeGreaterThanOrEqual(4.5);
   });

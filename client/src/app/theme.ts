@@ -1,11 +1,14 @@
 import {
   ActionIcon,
   Badge,
+  CloseButton,
   DEFAULT_THEME,
   Drawer,
   Menu,
   Modal,
+  Select,
   createTheme,
+  type CloseButtonProps,
   type CSSVariablesResolver,
   type MantineColorsTuple,
 } from '@mantine/core';
@@ -71,8 +74,9 @@ function colorVariables(scheme: 'light' | 'dark'): Record<string, string> {
     out[`--mantine-color-${name}-filled`] = readable(shades[8], [WHITE], 'black');
     out[`--mantine-color-${name}-filled-hover`] = readable(shades[9], [WHITE], 'black');
     if (scheme === 'light') {
-      // Light variant: text on shade 1; coloured text on white, gray-0 and the light tint.
-      const text = readable(shades[9], [shades[1], shades[0], colors.gray[0], colors.gray[1]], 'black');
+      // Light variant: text on shade 1 (shade 2 hovered, e.g. the active sidebar entry under the pointer);
+      // coloured text on white, gray-0 and the light tint.
+      const text = readable(shades[9], [shades[2], shades[1], shades[0], colors.gray[0], colors.gray[1]], 'black');
       out[`--mantine-color-${name}-light-color`] = text;
       out[`--mantine-color-${name}-text`] = text;
       out[`--mantine-color-${name}-outline`] = text;
@@ -130,8 +134,14 @@ export const theme = createTheme({
     // (a confirm's Cancel), not to the × in the header (docs/decisions.md "Accessibility").
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, onEnterTransitionEnd: focusFirstField } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, onEnterTransitionEnd: focusFirstField } }),
+    // Every other close button (notifications, alerts, inputs' clear buttons) has a name too, unless it says its own.
+    CloseButton: CloseButton.extend({ defaultProps: { 'aria-label': 'Close' } as Partial<CloseButtonProps> }),
     // A menu's children are its items only (axe aria-required-children): no focus placeholder before them.
     Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
+    // A searchable select does not open its list on focus alone (typing, a click or ArrowDown opens it): a dialog
+    // that opens on such a field is not covered by its list, and the list (a scroll region reached with the arrows
+    // from the input) is not left open with no keyboard stop of its own (axe scrollable-region-focusable).
+    Select: Select.extend({ defaultProps: { openOnFocus: false } }),
     // WCAG 2.5.8: icon buttons are at least 24 px square.
     ActionIcon: ActionIcon.extend({ defaultProps: { size: 'md' } }),
   },
