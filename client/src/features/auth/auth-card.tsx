@@ -30,7 +30,7 @@ export function AuthCard({
   const { app_name, app_description } = usePublicSettings();
   useDocumentTitle(tabTitle);
   return (
-    <Center mih="100vh" p="md" bg="var(--mantine-color-body)">
+    <Center component="main" mih="100vh" p="md" bg="var(--mantine-color-body)">
       <Stack w="100%" maw={420} gap="md">
         <Paper withBorder shadow="md" p="xl" radius="md">
           <Stack>

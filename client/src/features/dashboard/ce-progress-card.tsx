@@ -17,7 +17,7 @@ export function CeProgressCard({ progress }: { progress: CeProgress }) {
   const [transcriptId, setTranscriptId] = useState<number | null>(null);
   return (
     <Card withBorder radius="md" padding="lg" data-testid="ce-progress">
-      <Title order={4} mb="md">
+      <Title order={2} size="h4" mb="md">
         {DASHBOARD_STRINGS.ceProgress}
       </Title>
       <Group justify="space-between" mb={6}>
