@@ -192,7 +192,6 @@ for (const who of Object.keys(E2E_USERS) as E2eUserKey[]) {
       await link.click();
       await expect(link).toHaveAttribute('aria-current', 'page');
       await waitForScreen(page);
-      if (process.env.A11Y_TIMING) console.log(`${entry.path} shown at ${new Date().toISOString()}`);
       // The header and sidebar are the same on every screen: measured whole on the first, then the page itself.
       await checkBothSchemes(page, `${entry.path} as ${who}`, i === 0 ? undefined : 'main');
       if (who === 'admin') await checkDialogsAndMenus(page, entry.path);
