@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Badge, MantineProvider, createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { ModalsProvider } from '@mantine/modals';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -10,16 +10,7 @@ import { httpStatus } from '../lib/errors.ts';
 import { AuthProvider, UNAUTHORIZED_EVENT } from '../lib/auth.tsx';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { MutationProgress } from '../components/top-progress.tsx';
-
-const theme = createTheme({
-  primaryColor: 'blue',
-  defaultRadius: 'md',
-  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  components: {
-    // A badge in a narrow table column keeps its whole label instead of "COURSE F…".
-    Badge: Badge.extend({ styles: { root: { minWidth: 'max-content' } } }),
-  },
-});
+import { cssVariablesResolver, theme } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'lm.color-scheme' });
 
@@ -57,7 +48,12 @@ export function Providers({ children }: { children: ReactNode }) {
     }),
   );
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager}>
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="light"
+      colorSchemeManager={colorSchemeManager}
+    >
       <Notifications position="top-right" autoClose={5000} />
       {/* The last line of defence (docs/architecture.md "Client"): styled, with a way back, never a blank page. */}
       <ErrorBoundary fullPage>

@@ -1,6 +1,7 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect, type MouseEvent } from 'react';
 import {
   ActionIcon,
+  Anchor,
   AppShell,
   Avatar,
   Badge,
@@ -25,6 +26,13 @@ import { useAuth } from '../lib/auth.tsx';
 import { NAV, navFor } from '../app/nav.ts';
 import { usePublicSettings } from '../features/auth/api.ts';
 import { useDocumentTitle } from '../features/auth/use-document-title.ts';
+import { installRowFocusReturn } from '../lib/row-focus.ts';
+
+/** The skip link moves the focus to the page itself (docs/decisions.md "Accessibility"). */
+function skipToMain(e: MouseEvent<HTMLAnchorElement>) {
+  e.preventDefault();
+  document.getElementById('main-content')?.focus();
+}
 
 /** The page's name for the browser tab: its sidebar label (Profile has none in the sidebar). */
 function pageLabel(pathname: string): string | null {
@@ -54,8 +62,10 @@ export function AppLayout() {
   const navigate = useNavigate();
   const { app_name } = usePublicSettings();
   useDocumentTitle(pageLabel(location.pathname));
+  useEffect(installRowFocusReturn, []);
   if (!user) return null;
   const entries = navFor(role);
+  const isActive = (path: string) => location.pathname === path || (path === '/dashboard' && location.pathname === '/');
 
   const onLogout = async () => {
     await logout();
@@ -64,6 +74,9 @@ export function AppLayout() {
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+      <Anchor href="#main-content" className="skip-link" onClick={skipToMain}>
+        Skip to main content
+      </Anchor>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group gap="sm">
@@ -76,7 +89,9 @@ export function AppLayout() {
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={200}>
               <Menu.Target>
-                <UnstyledButton aria-label="User menu" data-testid="user-menu">
+                {/* Named by what it shows (initials and name; the initials alone at phone width): no aria-label
+                    that differs from the visible text (axe label-content-name-mismatch). */}
+                <UnstyledButton data-testid="user-menu">
                   <Group gap={8}>
                     <Avatar color="blue" radius="xl" size="sm">
                       {user.first_name[0]}
@@ -85,7 +100,7 @@ export function AppLayout() {
                     <Text size="sm" fw={500} visibleFrom="xs">
                       {user.first_name} {user.last_name}
                     </Text>
-                    <IconChevronDown size={14} />
+                    <IconChevronDown size={14} aria-hidden />
                   </Group>
                 </UnstyledButton>
               </Menu.Target>
@@ -127,14 +142,15 @@ export function AppLayout() {
               to={e.path}
               label={e.label}
               leftSection={<e.icon size={18} stroke={1.6} />}
-              active={location.pathname === e.path || (e.path === '/dashboard' && location.pathname === '/')}
+              active={isActive(e.path)}
+              aria-current={isActive(e.path) ? 'page' : undefined}
               onClick={close}
             />
           ))}
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main>
+      <AppShell.Main id="main-content" tabIndex={-1} style={{ outline: 'none' }}>
         <Suspense
           fallback={
             <Center py="xl">

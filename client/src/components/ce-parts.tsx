@@ -24,7 +24,7 @@ export function CeHoursBar({ completed, required, complete }: { completed: numbe
         )}
       </Group>
       <Progress
-        value={percentDone(completed, required)}
+        value={Math.round(percentDone(completed, required))}
         color={complete ? 'green' : 'blue'}
         size="lg"
         radius="xl"

@@ -121,7 +121,7 @@ function TranscriptView({ transcript, adjustment }: { transcript: Transcript; ad
 
       <Stack gap="sm" component="section" aria-labelledby="transcript-current">
         <Stack gap={0}>
-          <Title order={4} id="transcript-current">
+          <Title order={2} size="h4" id="transcript-current">
             Current cycle
           </Title>
           <Text size="sm" c="dimmed">
@@ -136,7 +136,7 @@ function TranscriptView({ transcript, adjustment }: { transcript: Transcript; ad
       <Divider />
 
       <Stack gap="sm" component="section" aria-labelledby="transcript-closed">
-        <Title order={4} id="transcript-closed">
+        <Title order={2} size="h4" id="transcript-closed">
           Closed cycles
         </Title>
         {closed.length === 0 ? (

@@ -30,7 +30,7 @@ export function AuthCard({
   const { app_name, app_description } = usePublicSettings();
   useDocumentTitle(tabTitle);
   return (
-    <Center mih="100vh" p="md" bg="var(--mantine-color-body)">
+    <Center component="main" mih="100vh" p="md" bg="var(--mantine-color-body)">
       <Stack w="100%" maw={420} gap="md">
         <Paper withBorder shadow="md" p="xl" radius="md">
           <Stack>
@@ -43,7 +43,9 @@ export function AuthCard({
                   {app_description}
                 </Text>
               )}
-              <Title order={2}>{title}</Title>
+              <Title order={1} size="h2">
+                {title}
+              </Title>
               <Text c="dimmed" size="sm">
                 {subtitle}
               </Text>

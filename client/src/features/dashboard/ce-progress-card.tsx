@@ -17,7 +17,7 @@ export function CeProgressCard({ progress }: { progress: CeProgress }) {
   const [transcriptId, setTranscriptId] = useState<number | null>(null);
   return (
     <Card withBorder radius="md" padding="lg" data-testid="ce-progress">
-      <Title order={4} mb="md">
+      <Title order={2} size="h4" mb="md">
         {DASHBOARD_STRINGS.ceProgress}
       </Title>
       <Group justify="space-between" mb={6}>
@@ -26,7 +26,13 @@ export function CeProgressCard({ progress }: { progress: CeProgress }) {
           {percent.toFixed(0)}%
         </Text>
       </Group>
-      <Progress value={percent} color={percent >= 100 ? 'green' : 'blue'} size="lg" radius="xl" aria-label="CE hours completed" />
+      <Progress
+        value={Math.round(percent)}
+        color={percent >= 100 ? 'green' : 'blue'}
+        size="lg"
+        radius="xl"
+        aria-label="CE hours completed"
+      />
       <Text size="sm" c="dimmed" mt="sm">
         Renewal date: {renewal_date ? formatDate(renewal_date) : 'N/A'}
       </Text>

@@ -20,7 +20,7 @@ export function RecentActivityCard() {
   const items = query.data ?? [];
   return (
     <Card withBorder radius="md" padding="lg" h="100%" data-testid="recent-activity">
-      <Title order={4} mb="md">
+      <Title order={2} size="h4" mb="md">
         {DASHBOARD_STRINGS.recentActivity}
       </Title>
       {query.isError && <QueryError things="recent activity" query={query} />}

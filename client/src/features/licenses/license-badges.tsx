@@ -27,7 +27,7 @@ export function CeProgress({ completed, required }: { completed: number; require
         </Text>
       </Group>
       <Progress
-        value={pct}
+        value={Math.round(pct)}
         size="sm"
         color={done ? 'green' : 'blue'}
         aria-label={`CE hours ${formatHours(completed)} of ${formatHours(required)}`}

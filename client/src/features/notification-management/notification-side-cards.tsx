@@ -34,7 +34,7 @@ export function NotificationSideCards() {
   return (
     <Stack>
       <Paper withBorder p="md" radius="md" aria-label={NOTIFICATION_STRINGS.statistics} component="section">
-        <Title order={4} mb="md">
+        <Title order={2} size="h4" mb="md">
           {NOTIFICATION_STRINGS.statistics}
         </Title>
         <SimpleGrid cols={2} spacing="md">
@@ -46,7 +46,7 @@ export function NotificationSideCards() {
         </SimpleGrid>
       </Paper>
       <Paper withBorder p="md" radius="md" aria-label={NOTIFICATION_STRINGS.recent} component="section">
-        <Title order={4} mb="md">
+        <Title order={2} size="h4" mb="md">
           {NOTIFICATION_STRINGS.recent}
         </Title>
         {history.isLoading ? (

@@ -1,0 +1,210 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AxeResults, RunOptions } from 'axe-core';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiToken, signIn } from './fixtures/auth.ts';
+import { E2E_USERS, type E2eUserKey } from './fixtures/users.ts';
+import { NAV } from '../client/src/app/nav.ts';
+
+/**
+ * axe-core on every screen as every role, in light and dark, with each kind of modal and menu open
+ * (docs/decisions.md "Accessibility"). A serious or critical violation of WCAG 2.1 A/AA fails the test.
+ *
+ * Kept fast for the CI budget: one sign-in per role, screens reached through the sidebar (client-side), the colour
+ * scheme switched in place with the header's toggle (every rule in one scheme, the colour rule in the other: only
+ * colours differ), the header and sidebar measured once per role, and the dialogs and menus of a screen opened once
+ * (as the Admin, who sees them all), in whichever scheme the screen ends on (the order alternates, so both are
+ * covered).
+ */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+type Scheme = 'light' | 'dark';
+/** An open dialog or drawer, and an open menu (Mantine portals them outside <main>). */
+const DIALOG = '[role="dialog"]';
+const MENU = '[role="menu"]';
+
+test.describe.configure({ timeout: 120_000 });
+
+/** Mantine's transitions (modals, menus, drawers) have finished: axe measures colours as they end up. */
+async function settled(page: Page) {
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll('[role="dialog"], [role="menu"], .mantine-Modal-overlay, .mantine-Drawer-overlay')).every(
+      (el) => {
+        const style = getComputedStyle(el);
+        return style.opacity === '1' && (style.transform === 'none' || style.transform === 'matrix(1, 0, 0, 1, 0, 0)');
+      },
+    ),
+  );
+}
+
+interface Scope {
+  /** What to measure (CSS selector); the whole page when absent. */
+  within?: string;
+  /** Only the colour rule: the page was measured with every rule in the other scheme, and only colours differ. */
+  coloursOnly?: boolean;
+}
+
+/**
+ * axe-core itself, injected once per page load (client-side navigation keeps it) and run in place. (The
+ * @axe-core/playwright wrapper injects it again on every call and finishes each run in a new blank page: about
+ * 3 times the cost here, with nothing this app needs in return: it has no iframes.)
+ */
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+type AxeWindow = Window & { axe: { run: (context: unknown, options: RunOptions) => Promise<AxeResults> } };
+
+async function runAxe(page: Page, within: string | undefined, options: RunOptions): Promise<AxeResults> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(
+    ([selector, opts]) => (window as unknown as AxeWindow).axe.run(selector ? { include: [selector] } : document, opts),
+    [within, options] as const,
+  );
+}
+
+async function expectNoSeriousViolations(page: Page, where: string, { within, coloursOnly = false }: Scope = {}) {
+  await settled(page);
+  const t0 = Date.now();
+  const results = await runAxe(page, within, {
+    // Only violations are collected (passes and incomplete results cost time and are not read).
+    resultTypes: ['violations'],
+    runOnly: coloursOnly ? { type: 'rule', values: ['color-contrast'] } : { type: 'tag', values: TAGS },
+  });
+  if (process.env.A11Y_TIMING) console.log(`${where}: ${Date.now() - t0} ms`);
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = bad.map(
+    (v) => `${v.impact} ${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.nodes[0]?.failureSummary ?? ''}`,
+  );
+  expect.soft(summary, `axe on ${where}`).toEqual([]);
+}
+
+async function scheme(page: Page): Promise<Scheme> {
+  return (await page.locator('html').getAttribute('data-mantine-color-scheme')) === 'dark' ? 'dark' : 'light';
+}
+
+/** Switches the colour scheme in place: the header's toggle when signed in, else the attribute Mantine's CSS reads. */
+async function toggleScheme(page: Page) {
+  const next: Scheme = (await scheme(page)) === 'dark' ? 'light' : 'dark';
+  const toggle = page.getByRole('button', { name: /^Switch to (light|dark) theme$/ });
+  if (await toggle.count()) {
+    await toggle.click();
+    // No tooltip left over the page (axe would measure it half faded).
+    await page.mouse.move(0, 0);
+    await expect(page.getByRole('tooltip')).toHaveCount(0);
+  } else {
+    await page.evaluate((s) => document.documentElement.setAttribute('data-mantine-color-scheme', s), next);
+  }
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', next);
+}
+
+/**
+ * Both schemes on the screen as it is: every rule in the current one, then the colours in the other (the scheme
+ * stays switched, so the next screen starts in it).
+ */
+async function checkBothSchemes(page: Page, where: string, within?: string) {
+  await expectNoSeriousViolations(page, `${where} (${await scheme(page)})`, { within });
+  await toggleScheme(page);
+  await expectNoSeriousViolations(page, `${where} (${await scheme(page)})`, { within, coloursOnly: true });
+}
+
+async function waitForScreen(page: Page) {
+  await expect(page.locator('h1')).toHaveCount(1, { timeout: 20_000 });
+  // Wait out loaders so the measured screen has its data.
+  await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0, { timeout: 20_000 });
+}
+
+async function closeDialog(page: Page) {
+  const dialog = page.getByRole('dialog').last();
+  const cancel = dialog.getByRole('button', { name: 'Cancel' });
+  if (await cancel.count()) await cancel.first().click();
+  else await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+}
+
+/** The screen's own dialogs and menus: its "Add …" form, a row's actions menu, the delete confirm, a row's drawer. */
+async function checkDialogsAndMenus(page: Page, path: string) {
+  const main = page.locator('main');
+  const s = await scheme(page);
+  if (path !== '/backup-restore') {
+    // The page's create button ("Add License", "Record Payment", ...), never a bulk or row action.
+    const add = main.locator('button:has(svg.tabler-icon-plus)').first();
+    if (await add.count()) {
+      await add.click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoSeriousViolations(page, `${path}: create dialog (${s})`, { within: DIALOG });
+      await closeDialog(page);
+    }
+  }
+  const actions = main.locator('tbody button[aria-label^="Actions for"]').first();
+  if (await actions.count()) {
+    await actions.click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    await expectNoSeriousViolations(page, `${path}: row actions menu (${s})`, { within: MENU });
+    const del = page.getByRole('menuitem', { name: 'Delete' });
+    if (await del.count()) {
+      await del.click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoSeriousViolations(page, `${path}: delete confirm (${s})`, { within: DIALOG });
+      await closeDialog(page);
+    } else {
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('menu')).toHaveCount(0);
+    }
+  }
+  if (path === '/licenses') {
+    // A row opens the license's CE transcript drawer.
+    await main.locator('tbody tr').first().locator('td').first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0, { timeout: 20_000 });
+    await expectNoSeriousViolations(page, `${path}: transcript drawer (${s})`, { within: DIALOG });
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  }
+}
+
+/** A license of the agent's, so the licenses list has a row (its menu, its delete confirm, its transcript drawer). */
+async function seedLicense(request: APIRequestContext) {
+  const auth = { authorization: `Bearer ${await apiToken(request, 'admin')}` };
+  const me = await request.get('/api/auth/me', { headers: { authorization: `Bearer ${await apiToken(request, 'agent')}` } });
+  const agentId = ((await me.json()) as { user_id: number }).user_id;
+  const res = await request.post('/api/licenses', {
+    headers: auth,
+    data: { user_id: agentId, license_number: `AX-${Date.now()}`, state: 'FL', issue_date: '2025-01-01', expiration_date: '2027-01-01' },
+  });
+  expect(res.status()).toBe(200);
+}
+
+test('signed-out screens, light and dark', async ({ page }) => {
+  await page.goto('/login');
+  await waitForScreen(page);
+  await checkBothSchemes(page, '/login');
+  await page.getByRole('link', { name: /forgot/i }).click();
+  await waitForScreen(page);
+  await checkBothSchemes(page, '/forgot-password');
+  await page.goto('/reset-password?token=abc');
+  await waitForScreen(page);
+  await checkBothSchemes(page, '/reset-password');
+});
+
+for (const who of Object.keys(E2E_USERS) as E2eUserKey[]) {
+  test(`${who}: every screen, light and dark, with its dialogs and menus open`, async ({ page, request }) => {
+    if (who === 'admin') await seedLicense(request);
+    await signIn(page, who);
+    const entries = NAV.filter((e) => e.roles.includes(E2E_USERS[who].role));
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    for (const [i, entry] of entries.entries()) {
+      const link = nav.getByRole('link', { name: entry.label, exact: true });
+      await link.click();
+      await expect(link).toHaveAttribute('aria-current', 'page');
+      await waitForScreen(page);
+      // The header and sidebar are the same on every screen: measured whole on the first, then the page itself.
+      await checkBothSchemes(page, `${entry.path} as ${who}`, i === 0 ? undefined : 'main');
+      if (who === 'admin') await checkDialogsAndMenus(page, entry.path);
+    }
+    // Profile, through the user menu (open, it is measured too).
+    await page.getByTestId('user-menu').click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    await expectNoSeriousViolations(page, `user menu as ${who} (${await scheme(page)})`, { within: MENU });
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await waitForScreen(page);
+    await checkBothSchemes(page, `/profile as ${who}`, 'main');
+  });
+}
