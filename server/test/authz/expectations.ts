@@ -130,6 +130,8 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'reports.courses': { input: empty, ...adminOnly },
   'admin.stats.get': { input: empty, ...adminOnly },
   'admin.notifications.list': { input: none, ...adminOnly },
+  'admin.notifications.page': { input: empty, ...adminOnly },
+  'admin.notifications.historyPage': { input: empty, ...adminOnly },
   'admin.notifications.create': {
     input: (_id, _w, n) => ({ name: `Authz ${n}`, subject: 'S', body: 'B', trigger_event: 'license_expiring' }),
     ...adminOnly,
@@ -140,6 +142,7 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'admin.notifications.history': { input: empty, ...adminOnly },
   'admin.notifications.delivery': { input: empty, ...adminOnly },
   'admin.backups.list': { input: none, ...adminOnly },
+  'admin.backups.page': { input: empty, ...adminOnly },
   'admin.backups.create': { input: () => ({ description: 'authz', include_files: false }), ...adminOnly },
   'admin.backups.restore': { object: 'backup', input: (id) => ({ id, include_settings: true }), ...adminOnly },
   'admin.backups.delete': { object: 'backup', input: (id) => ({ id }), ...adminOnly },
