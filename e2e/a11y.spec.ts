@@ -27,12 +27,10 @@ test.describe.configure({ timeout: 120_000 });
 /** Mantine's transitions (modals, menus, drawers) have finished: axe measures colours as they end up. */
 async function settled(page: Page) {
   await page.waitForFunction(() =>
-    Array.from(document.querySelectorAll('[role="dialog"], [role="menu"], .mantine-Modal-overlay, .mantine-Drawer-overlay')).every(
-      (el) => {
-        const style = getComputedStyle(el);
-        return style.opacity === '1' && (style.transform === 'none' || style.transform === 'matrix(1, 0, 0, 1, 0, 0)');
-      },
-    ),
+    Array.from(document.querySelectorAll('[role="dialog"], [role="menu"], .mantine-Modal-overlay, .mantine-Drawer-overlay')).every((el) => {
+      const style = getComputedStyle(el);
+      return style.opacity === '1' && (style.transform === 'none' || style.transform === 'matrix(1, 0, 0, 1, 0, 0)');
+    }),
   );
 }
 

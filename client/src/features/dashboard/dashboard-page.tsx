@@ -14,7 +14,9 @@ export function DashboardPage() {
   const stats = useDashboardStats();
   return (
     <Stack gap="lg">
-      <Title order={1} size="h2">{DASHBOARD_STRINGS.greeting(user?.first_name ?? '')}</Title>
+      <Title order={1} size="h2">
+        {DASHBOARD_STRINGS.greeting(user?.first_name ?? '')}
+      </Title>
       {stats.isError && <QueryError things="dashboard statistics" query={stats} />}
       {!stats.isError && <StatCards stats={stats.data} loading={stats.isLoading} />}
       {stats.data?.role === 'Agent' && <CeProgressCard progress={stats.data.ce_progress} />}

@@ -15,7 +15,9 @@ export function ExpiringLicensesCard() {
   return (
     <Card withBorder radius="md" padding="lg" h="100%" data-testid="expiring-licenses">
       <Group justify="space-between" mb="md" wrap="nowrap">
-        <Title order={2} size="h4">{DASHBOARD_STRINGS.expiringLicenses}</Title>
+        <Title order={2} size="h4">
+          {DASHBOARD_STRINGS.expiringLicenses}
+        </Title>
         <Select
           aria-label="Expiring within"
           data={WINDOW_OPTIONS}

@@ -31,7 +31,9 @@ export function Section({ title, children, actions }: { title: string; children:
   return (
     <Card withBorder radius="md" padding="lg">
       <Group justify="space-between" mb="md">
-        <Title order={2} size="h4">{title}</Title>
+        <Title order={2} size="h4">
+          {title}
+        </Title>
         {actions}
       </Group>
       {children}
