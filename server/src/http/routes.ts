@@ -6,6 +6,8 @@ import type { FileRoutes } from './file-routes.ts';
 import { reportsFileRoutes } from '../modules/reports/reports.http.ts';
 import { backupsFileRoutes } from '../modules/backups/backups.http.ts';
 import { licensesExport, licensesFileRoutes } from '../modules/licenses/licenses.http.ts';
+import { usersExport } from '../modules/users/users.http.ts';
+import { brokeragesExport } from '../modules/brokerages/brokerages.http.ts';
 
 export type { FileRoutes, RouteDeps } from './file-routes.ts';
 
@@ -27,6 +29,6 @@ const healthRoutes: FileRoutes = {
   },
 };
 
-export const fileRoutes: FileRoutes[] = [healthRoutes, reportsFileRoutes, backupsFileRoutes, licensesFileRoutes, licensesExport];
+export const fileRoutes: FileRoutes[] = [healthRoutes, reportsFileRoutes, backupsFileRoutes, licensesFileRoutes, licensesExport, usersExport, brokeragesExport];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));
