@@ -28,6 +28,16 @@ export interface ListTableProps<T> {
   pageSizes?: readonly number[];
   /** The fallback text of a failed load when the server sent none. */
   fallback?: string;
+  /** A checkbox column for bulk actions (the Users list): its clicks do not open the row. */
+  selection?: {
+    selected: T[];
+    onChange: (rows: T[]) => void;
+    isSelectable?: (row: T) => boolean;
+    /** The accessible name of a row's checkbox. */
+    label: (row: T) => string;
+    /** The accessible name of the select-all checkbox. */
+    allLabel: string;
+  };
 }
 
 /**
@@ -50,6 +60,7 @@ export function ListTable<T>({
   actions,
   pageSizes = PAGE_SIZES,
   fallback,
+  selection,
 }: ListTableProps<T>) {
   if (query.isError) return <QueryError things={things} query={query} fallback={fallback} />;
   const accessorOf = Object.fromEntries(Object.entries(sortKeys).map(([accessor, key]) => [key, accessor]));
@@ -113,6 +124,15 @@ export function ListTable<T>({
       }
       rowStyle={onOpen ? () => ({ cursor: 'pointer' }) : undefined}
       columns={all}
+      {...(selection
+        ? {
+            selectedRecords: selection.selected,
+            onSelectedRecordsChange: selection.onChange,
+            isRecordSelectable: selection.isSelectable,
+            allRecordsSelectionCheckboxProps: { 'aria-label': selection.allLabel },
+            getRecordSelectionCheckboxProps: (row: T) => ({ 'aria-label': selection.label(row) }),
+          }
+        : {})}
     />
   );
 }
