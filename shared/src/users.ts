@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { idParam, optionalText, paginationSchema, queryBoolean, requiredText } from './common.ts';
-import { userSchema } from './auth.ts';
+import { NEW_PASSWORDS_MISMATCH, userSchema } from './auth.ts';
 import { emailSchema } from './email.ts';
 import { DEFAULT_NEW_USER_ROLE, ROLE, ROLE_NAMES, type RoleName } from './roles.ts';
 import { MAX_ID } from './common.ts';
@@ -58,8 +58,7 @@ export const PROFILE_STRINGS = {
   changeSubmit: 'Change Password',
   changed: 'Password changed successfully!',
   changeFailed: 'Failed to change password. Please try again.',
-  mismatch: 'New passwords do not match',
-  minLength: 'Password must be at least 8 characters',
+  mismatch: NEW_PASSWORDS_MISMATCH,
   hint: 'At least 8 characters, with uppercase, lowercase and numbers.',
 } as const;
 
