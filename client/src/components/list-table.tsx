@@ -74,6 +74,16 @@ export function ListTable<T>({
           title: 'Actions',
           textAlign: 'right',
           width: 1,
+          // The pinned cell scrolls over the others: it needs an opaque background (the row's stripe on odd rows),
+          // or the column it covers shows through it at phone width.
+          titleStyle: { backgroundColor: 'var(--mantine-color-body)' },
+          cellsStyle: (_row, index) => ({
+            backgroundColor: 'var(--mantine-color-body)',
+            backgroundImage:
+              index % 2 === 0
+                ? 'linear-gradient(var(--mantine-datatable-striped-color), var(--mantine-datatable-striped-color))'
+                : undefined,
+          }),
           // The actions' clicks and keys stay in the cell: they must not open the row's detail.
           render: (row) => (
             <Box onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>

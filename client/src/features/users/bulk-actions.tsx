@@ -3,7 +3,7 @@ import { Alert, Button, Group, Menu, Modal, Select, Stack, Text } from '@mantine
 import { IconAlertTriangle, IconBuilding, IconChevronDown, IconTrash, IconUserCheck, IconUserCog, IconUserOff } from '@tabler/icons-react';
 import { USER_STRINGS, type BulkAction } from '@lm/shared';
 import { notify } from '../../lib/notify.ts';
-import { ROLE_OPTIONS, type BrokerageOption } from './user-form-modal.tsx';
+import { ROLE_OPTIONS, type BrokerageOption } from './user-form-values.ts';
 import { useBulkUsers } from './api.ts';
 
 interface Props {

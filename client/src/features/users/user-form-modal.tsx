@@ -1,17 +1,15 @@
 import { Button, Grid, Group, Modal, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import type { z } from 'zod';
-import { DEFAULT_NEW_USER_ROLE, ROLE, ROLE_IDS, roleName, USER_STRINGS, userCreateInput, userUpdateInput, type User } from '@lm/shared';
+import { ROLE, USER_STRINGS, userCreateInput, userUpdateInput, type User } from '@lm/shared';
 import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { ContactFields } from '../../components/contact-fields.tsx';
 import { useCreateUser, useUpdateUser } from './api.ts';
+import { initialValues, NO_BROKERAGE, ROLE_OPTIONS, toInput, type BrokerageOption } from './user-form-values.ts';
+
+export type { BrokerageOption };
 
 type UserCreateOutput = z.output<typeof userCreateInput>;
 type UserUpdateOutput = z.output<typeof userUpdateInput>;
-
-export interface BrokerageOption {
-  value: string;
-  label: string;
-}
 
 interface Props {
   opened: boolean;
@@ -23,60 +21,6 @@ interface Props {
   /** The Broker's own brokerage, shown (read-only) in broker mode. */
   ownBrokerage: BrokerageOption | null;
   brokerageOptions: BrokerageOption[];
-}
-
-/** The role choices by name (the id stays the value). */
-export const ROLE_OPTIONS = ROLE_IDS.map((id) => ({ value: String(id), label: roleName(id) }));
-const NO_BROKERAGE = '';
-
-type FormValues = {
-  first_name: string;
-  last_name: string;
-  email: string;
-  password: string;
-  role_id: string;
-  brokerage_id: string;
-  phone_number: string;
-  address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-  is_active: boolean;
-};
-
-function initialValues(user: User | null, brokerMode: boolean, ownBrokerage: BrokerageOption | null): FormValues {
-  return {
-    first_name: user?.first_name ?? '',
-    last_name: user?.last_name ?? '',
-    email: user?.email ?? '',
-    password: '',
-    role_id: String(user?.role_id ?? (brokerMode ? ROLE.Agent : DEFAULT_NEW_USER_ROLE)),
-    brokerage_id: user
-      ? user.brokerage_id === null
-        ? NO_BROKERAGE
-        : String(user.brokerage_id)
-      : brokerMode
-        ? (ownBrokerage?.value ?? '')
-        : NO_BROKERAGE,
-    phone_number: user?.phone_number ?? '',
-    address: user?.address ?? '',
-    city: user?.city ?? '',
-    state: user?.state ?? '',
-    zip_code: user?.zip_code ?? '',
-    is_active: user?.is_active ?? true,
-  };
-}
-
-/** What the schema of the mode takes: the Select's strings become ids; a Broker never sends role or brokerage on edit. */
-function toInput(values: FormValues, user: User | null, brokerMode: boolean) {
-  const { role_id, brokerage_id, ...fields } = values;
-  // A Broker's new users are Agents of its brokerage; the server fixes the brokerage.
-  const scope = brokerMode
-    ? user
-      ? {}
-      : { role_id: ROLE.Agent }
-    : { role_id: Number(role_id), brokerage_id: brokerage_id === NO_BROKERAGE ? null : Number(brokerage_id) };
-  return user ? { id: user.user_id, ...fields, ...scope } : { ...fields, ...scope };
 }
 
 function UserForm({
