@@ -29,6 +29,14 @@ const healthRoutes: FileRoutes = {
   },
 };
 
-export const fileRoutes: FileRoutes[] = [healthRoutes, reportsFileRoutes, backupsFileRoutes, licensesFileRoutes, licensesExport, usersExport, brokeragesExport];
+export const fileRoutes: FileRoutes[] = [
+  healthRoutes,
+  reportsFileRoutes,
+  backupsFileRoutes,
+  licensesFileRoutes,
+  licensesExport,
+  usersExport,
+  brokeragesExport,
+];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));
