@@ -73,7 +73,9 @@ export function ListTable<T>({
           accessor: '__actions',
           title: 'Actions',
           textAlign: 'right',
-          width: 1,
+          // As wide as its controls: a fixed width would clamp the cell (the datatable sets max-width to it) and let
+          // several icons spill over the column beside it.
+          noWrap: true,
           // The pinned cell scrolls over the others: it needs an opaque background (the row's stripe on odd rows),
           // or the column it covers shows through it at phone width.
           titleStyle: { backgroundColor: 'var(--mantine-color-body)' },
