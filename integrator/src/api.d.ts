@@ -1572,6 +1572,227 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/licenses/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the licenses list as CSV, with the list's filters and sort (no paging)
+     * @description One row per license in your scope matching the filters of GET /licenses (status, state, license_type, expiring_within, search, user_id), in its sort and order. Saved as licenses_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          status?: string;
+          state?: string;
+          license_type?: string;
+          expiring_within?: string;
+          search?: string;
+          user_id?: string;
+          sort?: string;
+          order?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment licenses_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the users list as CSV, with the list's filters and sort (no paging)
+     * @description One row per user in your scope (Broker: its own brokerage) matching the filters of GET /users (role, brokerage_id, search, is_active), in its sort and order. Saved as users_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          role?: string;
+          brokerage_id?: string;
+          search?: string;
+          is_active?: string;
+          sort?: string;
+          order?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment users_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/brokerages/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the brokerages list as CSV, with the list's filters and sort (no paging)
+     * @description One row per brokerage matching the search of GET /brokerages, in its sort and order. Saved as brokerages_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          search?: string;
+          sort?: string;
+          order?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment brokerages_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2345,7 +2566,7 @@ export interface operations {
         page?: number;
         limit?: number;
         search?: string;
-        sort?: 'name' | 'created_at' | 'agent_count';
+        sort?: 'name' | 'address' | 'phone' | 'email' | 'website' | 'agent_count' | 'created_at';
         order?: 'asc' | 'desc';
       };
       header?: never;
