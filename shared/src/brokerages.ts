@@ -36,7 +36,7 @@ export const BROKERAGE_STRINGS = {
   things: 'brokerages',
 } as const;
 
-/** docs/product.md section 9: page size 10, 20 or 50 (default 20), at most 5 page buttons. */
+/** docs/product.md section 9: page size 10, 20 or 50 (default 20), offered by the list bar (ListTable). */
 export const BROKERAGE_PAGE_SIZES = [10, 20, 50] as const;
 export const BROKERAGE_DEFAULT_PAGE_SIZE = 20;
 
