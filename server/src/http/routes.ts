@@ -9,6 +9,8 @@ import { auditExport } from '../modules/audit/audit.http.ts';
 import { notificationsExports } from '../modules/notifications/notifications.http.ts';
 import { licensesExport, licensesFileRoutes } from '../modules/licenses/licenses.http.ts';
 import { paymentsExport } from '../modules/payments/payments.http.ts';
+import { usersExport } from '../modules/users/users.http.ts';
+import { brokeragesExport } from '../modules/brokerages/brokerages.http.ts';
 
 export type { FileRoutes, RouteDeps } from './file-routes.ts';
 
@@ -40,6 +42,8 @@ export const fileRoutes: FileRoutes[] = [
   notificationsExports,
   backupsExport,
   paymentsExport,
+  usersExport,
+  brokeragesExport,
 ];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));
