@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { COURSE_TYPES } from './domain-constants.ts';
-import { idParam, queryBoolean, requiredText } from './common.ts';
+import { idParam, paginationSchema, queryBoolean, requiredText } from './common.ts';
 import { ceTopicSchema } from './ce.ts';
 import { MAX_ID } from './common.ts';
 
@@ -84,15 +84,39 @@ export type CourseCreateInput = z.input<typeof courseCreateInput>;
 export const courseUpdateInput = z.object({ id: idParam }).extend(z.object(courseFields).partial().shape);
 export type CourseUpdateInput = z.input<typeof courseUpdateInput>;
 
-export const courseListQuery = z
-  .object({
-    is_active: queryBoolean.optional(),
-    course_type: z.enum(COURSE_TYPES).optional(),
-    search: z.string().trim().max(200).optional(),
-    school_id: idParam.optional(),
-  })
-  .optional();
+/** The list's filters (GET /courses, /courses/page and /courses/export). */
+const courseFilters = z.object({
+  is_active: queryBoolean.optional(),
+  course_type: z.enum(COURSE_TYPES).optional(),
+  search: z.string().trim().max(200).optional(),
+  school_id: idParam.optional(),
+});
+
+export const courseListQuery = courseFilters.optional();
 export type CourseListQuery = z.input<typeof courseListQuery>;
+
+/** The Courses list's sortable columns (the service breaks ties on the id). */
+export const COURSE_SORT_COLUMNS = [
+  'course_name',
+  'provider',
+  'course_type',
+  'ce_hours',
+  'topic',
+  'cost',
+  'is_active',
+  'completion_count',
+  'created_at',
+] as const;
+export type CourseSortColumn = (typeof COURSE_SORT_COLUMNS)[number];
+
+/** GET /courses/page (and the CSV export, which ignores page and limit). Newest first by default. */
+export const coursePageQuery = courseFilters.extend({
+  sort: z.enum(COURSE_SORT_COLUMNS).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export type CoursePageQuery = z.input<typeof coursePageQuery>;
 
 export const courseSchema = z.object({
   course_id: z.number().int(),
@@ -106,12 +130,17 @@ export const courseSchema = z.object({
   is_active: z.boolean(),
   /** The owning School user; null for a course an Admin created. */
   school_id: z.number().int().nullable(),
+  /** The owning School's name ('first last'); null for an Admin course. */
+  school_name: z.string().nullable(),
   topic: ceTopicSchema.nullable(),
   completion_count: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Course = z.infer<typeof courseSchema>;
+
+export const coursePageOutput = z.object({ courses: z.array(courseSchema), pagination: paginationSchema });
+export type CoursePage = z.infer<typeof coursePageOutput>;
 
 /** "$12.50": cost with 2 decimals (docs/product.md). */
 export function formatCost(dollars: number): string {

@@ -6,6 +6,9 @@ import type { FileRoutes } from './file-routes.ts';
 import { reportsFileRoutes } from '../modules/reports/reports.http.ts';
 import { backupsFileRoutes } from '../modules/backups/backups.http.ts';
 import { licensesExport, licensesFileRoutes } from '../modules/licenses/licenses.http.ts';
+import { coursesExport } from '../modules/courses/courses.http.ts';
+import { completionsExport } from '../modules/completions/completions.http.ts';
+import { ceRulesExport } from '../modules/ce-rules/ce-rules.http.ts';
 
 export type { FileRoutes, RouteDeps } from './file-routes.ts';
 
@@ -27,6 +30,15 @@ const healthRoutes: FileRoutes = {
   },
 };
 
-export const fileRoutes: FileRoutes[] = [healthRoutes, reportsFileRoutes, backupsFileRoutes, licensesFileRoutes, licensesExport];
+export const fileRoutes: FileRoutes[] = [
+  healthRoutes,
+  reportsFileRoutes,
+  backupsFileRoutes,
+  licensesFileRoutes,
+  licensesExport,
+  coursesExport,
+  completionsExport,
+  ceRulesExport,
+];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));
