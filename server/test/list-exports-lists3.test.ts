@@ -261,6 +261,12 @@ describe('GET /api/completions/export and completions.page', () => {
         ).toBe(true);
       }
     }
+    // Each course counts its own completions.
+    const counted = await caller.courses.page({ search: 'Completions ', sort: 'completion_count', order: 'desc' });
+    expect(counted.courses.map((c) => [c.course_name, c.completion_count])).toEqual([
+      ['Completions School Course', many],
+      ['Completions Admin Course', 2],
+    ]);
     const byName = await caller.completions.page({ search: 'olga out' });
     expect(byName.completions.map((c) => c.last_name)).toEqual(['Outside']);
     const byCourse = await caller.completions.page({ search: 'admin course', sort: 'name' });

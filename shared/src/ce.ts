@@ -55,6 +55,8 @@ export function roundHours(h: number): number {
 
 export const CE_MESSAGES = {
   topicInvalid: `Topic must be one of ${CE_TOPICS.join(', ')}`,
+  /** A rule's topic row without a topic: a missing choice, not a wrong one. */
+  topicRequired: 'Choose a topic',
   topicDuplicate: 'Each topic may appear only once in a rule',
   topicHoursPositive: 'Topic hours must be greater than 0',
   topicsOverTotal: "The topics' hours cannot exceed the hours required per cycle",
@@ -113,7 +115,10 @@ const topicHours = z
   .gt(0, CE_MESSAGES.topicHoursPositive)
   .max(1000, CE_MESSAGES.topicHoursPositive);
 
-export const ceRuleTopicSchema = z.object({ topic: ceTopicSchema, hours: topicHours });
+export const ceRuleTopicSchema = z.object({
+  topic: z.enum(CE_TOPICS, { error: (issue) => (issue.input == null ? CE_MESSAGES.topicRequired : CE_MESSAGES.topicInvalid) }),
+  hours: topicHours,
+});
 export type CeRuleTopic = z.infer<typeof ceRuleTopicSchema>;
 
 export const ceRuleSchema = z.object({

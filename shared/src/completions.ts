@@ -20,6 +20,7 @@ export const COMPLETION_MESSAGES = {
   onlyOwn: 'You can only record your own completions',
   duplicate: 'This completion has already been recorded',
   statusRequired: 'Status must be Approved, Rejected or Pending',
+  personRequired: 'Person is required',
 } as const;
 
 export const COMPLETION_STRINGS = {
@@ -66,6 +67,14 @@ export const completionCreateInput = z.object({
   user_id: z.number().int().positive().max(MAX_ID).nullish(),
 });
 export type CompletionCreateInput = z.input<typeof completionCreateInput>;
+
+/**
+ * The Record Completion form of a caller who names the person (an Admin, who holds no licenses itself, or a
+ * Broker): the same rules with the person required. The server reads a missing user_id as the caller.
+ */
+export const completionForPersonInput = completionCreateInput.extend({
+  user_id: z.number({ error: COMPLETION_MESSAGES.personRequired }).int().positive(COMPLETION_MESSAGES.personRequired).max(MAX_ID),
+});
 
 export const completionReviewInput = z.object({
   id: idParam,

@@ -47,6 +47,9 @@ export const COURSE_TYPE_COLORS: Record<(typeof COURSE_TYPES)[number], string> =
   Webinar: 'yellow',
 };
 
+/** What a new course starts with when a field is left out (docs/product.md section 9): the form shows them too. */
+export const COURSE_DEFAULTS = { course_type: 'Online', cost: 0, is_active: true } as const;
+
 const hasTwoDecimalsAtMost = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
 
 /** The course fields without defaults: create adds the defaults, update makes every field optional. */
@@ -73,9 +76,9 @@ const courseFields = {
 
 export const courseCreateInput = z.object({
   ...courseFields,
-  course_type: courseFields.course_type.default('Online'),
-  cost: courseFields.cost.default(0),
-  is_active: courseFields.is_active.default(true),
+  course_type: courseFields.course_type.default(COURSE_DEFAULTS.course_type),
+  cost: courseFields.cost.default(COURSE_DEFAULTS.cost),
+  is_active: courseFields.is_active.default(COURSE_DEFAULTS.is_active),
   school_id: courseFields.school_id.optional(),
   topic: courseFields.topic.optional(),
 });

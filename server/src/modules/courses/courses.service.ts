@@ -23,14 +23,14 @@ import { badRequest, conflict, forbidden } from '../../core/errors.ts';
 import { found } from '../../core/scope.ts';
 type CourseRow = typeof courses.$inferSelect;
 
-const completionCount = sql<number>`(SELECT COUNT(*) FROM ${completions} WHERE ${completions.course_id} = ${courses.course_id})`.mapWith(
-  Number,
-);
+/*
+ * Correlated subqueries spelled with their own aliases: in a select from one table the query builder writes
+ * columns without their table, so `course_id = course_id` inside the subquery would compare a column with itself.
+ */
+const completionCount = sql<number>`(SELECT COUNT(*) FROM completions AS cc WHERE cc.course_id = courses.course_id)`.mapWith(Number);
 
 /** The owning School's name, null for an Admin course. */
-const schoolName = sql<
-  string | null
->`(SELECT ${users.first_name} || ' ' || ${users.last_name} FROM ${users} WHERE ${users.user_id} = ${courses.school_id})`;
+const schoolName = sql<string | null>`(SELECT su.first_name || ' ' || su.last_name FROM users AS su WHERE su.user_id = courses.school_id)`;
 
 function toCourse(row: CourseRow & { completion_count: number; school_name: string | null }): Course {
   return {
