@@ -46,7 +46,7 @@ function valuesOf(rule: CeRule | null): Values {
 const num = (v: number | string) => (v === '' ? undefined : Number(v));
 
 /** The form's values as the shared schema reads them (emptied numbers and topics are absent: the schema says what is missing). */
-function toInput(v: Values) {
+export function ruleFormInput(v: Values) {
   return {
     state: v.state ?? undefined,
     license_type: v.license_type,
@@ -59,7 +59,7 @@ function toInput(v: Values) {
 
 /** Add or edit a state CE rule: hours per cycle, cycle length, and the required topics with their hours. */
 export function CeRuleFormModal({ opened, rule, onClose }: { opened: boolean; rule: CeRule | null; onClose: () => void }) {
-  const form = useSchemaForm({ schema: ceRuleCreateInput, initialValues: valuesOf(rule), toInput });
+  const form = useSchemaForm({ schema: ceRuleCreateInput, initialValues: valuesOf(rule), toInput: ruleFormInput });
 
   // Each opening starts from the selected rule (edit) or an empty one (create).
   useEffect(() => {

@@ -19,7 +19,7 @@ interface Values extends Record<string, unknown> {
 const id = (v: string | null) => (v ? Number(v) : undefined);
 
 /** The form's values as the shared schema reads them: Selects hold ids as strings; no rating is 0. */
-function toInput(v: Values) {
+export function completionFormInput(v: Values) {
   return {
     user_id: id(v.user_id),
     course_id: id(v.course_id),
@@ -52,7 +52,7 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
   const form = useSchemaForm({
     schema: choosesPerson ? completionForPersonInput : completionCreateInput,
     initialValues: initial(),
-    toInput,
+    toInput: completionFormInput,
   });
 
   useEffect(() => {

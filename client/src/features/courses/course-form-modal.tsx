@@ -41,7 +41,7 @@ function valuesOf(course: Course | null, defaultProvider: string): Values {
 }
 
 /** Empty fields are absent (an emptied cost takes the default), but a cleared topic is sent as null (general hours). */
-const toInput = (v: Values) => ({ ...blankToUndefined(v), topic: v.topic });
+export const courseFormInput = (v: Values) => ({ ...blankToUndefined(v), topic: v.topic });
 
 /** Add or edit a course: 'Add New Course' / 'Edit Course', submit 'Create Course' / 'Update Course'. */
 export function CourseFormModal({
@@ -55,7 +55,7 @@ export function CourseFormModal({
   defaultProvider: string;
   onClose: () => void;
 }) {
-  const form = useSchemaForm({ schema: courseCreateInput, initialValues: valuesOf(course, defaultProvider), toInput });
+  const form = useSchemaForm({ schema: courseCreateInput, initialValues: valuesOf(course, defaultProvider), toInput: courseFormInput });
 
   // Each opening starts from the selected course (edit) or the defaults (create).
   useEffect(() => {
