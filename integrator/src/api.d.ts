@@ -399,6 +399,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/courses/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of courses with {courses, pagination} (the filters of GET /courses, plus sort, order, page, limit) */
+    get: operations['courses-page'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/courses/{id}': {
     parameters: {
       query?: never;
@@ -435,6 +452,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/completions/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of completions with {completions, pagination} (the scope and filters of GET /completions, plus search, sort, order, page, limit) */
+    get: operations['completions-page'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/completions/{id}/review': {
     parameters: {
       query?: never;
@@ -464,6 +498,23 @@ export interface paths {
     put?: never;
     /** Create a state CE rule {state, license_type, hours_required, cycle_years, topics, notes} (409 if one exists) */
     post: operations['ceRules-create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ce-rules/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of state CE rules with {rules, pagination} (filters state, license_type; sort, order, page, limit) */
+    get: operations['ceRules-page'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1648,7 +1699,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/users/export': {
+  '/courses/export': {
     parameters: {
       query?: never;
       header?: never;
@@ -1656,16 +1707,16 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Download the users list as CSV, with the list's filters and sort (no paging)
-     * @description One row per user in your scope (Broker: its own brokerage) matching the filters of GET /users (role, brokerage_id, search, is_active), in its sort and order. Saved as users_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     * Download the courses list as CSV, with the list's filters and sort (no paging)
+     * @description One row per course matching the filters of GET /courses (is_active, course_type, search, school_id), in the sort and order of GET /courses/page. Saved as courses_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
     get: {
       parameters: {
         query?: {
-          role?: string;
-          brokerage_id?: string;
-          search?: string;
           is_active?: string;
+          course_type?: string;
+          search?: string;
+          school_id?: string;
           sort?: string;
           order?: string;
         };
@@ -1675,7 +1726,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description text/csv attachment users_{today}.csv */
+        /** @description text/csv attachment courses_{today}.csv */
         200: {
           headers: {
             [name: string]: unknown;
@@ -1722,7 +1773,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/brokerages/export': {
+  '/completions/export': {
     parameters: {
       query?: never;
       header?: never;
@@ -1730,12 +1781,16 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Download the brokerages list as CSV, with the list's filters and sort (no paging)
-     * @description One row per brokerage matching the search of GET /brokerages, in its sort and order. Saved as brokerages_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     * Download the completions list as CSV, with the list's filters and sort (no paging)
+     * @description One row per completion in the caller's scope (Admin all, Broker its brokerage's, Agent own, School its courses') matching the filters of GET /completions/page (status, course_id, user_id, license_id, search), in its sort and order. Saved as completions_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
     get: {
       parameters: {
         query?: {
+          status?: string;
+          course_id?: string;
+          user_id?: string;
+          license_id?: string;
           search?: string;
           sort?: string;
           order?: string;
@@ -1746,7 +1801,79 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description text/csv attachment brokerages_{today}.csv */
+        /** @description text/csv attachment completions_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ce-rules/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the ce-rules list as CSV, with the list's filters and sort (no paging)
+     * @description One row per state CE rule matching the filters of GET /ce-rules/page (state, license_type), in its sort and order; topics as "topic: hours" joined with "; ". Saved as ce-rules_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          state?: string;
+          license_type?: string;
+          sort?: string;
+          order?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment ce-rules_{today}.csv */
         200: {
           headers: {
             [name: string]: unknown;
@@ -2566,7 +2693,7 @@ export interface operations {
         page?: number;
         limit?: number;
         search?: string;
-        sort?: 'name' | 'address' | 'phone' | 'email' | 'website' | 'agent_count' | 'created_at';
+        sort?: 'name' | 'created_at' | 'agent_count';
         order?: 'asc' | 'desc';
       };
       header?: never;
@@ -3527,6 +3654,7 @@ export interface operations {
             cost: number;
             is_active: boolean;
             school_id: number | null;
+            school_name: string | null;
             topic:
               | (
                   | 'Agency'
@@ -3626,6 +3754,7 @@ export interface operations {
             cost: number;
             is_active: boolean;
             school_id: number | null;
+            school_name: string | null;
             topic:
               | (
                   | 'Agency'
@@ -3658,6 +3787,83 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'courses-page': {
+    parameters: {
+      query?: {
+        is_active?: 'true' | 'false' | '1' | '0';
+        course_type?: 'Online' | 'In-Person' | 'Webinar';
+        search?: string;
+        school_id?: number;
+        sort?: 'course_name' | 'provider' | 'course_type' | 'ce_hours' | 'topic' | 'cost' | 'is_active' | 'completion_count' | 'created_at';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            courses: {
+              course_id: number;
+              course_name: string;
+              description: string;
+              provider: string;
+              ce_hours: number;
+              /** @enum {string} */
+              course_type: 'Online' | 'In-Person' | 'Webinar';
+              cost: number;
+              is_active: boolean;
+              school_id: number | null;
+              school_name: string | null;
+              topic:
+                | (
+                    | 'Agency'
+                    | 'Broker Responsibility'
+                    | 'Consumer Protection'
+                    | 'Contracts'
+                    | 'Core Law'
+                    | 'Cultural Competency'
+                    | 'Ethics'
+                    | 'Ethics and Business Practices'
+                    | 'Fair Housing'
+                    | 'Implicit Bias'
+                    | 'Legal Update'
+                    | 'Legal Update I'
+                    | 'Legal Update II'
+                    | 'Management and Supervision'
+                    | 'Recent Legal Matters'
+                    | 'Risk Management'
+                    | 'Trust Fund Handling'
+                  )
+                | null;
+              completion_count: number;
+              created_at: string;
+              updated_at: string;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -3725,6 +3931,7 @@ export interface operations {
             cost: number;
             is_active: boolean;
             school_id: number | null;
+            school_name: string | null;
             topic:
               | (
                   | 'Agency'
@@ -3899,6 +4106,68 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'completions-page': {
+    parameters: {
+      query?: {
+        status?: 'Pending' | 'Approved' | 'Rejected';
+        course_id?: number;
+        user_id?: number;
+        license_id?: number;
+        search?: string;
+        sort?: 'name' | 'course_name' | 'license_number' | 'completion_date' | 'hours' | 'rating' | 'status' | 'note' | 'created_at';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            completions: {
+              completion_id: number;
+              user_id: number;
+              first_name: string;
+              last_name: string;
+              course_id: number;
+              course_name: string;
+              course_school_id: number | null;
+              license_id: number | null;
+              license_number: string | null;
+              license_state: string | null;
+              completion_date: string;
+              hours: number;
+              /** @enum {string} */
+              status: 'Pending' | 'Approved' | 'Rejected';
+              rating: number | null;
+              reviewed_by: number | null;
+              reviewed_at: string | null;
+              note: string | null;
+              created_at: string;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -4112,6 +4381,77 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalServerError'];
+    };
+  };
+  'ceRules-page': {
+    parameters: {
+      query?: {
+        state?: string;
+        license_type?: 'Sales' | 'Broker' | 'Associate Broker';
+        sort?: 'state' | 'license_type' | 'hours_required' | 'cycle_years' | 'topic_count' | 'notes';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            rules: {
+              rule_id: number;
+              state: string;
+              /** @enum {string} */
+              license_type: 'Sales' | 'Broker' | 'Associate Broker';
+              hours_required: number;
+              cycle_years: number;
+              topics: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                hours: number;
+              }[];
+              notes: string | null;
+              created_at: string;
+              updated_at: string;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   'ceRules-update': {

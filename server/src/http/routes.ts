@@ -11,6 +11,9 @@ import { licensesExport, licensesFileRoutes } from '../modules/licenses/licenses
 import { paymentsExport } from '../modules/payments/payments.http.ts';
 import { usersExport } from '../modules/users/users.http.ts';
 import { brokeragesExport } from '../modules/brokerages/brokerages.http.ts';
+import { coursesExport } from '../modules/courses/courses.http.ts';
+import { completionsExport } from '../modules/completions/completions.http.ts';
+import { ceRulesExport } from '../modules/ce-rules/ce-rules.http.ts';
 
 export type { FileRoutes, RouteDeps } from './file-routes.ts';
 
@@ -44,6 +47,9 @@ export const fileRoutes: FileRoutes[] = [
   paymentsExport,
   usersExport,
   brokeragesExport,
+  coursesExport,
+  completionsExport,
+  ceRulesExport,
 ];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));
