@@ -1,9 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { apiToken, signIn } from './fixtures/auth.ts';
+import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 interface Setup {
+  courseId: number;
   courseName: string;
   licenseId: number;
   licenseNumber: string;
@@ -38,7 +40,8 @@ async function setup(request: APIRequestContext, hours: number): Promise<Setup> 
   });
   expect(license.status()).toBe(200);
   const licenseId = ((await license.json()) as { license_id: number }).license_id;
-  return { courseName, licenseId, licenseNumber, adminToken };
+  const courseId = ((await course.json()) as { course_id: number }).course_id;
+  return { courseId, courseName, licenseId, licenseNumber, adminToken };
 }
 
 async function ceHours(request: APIRequestContext, s: Setup): Promise<number> {
@@ -54,6 +57,12 @@ async function openCompletions(page: Page) {
 }
 
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
+
+/** A review from the row's actions menu: Approve, Reject or Move back to Pending. */
+async function reviewFrom(r: Locator, action: string) {
+  await r.getByRole('button', { name: /^Actions for/ }).click();
+  await r.page().getByRole('menuitem', { name: action }).click();
+}
 
 // Each test signs in twice (argon2) and walks a whole review: give it room on a busy machine.
 test.describe.configure({ timeout: 60_000 });
@@ -80,7 +89,7 @@ test('an Agent records a completion, the School approves it and the license CE h
   await expect(agentRow.getByText('Pending')).toBeVisible();
   await expect(agentRow).toContainText(s.licenseNumber);
   // An Agent cannot review.
-  await expect(agentRow.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expect(agentRow.getByRole('button', { name: /^Actions for/ })).toHaveCount(0);
 
   const schoolContext = await browser.newContext();
   const school = await schoolContext.newPage();
@@ -88,7 +97,7 @@ test('an Agent records a completion, the School approves it and the license CE h
   await openCompletions(school);
   const r = row(school, s.courseName);
   await expect(r).toContainText('Alice Agent');
-  await r.getByRole('button', { name: 'Approve' }).click();
+  await reviewFrom(r, 'Approve');
   const review = school.getByRole('dialog', { name: 'Approve Completion' });
   await expect(review).toContainText('The hours will be added to the license.');
   await review.getByLabel('Note').fill('Certificate verified');
@@ -102,7 +111,7 @@ test('an Agent records a completion, the School approves it and the license CE h
   await expect(row(page, s.licenseNumber).getByTestId('ce-progress')).toHaveText('13.5 / 45 hrs');
 
   // Reversing the approval takes the hours back.
-  await r.getByRole('button', { name: 'Reject' }).click();
+  await reviewFrom(r, 'Reject');
   const reject = school.getByRole('dialog', { name: 'Reject Completion' });
   await expect(reject).toContainText('The approved hours will be taken back from the license.');
   await reject.getByLabel('Note').fill('Wrong licensee on the certificate');
@@ -145,13 +154,83 @@ test('a Broker records for its agent and an Admin moves a completion back to Pen
   await signIn(page, 'admin');
   await openCompletions(page);
   const r = row(page, s.courseName);
-  await r.getByRole('button', { name: 'Approve' }).click();
+  await reviewFrom(r, 'Approve');
   await page.getByRole('dialog', { name: 'Approve Completion' }).getByRole('button', { name: 'Approve' }).click();
   await expect(r.getByText('Approved')).toBeVisible();
   expect(await ceHours(request, s)).toBe(12);
-  await r.getByRole('button', { name: 'Move back to Pending' }).click();
+  await reviewFrom(r, 'Move back to Pending');
   await page.getByRole('dialog', { name: 'Move Completion back to Pending' }).getByRole('button', { name: 'Move back to Pending' }).click();
   await expect(page.getByText('Completion moved back to Pending')).toBeVisible();
   await expect(r.getByText('Pending')).toBeVisible();
   expect(await ceHours(request, s)).toBe(10);
+});
+
+test('at phone width a School opens the Courses, CE rules and Completions lists and approves a completion from its detail', async ({
+  page,
+  request,
+}, testInfo) => {
+  const s = await setup(request, 2.5);
+  const recorded = await request.post('/api/completions', {
+    headers: auth(await apiToken(request, 'agent')),
+    data: { course_id: s.courseId, license_id: s.licenseId, completion_date: '2025-06-01' },
+  });
+  expect(recorded.status()).toBe(200);
+  // A CE rule to list (the browser suite's database starts without any).
+  const rules = (await (await request.get('/api/ce-rules', { headers: auth(s.adminToken) })).json()) as Array<{
+    state: string;
+    license_type: string;
+  }>;
+  if (!rules.some((r) => r.state === 'WY' && r.license_type === 'Broker')) {
+    const rule = await request.post('/api/ce-rules', {
+      headers: auth(s.adminToken),
+      data: { state: 'WY', license_type: 'Broker', hours_required: 24, topics: [{ topic: 'Ethics', hours: 3 }] },
+    });
+    expect(rule.status()).toBe(200);
+  }
+
+  await atPhoneWidth(page);
+  await signIn(page, 'school');
+  await page.goto('/courses');
+  const course = row(page, s.courseName);
+  await expect(course).toBeVisible();
+  await expect(page.getByText(/^Showing 1 to \d+ of \d+ courses$/)).toBeVisible();
+  await expectInView(course.getByRole('button', { name: `Actions for ${s.courseName}` }));
+  await phoneShot(page, testInfo, 'courses-list');
+  // A row opens the course's detail with its completions.
+  await course.getByText(s.courseName).click();
+  const courseDrawer = page.getByRole('dialog', { name: s.courseName });
+  await expect(courseDrawer).toContainText('Sam School');
+  await expect(courseDrawer.getByRole('row').filter({ hasText: 'Alice Agent' })).toContainText('Pending');
+  await phoneShot(page, testInfo, 'course-drawer');
+  await page.keyboard.press('Escape');
+  await expect(courseDrawer).toBeHidden();
+
+  await page.goto('/ce-rules');
+  await expect(page.getByRole('heading', { name: 'State CE Rules' })).toBeVisible();
+  await expect(row(page, 'WY')).toContainText('Ethics: 3 h');
+  await expect(page.getByText(/^Showing 1 to \d+ of \d+ CE rules$/)).toBeVisible();
+  await phoneShot(page, testInfo, 'ce-rules-list');
+
+  await openCompletions(page);
+  const r = row(page, s.courseName);
+  await expect(r).toContainText('Pending');
+  await expectInView(r.getByRole('button', { name: /^Actions for/ }));
+  await phoneShot(page, testInfo, 'completions-list');
+
+  // The row opens the completion's detail; the School approves from there.
+  await r.getByText(s.courseName).click();
+  const detail = page.getByRole('dialog', { name: 'Completion', exact: true });
+  await expect(detail).toContainText(s.licenseNumber);
+  await expect(detail).toContainText('Alice Agent');
+  await expectInView(detail.getByRole('button', { name: 'Approve' }));
+  await detail.getByRole('button', { name: 'Approve' }).click();
+  const review = page.getByRole('dialog', { name: 'Approve Completion' });
+  await review.getByLabel('Note').fill('Checked on a phone');
+  await expectInView(review.getByRole('button', { name: 'Approve' }));
+  await review.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Completion approved successfully!')).toBeVisible();
+  await expect(detail.getByText('Approved', { exact: true })).toBeVisible();
+  await expect(detail).toContainText('Checked on a phone');
+  await phoneShot(page, testInfo, 'completion-approved');
+  expect(await ceHours(request, s)).toBe(12.5);
 });

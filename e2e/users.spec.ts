@@ -1,5 +1,6 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiToken, signIn } from './fixtures/auth.ts';
+import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
 import { E2E_BROKERAGE } from './fixtures/users.ts';
 
 // The machines running this suite are shared and busy: give server answers more time than the default.
@@ -45,7 +46,7 @@ test('Admin adds a user: form messages, success toast, then edits and deletes it
 
   await page.getByRole('button', { name: 'Add User' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add New User' });
-  await expect(dialog.getByLabel('Role')).toHaveValue('2 - Broker');
+  await expect(dialog.getByLabel('Role')).toHaveValue('Broker');
   await dialog.getByRole('button', { name: 'Create User' }).click();
   for (const message of ['Email is required', 'First name is required', 'Last name is required', 'Password is required']) {
     await expect(dialog.getByText(message)).toBeVisible();
@@ -60,7 +61,7 @@ test('Admin adds a user: form messages, success toast, then edits and deletes it
   await expect(page.getByText('Password must contain uppercase, lowercase and numbers').first()).toBeVisible();
   await dialog.getByLabel(/^Password/).fill('Str0ngPassword');
   await dialog.getByLabel('Role').click();
-  await page.getByRole('option', { name: '3 - Agent' }).click();
+  await page.getByRole('option', { name: 'Agent', exact: true }).click();
   await dialog.getByLabel('Brokerage').click();
   await page.getByRole('option', { name: E2E_BROKERAGE }).click();
   await dialog.getByRole('button', { name: 'Create User' }).click();
@@ -180,7 +181,7 @@ test('bulk menu: select first, deactivate, change role, change brokerage to none
   await page.getByRole('menuitem', { name: 'Change Role' }).click();
   const roleDialog = page.getByRole('dialog', { name: /Change role/ });
   await roleDialog.getByLabel('New role').click();
-  await page.getByRole('option', { name: '4 - School' }).click();
+  await page.getByRole('option', { name: 'School', exact: true }).click();
   await roleDialog.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByText('Bulk operation completed successfully!').first()).toBeVisible();
   await expect(rows(page).locator('[data-role="School"]')).toHaveCount(2);
@@ -238,7 +239,7 @@ test('a Broker sees only its brokerage and adds Agents to it', async ({ page }) 
 
   await page.getByRole('button', { name: 'Add User' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add New User' });
-  await expect(dialog.getByLabel('Role')).toHaveValue('3 - Agent');
+  await expect(dialog.getByLabel('Role')).toHaveValue('Agent');
   await expect(dialog.getByLabel('Role')).toBeDisabled();
   await expect(dialog.getByLabel('Brokerage')).toHaveValue(E2E_BROKERAGE);
   await dialog.getByLabel(/^First Name/).fill('Ari');
@@ -252,4 +253,49 @@ test('a Broker sees only its brokerage and adds Agents to it', async ({ page }) 
   await expect(rows(page).first()).toContainText(E2E_BROKERAGE);
   await page.getByRole('button', { name: /^Bulk Actions/ }).click();
   await expect(page.getByRole('menuitem', { name: 'Change Role' })).toBeHidden();
+});
+
+test('at phone width an Admin finds a user and opens its detail: fields, brokerage and licenses', async ({ page, request }, testInfo) => {
+  const tag = `Phone${unique()}`;
+  const token = await apiToken(request, 'admin');
+  const found = await request.get(`/api/brokerages?search=${encodeURIComponent(E2E_BROKERAGE)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const brokerageId = ((await found.json()) as { brokerages: Array<{ brokerage_id: number }> }).brokerages[0]!.brokerage_id;
+  const [id] = await createUsers(request, tag, 1, { brokerage_id: brokerageId, phone_number: '(555) 010-2000', city: 'Tampa' });
+  const license = await request.post('/api/licenses', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { user_id: id, license_number: `${tag}-L`, state: 'FL', issue_date: '2025-01-01', expiration_date: '2027-01-01' },
+  });
+  expect(license.status()).toBe(200);
+
+  await atPhoneWidth(page);
+  await signIn(page, 'admin');
+  await page.goto('/users');
+  await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible({ timeout: 20_000 });
+  await expect(rows(page).first()).toBeVisible();
+  await phoneShot(page, testInfo, 'users-list');
+
+  await search(page, tag);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(page.getByText('Showing 1 to 1 of 1 users')).toBeVisible();
+  // The row's actions stay reachable without swiping the table.
+  await expectInView(
+    rows(page)
+      .first()
+      .getByRole('button', { name: `Edit Bulk ${tag}0` }),
+  );
+
+  await rows(page).first().getByText(`Bulk ${tag}0`).click();
+  const drawer = page.getByRole('dialog', { name: `Bulk ${tag}0` });
+  await expect(drawer).toBeVisible();
+  await expect(drawer).toContainText(`${tag.toLowerCase()}.0@e2e.test`);
+  await expect(drawer).toContainText(E2E_BROKERAGE);
+  await expect(drawer).toContainText('(555) 010-2000');
+  await expect(drawer).toContainText('Tampa');
+  await expect(drawer.locator('[data-role="Agent"]')).toBeVisible();
+  await expect(drawer.getByTestId('user-licenses')).toContainText(`${tag}-L`);
+  await phoneShot(page, testInfo, 'user-detail');
+  await drawer.getByRole('button', { name: 'Close user details' }).click();
+  await expect(drawer).toBeHidden();
 });

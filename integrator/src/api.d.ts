@@ -399,6 +399,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/courses/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of courses with {courses, pagination} (the filters of GET /courses, plus sort, order, page, limit) */
+    get: operations['courses-page'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/courses/{id}': {
     parameters: {
       query?: never;
@@ -435,6 +452,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/completions/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of completions with {completions, pagination} (the scope and filters of GET /completions, plus search, sort, order, page, limit) */
+    get: operations['completions-page'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/completions/{id}/review': {
     parameters: {
       query?: never;
@@ -464,6 +498,23 @@ export interface paths {
     put?: never;
     /** Create a state CE rule {state, license_type, hours_required, cycle_years, topics, notes} (409 if one exists) */
     post: operations['ceRules-create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ce-rules/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of state CE rules with {rules, pagination} (filters state, license_type; sort, order, page, limit) */
+    get: operations['ceRules-page'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -559,23 +610,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/payments/{id}/detail': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** One payment with its payer (name, e-mail, phone, role, brokerage) and its linked license (or null) */
-    get: operations['payments-detail'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/dashboard/stats': {
     parameters: {
       query?: never;
@@ -634,7 +668,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Audit entries with the acting user's name and email; filters user_id, action (substring), target_table, start_date, end_date; sort timestamp (default, newest first), user, action, target_table, target_id, ip_address with order; page, limit 25/50/100 (default 50) */
+    /** Audit entries, newest first, with the acting user's name and email; filters user_id, action (substring), target_table, start_date, end_date; page, limit 25/50/100 (default 50) */
     get: operations['audit-logs'];
     put?: never;
     post?: never;
@@ -747,23 +781,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/admin/notification-templates/page': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** One page of the templates: search (name or subject), type, trigger_event; sort name (default), type, trigger_event, is_active, updated_at with order; page, limit; with the total */
-    get: operations['admin-notifications-page'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/admin/notification-templates/{id}': {
     parameters: {
       query?: never;
@@ -816,23 +833,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/admin/notification-history/page': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** One page of every delivery attempt: search (recipient, template name, subject), status, channel, template_id; sort created_at (default, newest first), recipient, template_name, channel, status, sent_at with order; page, limit; with the total */
-    get: operations['admin-notifications-historyPage'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/admin/notification-delivery': {
     parameters: {
       query?: never;
@@ -862,23 +862,6 @@ export interface paths {
     put?: never;
     /** Take a backup now (online snapshot + manifest, and stored files with include_files); answers when it is written */
     post: operations['admin-backups-create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/admin/backups/page': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** One page of the backups: search (description, creator), status, type; sort created_at (default, newest first), description, size, status, type with order; page, limit; the total and the cards' figures */
-    get: operations['admin-backups-page'];
-    put?: never;
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1716,7 +1699,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/audit/logs/export': {
+  '/courses/export': {
     parameters: {
       query?: never;
       header?: never;
@@ -1724,19 +1707,18 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Download the audit_logs list as CSV, with the list's filters and sort (no paging)
-     * @description One row per audit entry matching the filters of GET /audit/logs (user_id, action substring, target_table, start_date, end_date), in its sort and order (default newest first). Saved as audit_logs_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     * Download the courses list as CSV, with the list's filters and sort (no paging)
+     * @description One row per course matching the filters of GET /courses (is_active, course_type, search, school_id), in the sort and order of GET /courses/page. Saved as courses_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
     get: {
       parameters: {
         query?: {
-          user_id?: string;
-          action?: string;
-          target_table?: string;
-          start_date?: string;
-          end_date?: string;
-          sort?: 'timestamp' | 'user' | 'action' | 'target_table' | 'target_id' | 'ip_address';
-          order?: 'asc' | 'desc';
+          is_active?: string;
+          course_type?: string;
+          search?: string;
+          school_id?: string;
+          sort?: string;
+          order?: string;
         };
         header?: never;
         path?: never;
@@ -1744,7 +1726,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description text/csv attachment audit_logs_{today}.csv */
+        /** @description text/csv attachment courses_{today}.csv */
         200: {
           headers: {
             [name: string]: unknown;
@@ -1791,7 +1773,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/admin/notification-templates/export': {
+  '/completions/export': {
     parameters: {
       query?: never;
       header?: never;
@@ -1799,239 +1781,16 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Download the notification_templates list as CSV, with the list's filters and sort (no paging)
-     * @description One row per notification template matching the filters of GET /admin/notification-templates/page (search, type, trigger_event), in its sort and order. Saved as notification_templates_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     * Download the completions list as CSV, with the list's filters and sort (no paging)
+     * @description One row per completion in the caller's scope (Admin all, Broker its brokerage's, Agent own, School its courses') matching the filters of GET /completions/page (status, course_id, user_id, license_id, search), in its sort and order. Saved as completions_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
     get: {
       parameters: {
         query?: {
-          search?: string;
-          type?: string;
-          trigger_event?: string;
-          sort?: 'name' | 'type' | 'trigger_event' | 'is_active' | 'updated_at';
-          order?: 'asc' | 'desc';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment notification_templates_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/admin/notification-history/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Download the notification_history list as CSV, with the list's filters and sort (no paging)
-     * @description One row per delivery attempt matching the filters of GET /admin/notification-history/page (search, status, channel, template_id), in its sort and order (default newest first). Saved as notification_history_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
-     */
-    get: {
-      parameters: {
-        query?: {
-          search?: string;
           status?: string;
-          channel?: string;
-          template_id?: string;
-          sort?: 'created_at' | 'recipient' | 'template_name' | 'channel' | 'status' | 'sent_at';
-          order?: 'asc' | 'desc';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment notification_history_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/admin/backups/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Download the backups list as CSV, with the list's filters and sort (no paging)
-     * @description One row per backup matching the filters of GET /admin/backups/page (search, status, type), in its sort and order (default newest first); the list, not the backup files. Saved as backups_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
-     */
-    get: {
-      parameters: {
-        query?: {
-          search?: string;
-          status?: string;
-          type?: string;
-          sort?: 'description' | 'created_at' | 'size' | 'status' | 'type';
-          order?: 'asc' | 'desc';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment backups_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/payments/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Download the payments list as CSV, with the list's filters and sort (no paging)
-     * @description One row per payment in your scope matching the filters of GET /payments (user_id, license_id, status, payment_type, payment_method, start_date, end_date, search), in its sort and order (newest first by default); Amount in dollars with 2 decimals. Saved as payments_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
-     */
-    get: {
-      parameters: {
-        query?: {
+          course_id?: string;
           user_id?: string;
           license_id?: string;
-          status?: string;
-          payment_type?: string;
-          payment_method?: string;
-          start_date?: string;
-          end_date?: string;
           search?: string;
           sort?: string;
           order?: string;
@@ -2042,7 +1801,79 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description text/csv attachment payments_{today}.csv */
+        /** @description text/csv attachment completions_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ce-rules/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the ce-rules list as CSV, with the list's filters and sort (no paging)
+     * @description One row per state CE rule matching the filters of GET /ce-rules/page (state, license_type), in its sort and order; topics as "topic: hours" joined with "; ". Saved as ce-rules_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          state?: string;
+          license_type?: string;
+          sort?: string;
+          order?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment ce-rules_{today}.csv */
         200: {
           headers: {
             [name: string]: unknown;
@@ -3823,6 +3654,7 @@ export interface operations {
             cost: number;
             is_active: boolean;
             school_id: number | null;
+            school_name: string | null;
             topic:
               | (
                   | 'Agency'
@@ -3922,6 +3754,7 @@ export interface operations {
             cost: number;
             is_active: boolean;
             school_id: number | null;
+            school_name: string | null;
             topic:
               | (
                   | 'Agency'
@@ -3954,6 +3787,83 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'courses-page': {
+    parameters: {
+      query?: {
+        is_active?: 'true' | 'false' | '1' | '0';
+        course_type?: 'Online' | 'In-Person' | 'Webinar';
+        search?: string;
+        school_id?: number;
+        sort?: 'course_name' | 'provider' | 'course_type' | 'ce_hours' | 'topic' | 'cost' | 'is_active' | 'completion_count' | 'created_at';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            courses: {
+              course_id: number;
+              course_name: string;
+              description: string;
+              provider: string;
+              ce_hours: number;
+              /** @enum {string} */
+              course_type: 'Online' | 'In-Person' | 'Webinar';
+              cost: number;
+              is_active: boolean;
+              school_id: number | null;
+              school_name: string | null;
+              topic:
+                | (
+                    | 'Agency'
+                    | 'Broker Responsibility'
+                    | 'Consumer Protection'
+                    | 'Contracts'
+                    | 'Core Law'
+                    | 'Cultural Competency'
+                    | 'Ethics'
+                    | 'Ethics and Business Practices'
+                    | 'Fair Housing'
+                    | 'Implicit Bias'
+                    | 'Legal Update'
+                    | 'Legal Update I'
+                    | 'Legal Update II'
+                    | 'Management and Supervision'
+                    | 'Recent Legal Matters'
+                    | 'Risk Management'
+                    | 'Trust Fund Handling'
+                  )
+                | null;
+              completion_count: number;
+              created_at: string;
+              updated_at: string;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -4021,6 +3931,7 @@ export interface operations {
             cost: number;
             is_active: boolean;
             school_id: number | null;
+            school_name: string | null;
             topic:
               | (
                   | 'Agency'
@@ -4195,6 +4106,68 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'completions-page': {
+    parameters: {
+      query?: {
+        status?: 'Pending' | 'Approved' | 'Rejected';
+        course_id?: number;
+        user_id?: number;
+        license_id?: number;
+        search?: string;
+        sort?: 'name' | 'course_name' | 'license_number' | 'completion_date' | 'hours' | 'rating' | 'status' | 'note' | 'created_at';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            completions: {
+              completion_id: number;
+              user_id: number;
+              first_name: string;
+              last_name: string;
+              course_id: number;
+              course_name: string;
+              course_school_id: number | null;
+              license_id: number | null;
+              license_number: string | null;
+              license_state: string | null;
+              completion_date: string;
+              hours: number;
+              /** @enum {string} */
+              status: 'Pending' | 'Approved' | 'Rejected';
+              rating: number | null;
+              reviewed_by: number | null;
+              reviewed_at: string | null;
+              note: string | null;
+              created_at: string;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -4410,6 +4383,77 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
+  'ceRules-page': {
+    parameters: {
+      query?: {
+        state?: string;
+        license_type?: 'Sales' | 'Broker' | 'Associate Broker';
+        sort?: 'state' | 'license_type' | 'hours_required' | 'cycle_years' | 'topic_count' | 'notes';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            rules: {
+              rule_id: number;
+              state: string;
+              /** @enum {string} */
+              license_type: 'Sales' | 'Broker' | 'Associate Broker';
+              hours_required: number;
+              cycle_years: number;
+              topics: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                hours: number;
+              }[];
+              notes: string | null;
+              created_at: string;
+              updated_at: string;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   'ceRules-update': {
     parameters: {
       query?: never;
@@ -4546,7 +4590,7 @@ export interface operations {
         start_date?: string;
         end_date?: string;
         search?: string;
-        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'description' | 'created_at';
+        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
@@ -4675,7 +4719,7 @@ export interface operations {
         start_date?: string;
         end_date?: string;
         search?: string;
-        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'description' | 'created_at';
+        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
@@ -4913,86 +4957,6 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'payments-detail': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Successful response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            payment: {
-              payment_id: number;
-              user_id: number;
-              first_name: string;
-              last_name: string;
-              license_id: number | null;
-              license_number: string | null;
-              amount: number;
-              /** @enum {string} */
-              payment_type: 'License Fee' | 'Renewal Fee' | 'Course Fee' | 'Penalty' | 'Other';
-              /** @enum {string} */
-              payment_method: 'Credit Card' | 'Bank Transfer' | 'Check' | 'Cash' | 'Other';
-              /** @enum {string} */
-              status: 'Completed' | 'Pending' | 'Failed' | 'Refunded';
-              description: string | null;
-              payment_date: string;
-              created_by: number | null;
-              created_at: string;
-              updated_at: string;
-            };
-            payer: {
-              user_id: number;
-              first_name: string;
-              last_name: string;
-              email: string;
-              phone_number: string | null;
-              /** @enum {string} */
-              role_name: 'Admin' | 'Broker' | 'Agent' | 'School';
-              brokerage_name: string | null;
-              is_active: boolean;
-            };
-            license: {
-              license_id: number;
-              user_id: number;
-              first_name: string;
-              last_name: string;
-              license_number: string;
-              state: string;
-              /** @enum {string} */
-              license_type: 'Sales' | 'Broker' | 'Associate Broker';
-              issue_date: string;
-              expiration_date: string;
-              /** @enum {string} */
-              status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
-              ce_hours_required: number;
-              ce_hours_completed: number;
-              cycle_start_date: string;
-              renewed_at: string | null;
-              created_at: string;
-              updated_at: string;
-            } | null;
-          };
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
   'dashboard-stats': {
     parameters: {
       query?: never;
@@ -5190,8 +5154,6 @@ export interface operations {
         target_table?: string;
         start_date?: string;
         end_date?: string;
-        sort?: 'timestamp' | 'user' | 'action' | 'target_table' | 'target_id' | 'ip_address';
-        order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
       };
@@ -5570,60 +5532,6 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-page': {
-    parameters: {
-      query?: {
-        search?: string;
-        type?: 'email' | 'sms' | 'push';
-        trigger_event?: 'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
-        sort?: 'name' | 'type' | 'trigger_event' | 'is_active' | 'updated_at';
-        order?: 'asc' | 'desc';
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Successful response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            templates: {
-              id: number;
-              name: string;
-              subject: string;
-              body: string;
-              /** @enum {string} */
-              type: 'email' | 'sms' | 'push';
-              /** @enum {string} */
-              trigger_event:
-                'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
-              is_active: boolean;
-              variables: string[];
-              created_at: string;
-              updated_at: string;
-            }[];
-            pagination: {
-              page: number;
-              limit: number;
-              total: number;
-              pages: number;
-            };
-          };
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      500: components['responses']['InternalServerError'];
-    };
-  };
   'admin-notifications-update': {
     parameters: {
       query?: never;
@@ -5814,61 +5722,6 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-historyPage': {
-    parameters: {
-      query?: {
-        search?: string;
-        status?: 'sent' | 'failed' | 'pending';
-        channel?: 'email' | 'sms' | 'push';
-        template_id?: number;
-        sort?: 'created_at' | 'recipient' | 'template_name' | 'channel' | 'status' | 'sent_at';
-        order?: 'asc' | 'desc';
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Successful response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            deliveries: {
-              id: number;
-              recipient: string;
-              template_id: number | null;
-              template_name: string;
-              /** @enum {string} */
-              channel: 'email' | 'sms' | 'push';
-              /** @enum {string} */
-              status: 'sent' | 'failed' | 'pending';
-              transport: ('smtp' | 'outbox' | 'none') | null;
-              subject: string | null;
-              error: string | null;
-              created_at: string;
-              sent_at: string | null;
-            }[];
-            pagination: {
-              page: number;
-              limit: number;
-              total: number;
-              pages: number;
-            };
-          };
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      500: components['responses']['InternalServerError'];
-    };
-  };
   'admin-notifications-delivery': {
     parameters: {
       query?: never;
@@ -5987,66 +5840,6 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      500: components['responses']['InternalServerError'];
-    };
-  };
-  'admin-backups-page': {
-    parameters: {
-      query?: {
-        search?: string;
-        status?: 'completed' | 'in_progress' | 'failed';
-        type?: 'manual' | 'automatic' | 'safety' | 'uploaded';
-        sort?: 'description' | 'created_at' | 'size' | 'status' | 'type';
-        order?: 'asc' | 'desc';
-        page?: number;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Successful response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            backups: {
-              id: number;
-              description: string;
-              created_at: string;
-              completed_at: string | null;
-              size: number;
-              /** @enum {string} */
-              status: 'completed' | 'in_progress' | 'failed';
-              /** @enum {string} */
-              type: 'manual' | 'automatic' | 'safety' | 'uploaded';
-              include_files: boolean;
-              created_by: number | null;
-              created_by_name: string | null;
-              error: string | null;
-            }[];
-            pagination: {
-              page: number;
-              limit: number;
-              total: number;
-              pages: number;
-            };
-            totals: {
-              total: number;
-              completed: number;
-              in_progress: number;
-              total_size: number;
-            };
-          };
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
       500: components['responses']['InternalServerError'];
     };
   };

@@ -22,6 +22,15 @@ export const changePasswordInput = z.object({
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
+export const NEW_PASSWORDS_MISMATCH = 'New passwords do not match';
+/**
+ * The Change Password form: the request plus the confirmation (checked on the client). The length and strength
+ * rule is the server's alone (its settings' password_min_length): its message is shown as it answers.
+ */
+export const changePasswordForm = changePasswordInput
+  .extend({ confirmPassword: z.string() })
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], message: NEW_PASSWORDS_MISMATCH });
+
 /** A user as every API answer shows it: never a password or its hash. */
 export const userSchema = z.object({
   user_id: z.number().int(),

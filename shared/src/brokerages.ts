@@ -36,11 +36,13 @@ export const BROKERAGE_STRINGS = {
   things: 'brokerages',
 } as const;
 
-/** docs/product.md section 9: page size 10, 20 or 50 (default 20), at most 5 page buttons. */
+/** docs/product.md section 9: page size 10, 20 or 50 (default 20), offered by the list bar (ListTable). */
 export const BROKERAGE_PAGE_SIZES = [10, 20, 50] as const;
 export const BROKERAGE_DEFAULT_PAGE_SIZE = 20;
 
-export const BROKERAGE_SORTS = ['name', 'created_at', 'agent_count'] as const;
+/** Every column of the Brokerage Management list sorts on the server; an empty value sorts last either way. */
+export const BROKERAGE_SORTS = ['name', 'address', 'phone', 'email', 'website', 'agent_count', 'created_at'] as const;
+export type BrokerageSort = (typeof BROKERAGE_SORTS)[number];
 
 export const brokerageSchema = z.object({
   brokerage_id: z.number().int(),

@@ -8,7 +8,7 @@
  * cycle that ends on it, so a renewed cycle counts completions dated strictly after its start date.
  */
 import { z } from 'zod';
-import { idParam, optionalText } from './common.ts';
+import { idParam, optionalText, paginationSchema } from './common.ts';
 import { LICENSE_TYPES } from './domain-constants.ts';
 import { licenseSchema } from './licenses.ts';
 
@@ -55,6 +55,8 @@ export function roundHours(h: number): number {
 
 export const CE_MESSAGES = {
   topicInvalid: `Topic must be one of ${CE_TOPICS.join(', ')}`,
+  /** A rule's topic row without a topic: a missing choice, not a wrong one. */
+  topicRequired: 'Choose a topic',
   topicDuplicate: 'Each topic may appear only once in a rule',
   topicHoursPositive: 'Topic hours must be greater than 0',
   topicsOverTotal: "The topics' hours cannot exceed the hours required per cycle",
@@ -113,7 +115,10 @@ const topicHours = z
   .gt(0, CE_MESSAGES.topicHoursPositive)
   .max(1000, CE_MESSAGES.topicHoursPositive);
 
-export const ceRuleTopicSchema = z.object({ topic: ceTopicSchema, hours: topicHours });
+export const ceRuleTopicSchema = z.object({
+  topic: z.enum(CE_TOPICS, { error: (issue) => (issue.input == null ? CE_MESSAGES.topicRequired : CE_MESSAGES.topicInvalid) }),
+  hours: topicHours,
+});
 export type CeRuleTopic = z.infer<typeof ceRuleTopicSchema>;
 
 export const ceRuleSchema = z.object({
@@ -128,6 +133,24 @@ export const ceRuleSchema = z.object({
   updated_at: z.string(),
 });
 export type CeRule = z.infer<typeof ceRuleSchema>;
+
+/** The CE rules list's sortable columns (the service breaks ties on the id); topics is a list and does not sort. */
+export const CE_RULE_SORT_COLUMNS = ['state', 'license_type', 'hours_required', 'cycle_years', 'topic_count', 'notes'] as const;
+export type CeRuleSortColumn = (typeof CE_RULE_SORT_COLUMNS)[number];
+
+/** GET /ce-rules/page (and the CSV export, which ignores page and limit). By state, then license type, by default. */
+export const ceRulePageQuery = z.object({
+  state: z.string().trim().max(2).toUpperCase().optional(),
+  license_type: z.enum(LICENSE_TYPES).optional(),
+  sort: z.enum(CE_RULE_SORT_COLUMNS).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export type CeRulePageQuery = z.input<typeof ceRulePageQuery>;
+
+export const ceRulePageOutput = z.object({ rules: z.array(ceRuleSchema), pagination: paginationSchema });
+export type CeRulePage = z.infer<typeof ceRulePageOutput>;
 
 const topicsList = z
   .array(ceRuleTopicSchema)

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { COMPLETION_STATUSES, type CompletionStatus } from './domain-constants.ts';
-import { dateString, idParam, optionalText } from './common.ts';
+import { dateString, idParam, optionalText, paginationSchema } from './common.ts';
 import { MAX_ID } from './common.ts';
 
 export const COMPLETION_MESSAGES = {
@@ -20,6 +20,7 @@ export const COMPLETION_MESSAGES = {
   onlyOwn: 'You can only record your own completions',
   duplicate: 'This completion has already been recorded',
   statusRequired: 'Status must be Approved, Rejected or Pending',
+  personRequired: 'Person is required',
 } as const;
 
 export const COMPLETION_STRINGS = {
@@ -67,6 +68,14 @@ export const completionCreateInput = z.object({
 });
 export type CompletionCreateInput = z.input<typeof completionCreateInput>;
 
+/**
+ * The Record Completion form of a caller who names the person (an Admin, who holds no licenses itself, or a
+ * Broker): the same rules with the person required. The server reads a missing user_id as the caller.
+ */
+export const completionForPersonInput = completionCreateInput.extend({
+  user_id: z.number({ error: COMPLETION_MESSAGES.personRequired }).int().positive(COMPLETION_MESSAGES.personRequired).max(MAX_ID),
+});
+
 export const completionReviewInput = z.object({
   id: idParam,
   status: z.enum(COMPLETION_STATUSES, { error: COMPLETION_MESSAGES.statusRequired }),
@@ -74,15 +83,41 @@ export const completionReviewInput = z.object({
 });
 export type CompletionReviewInput = z.input<typeof completionReviewInput>;
 
-export const completionListQuery = z
-  .object({
-    status: z.enum(COMPLETION_STATUSES).optional(),
-    course_id: idParam.optional(),
-    user_id: idParam.optional(),
-    license_id: idParam.optional(),
-  })
-  .optional();
+/** The list's filters (GET /completions, /completions/page and /completions/export). */
+const completionFilters = z.object({
+  status: z.enum(COMPLETION_STATUSES).optional(),
+  course_id: idParam.optional(),
+  user_id: idParam.optional(),
+  license_id: idParam.optional(),
+});
+
+export const completionListQuery = completionFilters.optional();
 export type CompletionListQuery = z.input<typeof completionListQuery>;
+
+/** The Completions list's sortable columns (the service breaks ties on the id). */
+export const COMPLETION_SORT_COLUMNS = [
+  'name',
+  'course_name',
+  'license_number',
+  'completion_date',
+  'hours',
+  'rating',
+  'status',
+  'note',
+  'created_at',
+] as const;
+export type CompletionSortColumn = (typeof COMPLETION_SORT_COLUMNS)[number];
+
+/** GET /completions/page (and the CSV export, which ignores page and limit). Newest first by default. */
+export const completionPageQuery = completionFilters.extend({
+  /** Holder name, course name or license number, case-insensitive substring. */
+  search: z.string().trim().max(200).optional(),
+  sort: z.enum(COMPLETION_SORT_COLUMNS).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export type CompletionPageQuery = z.input<typeof completionPageQuery>;
 
 export const completionSchema = z.object({
   completion_id: z.number().int(),
@@ -106,6 +141,9 @@ export const completionSchema = z.object({
   created_at: z.string(),
 });
 export type Completion = z.infer<typeof completionSchema>;
+
+export const completionPageOutput = z.object({ completions: z.array(completionSchema), pagination: paginationSchema });
+export type CompletionPage = z.infer<typeof completionPageOutput>;
 
 /** A license a caller may record completions against (the Record Completion form's choices). */
 export const completionLicenseOptionSchema = z.object({

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { COURSE_TYPES } from './domain-constants.ts';
-import { idParam, queryBoolean, requiredText } from './common.ts';
+import { idParam, paginationSchema, queryBoolean, requiredText } from './common.ts';
 import { ceTopicSchema } from './ce.ts';
 import { MAX_ID } from './common.ts';
 
@@ -47,6 +47,9 @@ export const COURSE_TYPE_COLORS: Record<(typeof COURSE_TYPES)[number], string> =
   Webinar: 'yellow',
 };
 
+/** What a new course starts with when a field is left out (docs/product.md section 9): the form shows them too. */
+export const COURSE_DEFAULTS = { course_type: 'Online', cost: 0, is_active: true } as const;
+
 const hasTwoDecimalsAtMost = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
 
 /** The course fields without defaults: create adds the defaults, update makes every field optional. */
@@ -73,9 +76,9 @@ const courseFields = {
 
 export const courseCreateInput = z.object({
   ...courseFields,
-  course_type: courseFields.course_type.default('Online'),
-  cost: courseFields.cost.default(0),
-  is_active: courseFields.is_active.default(true),
+  course_type: courseFields.course_type.default(COURSE_DEFAULTS.course_type),
+  cost: courseFields.cost.default(COURSE_DEFAULTS.cost),
+  is_active: courseFields.is_active.default(COURSE_DEFAULTS.is_active),
   school_id: courseFields.school_id.optional(),
   topic: courseFields.topic.optional(),
 });
@@ -84,15 +87,39 @@ export type CourseCreateInput = z.input<typeof courseCreateInput>;
 export const courseUpdateInput = z.object({ id: idParam }).extend(z.object(courseFields).partial().shape);
 export type CourseUpdateInput = z.input<typeof courseUpdateInput>;
 
-export const courseListQuery = z
-  .object({
-    is_active: queryBoolean.optional(),
-    course_type: z.enum(COURSE_TYPES).optional(),
-    search: z.string().trim().max(200).optional(),
-    school_id: idParam.optional(),
-  })
-  .optional();
+/** The list's filters (GET /courses, /courses/page and /courses/export). */
+const courseFilters = z.object({
+  is_active: queryBoolean.optional(),
+  course_type: z.enum(COURSE_TYPES).optional(),
+  search: z.string().trim().max(200).optional(),
+  school_id: idParam.optional(),
+});
+
+export const courseListQuery = courseFilters.optional();
 export type CourseListQuery = z.input<typeof courseListQuery>;
+
+/** The Courses list's sortable columns (the service breaks ties on the id). */
+export const COURSE_SORT_COLUMNS = [
+  'course_name',
+  'provider',
+  'course_type',
+  'ce_hours',
+  'topic',
+  'cost',
+  'is_active',
+  'completion_count',
+  'created_at',
+] as const;
+export type CourseSortColumn = (typeof COURSE_SORT_COLUMNS)[number];
+
+/** GET /courses/page (and the CSV export, which ignores page and limit). Newest first by default. */
+export const coursePageQuery = courseFilters.extend({
+  sort: z.enum(COURSE_SORT_COLUMNS).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export type CoursePageQuery = z.input<typeof coursePageQuery>;
 
 export const courseSchema = z.object({
   course_id: z.number().int(),
@@ -106,12 +133,17 @@ export const courseSchema = z.object({
   is_active: z.boolean(),
   /** The owning School user; null for a course an Admin created. */
   school_id: z.number().int().nullable(),
+  /** The owning School's name ('first last'); null for an Admin course. */
+  school_name: z.string().nullable(),
   topic: ceTopicSchema.nullable(),
   completion_count: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Course = z.infer<typeof courseSchema>;
+
+export const coursePageOutput = z.object({ courses: z.array(courseSchema), pagination: paginationSchema });
+export type CoursePage = z.infer<typeof coursePageOutput>;
 
 /** "$12.50": cost with 2 decimals (docs/product.md). */
 export function formatCost(dollars: number): string {

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import { idParam, optionalText, paginationSchema, queryBoolean, requiredText } from './common.ts';
-import { userSchema } from './auth.ts';
+import { NEW_PASSWORDS_MISMATCH, userSchema } from './auth.ts';
 import { emailSchema } from './email.ts';
-import { ROLE, ROLE_NAMES, type RoleName } from './roles.ts';
+import { DEFAULT_NEW_USER_ROLE, ROLE, ROLE_NAMES, type RoleName } from './roles.ts';
 import { MAX_ID } from './common.ts';
 
 export const USER_MESSAGES = {
@@ -42,6 +42,7 @@ export const USER_STRINGS = {
   things: 'users',
   empty: 'No users found',
   passwordEditHint: 'Leave blank to keep the current password',
+  noLicenses: 'No licenses held',
 } as const;
 
 /** Strings of the Profile screen (docs/product.md sections 2, 5 and 8). */
@@ -57,8 +58,7 @@ export const PROFILE_STRINGS = {
   changeSubmit: 'Change Password',
   changed: 'Password changed successfully!',
   changeFailed: 'Failed to change password. Please try again.',
-  mismatch: 'New passwords do not match',
-  minLength: 'Password must be at least 8 characters',
+  mismatch: NEW_PASSWORDS_MISMATCH,
   hint: 'At least 8 characters, with uppercase, lowercase and numbers.',
 } as const;
 
@@ -97,7 +97,7 @@ export const userCreateInput = z.object({
   password: z.string({ error: USER_MESSAGES.passwordRequired }).min(1, USER_MESSAGES.passwordRequired).max(1024),
   first_name: firstName,
   last_name: lastName,
-  role_id: roleIdSchema.default(ROLE.Broker),
+  role_id: roleIdSchema.default(DEFAULT_NEW_USER_ROLE),
   brokerage_id: brokerageRef.optional(),
   is_active: z.boolean().optional(),
   ...contactFields,

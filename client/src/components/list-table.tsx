@@ -30,6 +30,16 @@ export interface ListTableProps<T> {
   pageSizes?: readonly number[];
   /** The fallback text of a failed load when the server sent none. */
   fallback?: string;
+  /** A checkbox column for bulk actions (the Users list): its clicks do not open the row. */
+  selection?: {
+    selected: T[];
+    onChange: (rows: T[]) => void;
+    isSelectable?: (row: T) => boolean;
+    /** The accessible name of a row's checkbox. */
+    label: (row: T) => string;
+    /** The accessible name of the select-all checkbox. */
+    allLabel: string;
+  };
 }
 
 /**
@@ -53,6 +63,7 @@ export function ListTable<T>({
   actionsTitle = 'Actions',
   pageSizes = PAGE_SIZES,
   fallback,
+  selection,
 }: ListTableProps<T>) {
   if (query.isError) return <QueryError things={things} query={query} fallback={fallback} />;
   const accessorOf = Object.fromEntries(Object.entries(sortKeys).map(([accessor, key]) => [key, accessor]));
@@ -65,9 +76,19 @@ export function ListTable<T>({
           accessor: '__actions',
           title: actionsTitle,
           textAlign: 'right',
-          // As wide as its content: mantine-datatable copies width to min- and max-width, so a number (1 px) left the
-          // control overflowing the cell and clipped by the table's scroll box at phone width.
-          width: 'min-content',
+          // As wide as its controls: a fixed width would clamp the cell (the datatable sets max-width to it) and let
+          // several icons spill over the column beside it.
+          noWrap: true,
+          // The pinned cell scrolls over the others: it needs an opaque background (the row's stripe on odd rows),
+          // or the column it covers shows through it at phone width.
+          titleStyle: { backgroundColor: 'var(--mantine-color-body)' },
+          cellsStyle: (_row, index) => ({
+            backgroundColor: 'var(--mantine-color-body)',
+            backgroundImage:
+              index % 2 === 0
+                ? 'linear-gradient(var(--mantine-datatable-striped-color), var(--mantine-datatable-striped-color))'
+                : undefined,
+          }),
           // The actions' clicks and keys stay in the cell: they must not open the row's detail.
           render: (row) => (
             <Box onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
@@ -118,6 +139,15 @@ export function ListTable<T>({
       }
       rowStyle={onOpen ? () => ({ cursor: 'pointer' }) : undefined}
       columns={all}
+      {...(selection
+        ? {
+            selectedRecords: selection.selected,
+            onSelectedRecordsChange: selection.onChange,
+            isRecordSelectable: selection.isSelectable,
+            allRecordsSelectionCheckboxProps: { 'aria-label': selection.allLabel },
+            getRecordSelectionCheckboxProps: (row: T) => ({ 'aria-label': selection.label(row) }),
+          }
+        : {})}
     />
   );
 }

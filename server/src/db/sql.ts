@@ -24,6 +24,11 @@ export function caseInsensitive(expr: SQLWrapper | AnyColumn): SQL {
   return pg() ? sql`lower(${expr})` : sql`${expr} COLLATE NOCASE`;
 }
 
+/** The length of a JSON array column, as a number. */
+export function jsonArrayLength(expr: SQLWrapper | AnyColumn): SQL<number> {
+  return (pg() ? sql`jsonb_array_length(${expr})` : sql`json_array_length(${expr})`).mapWith(Number) as SQL<number>;
+}
+
 /** count(...) as a number on both engines. */
 export function countOf(expr?: SQLWrapper | AnyColumn): SQL<number> {
   return (expr ? sql`count(${expr})` : sql`count(*)`).mapWith(Number) as SQL<number>;

@@ -9,6 +9,11 @@ import { auditExport } from '../modules/audit/audit.http.ts';
 import { notificationsExports } from '../modules/notifications/notifications.http.ts';
 import { licensesExport, licensesFileRoutes } from '../modules/licenses/licenses.http.ts';
 import { paymentsExport } from '../modules/payments/payments.http.ts';
+import { usersExport } from '../modules/users/users.http.ts';
+import { brokeragesExport } from '../modules/brokerages/brokerages.http.ts';
+import { coursesExport } from '../modules/courses/courses.http.ts';
+import { completionsExport } from '../modules/completions/completions.http.ts';
+import { ceRulesExport } from '../modules/ce-rules/ce-rules.http.ts';
 
 export type { FileRoutes, RouteDeps } from './file-routes.ts';
 
@@ -40,6 +45,11 @@ export const fileRoutes: FileRoutes[] = [
   notificationsExports,
   backupsExport,
   paymentsExport,
+  usersExport,
+  brokeragesExport,
+  coursesExport,
+  completionsExport,
+  ceRulesExport,
 ];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));

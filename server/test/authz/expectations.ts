@@ -194,6 +194,7 @@ export const EXPECTATIONS: Record<string, Expectation> = {
 
   // State CE rules: every signed-in role reads (progress shows them); Admins write.
   'ceRules.list': { input: empty, ...everyone },
+  'ceRules.page': { input: empty, ...everyone },
   'ceRules.create': { input: () => ({ state: 'OR', license_type: 'Sales', hours_required: 30 }), ...adminOnly },
   'ceRules.update': { object: 'ceRule', input: (id) => ({ id, notes: 'Changed' }), ...adminOnly },
   'ceRules.delete': { object: 'ceRule', input: (id) => ({ id }), ...adminOnly },
@@ -218,6 +219,7 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   // courses: everyone reads; Admin manages all, a School its own (403 for another's); Brokers, Agents 403.
   // Both seeded School courses have completions, so an allowed delete answers 409 (deactivate instead).
   'courses.list': { input: empty, ...everyone },
+  'courses.page': { input: empty, ...everyone },
   'courses.create': {
     input: (_id, _w, n) => ({ course_name: `Authz ${n}`, description: 'D', provider: 'P', ce_hours: 2 }),
     Admin: 'ok',
@@ -245,6 +247,7 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   // completions: Admin all; Broker its brokerage's, records for its Agents; Agent own, records own;
   // School those of its courses, reviews them.
   'completions.list': { input: empty, ...everyone },
+  'completions.page': { input: empty, ...everyone },
   'completions.create': {
     object: 'user',
     input: (id, w) => ({ user_id: id, course_id: w.courseAdmin, completion_date: '2025-06-01' }),

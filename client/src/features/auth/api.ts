@@ -1,6 +1,18 @@
-/** The auth feature's server calls: public settings for signed-out screens, forgot and reset password. */
-import { DEFAULT_SETTINGS, type PublicSettings } from '@lm/shared';
+/** The auth feature's server calls: public settings for signed-out screens, sign-in, forgot and reset password. */
+import { DEFAULT_SETTINGS, PASSWORD_RESET_STRINGS, type PublicSettings } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { notify } from '../../lib/notify.ts';
+
+export const LOGIN_STRINGS = {
+  title: 'Welcome Back',
+  subtitle: 'Sign in to your account',
+  submit: 'Sign In',
+  busy: 'Signing In...',
+  success: 'Login successful!',
+  fallback: 'Login failed',
+  unexpected: 'An unexpected error occurred. Please try again.',
+} as const;
 
 const FALLBACK: PublicSettings = {
   app_name: DEFAULT_SETTINGS.app_name,
@@ -15,5 +27,17 @@ export function usePublicSettings(): PublicSettings & { loaded: boolean } {
   return { ...(q.data ?? FALLBACK), loaded: q.isSuccess };
 }
 
+/** Signs in: the session starts and 'Login successful!' shows; the screen says where to go next. */
+export function useLogin() {
+  const { signedIn } = useAuth();
+  return trpc.auth.login.useMutation({
+    onSuccess: (result) => {
+      signedIn(result.token, result.user);
+      notify.success(LOGIN_STRINGS.success);
+    },
+  });
+}
+
 export const useForgotPassword = () => trpc.auth.forgotPassword.useMutation();
-export const useResetPassword = () => trpc.auth.resetPassword.useMutation();
+export const useResetPassword = () =>
+  trpc.auth.resetPassword.useMutation({ onSuccess: () => notify.success(PASSWORD_RESET_STRINGS.resetDone) });

@@ -1,34 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconMailCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { forgotPasswordInput, PASSWORD_RESET_STRINGS } from '@lm/shared';
+import { forgotPasswordInput, PASSWORD_RESET_STRINGS, type ForgotPasswordInput } from '@lm/shared';
 import { errorMessage } from '../../lib/errors.ts';
+import { useSchemaForm } from '../../lib/schema-form.ts';
 import { AuthCard } from './auth-card.tsx';
 import { useForgotPassword } from './api.ts';
 
 /** /forgot-password: asks for the address; the answer is the same whether or not it has an account. */
 export function ForgotPasswordPage() {
-  const [email, setEmail] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const forgot = useForgotPassword();
+  const form = useSchemaForm({ schema: forgotPasswordInput, initialValues: { email: '' } });
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
+  const onSubmit = (input: ForgotPasswordInput) => {
     setFailure(null);
-    const parsed = forgotPasswordInput.safeParse({ email });
-    if (!parsed.success) {
-      setFieldError(parsed.error.issues[0]?.message ?? 'Invalid email address');
-      return;
-    }
-    try {
-      await forgot.mutateAsync(parsed.data);
-      setDone(true);
-    } catch (err) {
-      setFailure(errorMessage(err, 'Could not send the reset link. Please try again.'));
-    }
+    forgot.mutate(input, {
+      onSuccess: () => setDone(true),
+      onError: (err) => setFailure(errorMessage(err, 'Could not send the reset link. Please try again.')),
+    });
   };
 
   return (
@@ -43,7 +35,7 @@ export function ForgotPasswordPage() {
           </Anchor>
         </Stack>
       ) : (
-        <form onSubmit={(e) => void onSubmit(e)} noValidate>
+        <form onSubmit={form.onSubmit(onSubmit)} onChange={() => setFailure(null)} noValidate>
           <Stack>
             {failure && (
               <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
@@ -57,13 +49,7 @@ export function ForgotPasswordPage() {
               autoComplete="username"
               withAsterisk
               data-autofocus
-              value={email}
-              error={fieldError}
-              onChange={(e) => {
-                setEmail(e.currentTarget.value);
-                setFieldError(null);
-                setFailure(null);
-              }}
+              {...form.getInputProps('email')}
             />
             <Button type="submit" fullWidth loading={forgot.isPending}>
               {PASSWORD_RESET_STRINGS.forgotSubmit}

@@ -1,79 +1,50 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { TRPCClientError } from '@trpc/client';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { PASSWORD_RESET_STRINGS } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { loginInput, PASSWORD_RESET_STRINGS, type LoginInput } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { notify } from '../../lib/notify.ts';
+import { useSchemaForm } from '../../lib/schema-form.ts';
 import { AuthCard } from './auth-card.tsx';
+import { LOGIN_STRINGS, useLogin } from './api.ts';
 
-export const LOGIN_STRINGS = {
-  title: 'Welcome Back',
-  subtitle: 'Sign in to your account',
-  submit: 'Sign In',
-  busy: 'Signing In...',
-  success: 'Login successful!',
-  fallback: 'Login failed',
-  unexpected: 'An unexpected error occurred. Please try again.',
-} as const;
+export { LOGIN_STRINGS };
 
 export function LoginPage() {
-  const { user, signedIn } = useAuth();
+  const { user } = useAuth();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const login = trpc.auth.login.useMutation();
+  const login = useLogin();
+  const form = useSchemaForm({ schema: loginInput, initialValues: { email: '', password: '' } });
 
   if (user) return <Navigate to="/dashboard" replace />;
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
+  const onSubmit = (input: LoginInput) => {
     setError(null);
-    try {
-      const result = await login.mutateAsync({ email, password });
-      signedIn(result.token, result.user);
-      notify.success(LOGIN_STRINGS.success);
-      void navigate('/dashboard', { replace: true });
-    } catch (err) {
-      if (err instanceof TRPCClientError && err.data?.httpStatus) setError(err.message || LOGIN_STRINGS.fallback);
-      else setError(LOGIN_STRINGS.unexpected);
-    }
+    login.mutate(input, {
+      onSuccess: () => void navigate('/dashboard', { replace: true }),
+      onError: (err) =>
+        setError(err instanceof TRPCClientError && err.data?.httpStatus ? err.message || LOGIN_STRINGS.fallback : LOGIN_STRINGS.unexpected),
+    });
   };
 
   return (
     <AuthCard title={LOGIN_STRINGS.title} subtitle={LOGIN_STRINGS.subtitle} tabTitle="Sign in">
-      <form onSubmit={(e) => void onSubmit(e)} noValidate={false}>
+      <form onSubmit={form.onSubmit(onSubmit)} onChange={() => setError(null)} noValidate>
         <Stack>
           {error && (
             <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
               {error}
             </Alert>
           )}
-          <TextInput
-            label="Email"
-            type="email"
-            name="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => {
-              setEmail(e.currentTarget.value);
-              setError(null);
-            }}
-          />
+          <TextInput label="Email" type="email" name="email" autoComplete="username" withAsterisk {...form.getInputProps('email')} />
           <PasswordInput
             label="Password"
             name="password"
             autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => {
-              setPassword(e.currentTarget.value);
-              setError(null);
-            }}
+            withAsterisk
+            {...form.getInputProps('password')}
           />
           <Group justify="flex-end" mt={-8}>
             <Anchor component={Link} to="/forgot-password" size="sm">

@@ -1,15 +1,12 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PASSWORD_RESET_STRINGS, PROFILE_STRINGS, resetPasswordForm, type ResetPasswordForm } from '@lm/shared';
 import { errorMessage } from '../../lib/errors.ts';
-import { notify } from '../../lib/notify.ts';
+import { useSchemaForm } from '../../lib/schema-form.ts';
 import { AuthCard } from './auth-card.tsx';
 import { useResetPassword } from './api.ts';
-
-type Values = Omit<ResetPasswordForm, 'token'>;
 
 /** /reset-password?token=…: the link of the welcome or reset e-mail; sets the password, then back to sign-in. */
 export function ResetPasswordPage() {
@@ -18,27 +15,23 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const reset = useResetPassword();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<Values>({
+  // The schema checks the token, the filled fields and the match; the length and strength rule is the server's
+  // (settings.password_min_length) and its text shows in the alert, as on the Change Password tab.
+  const form = useSchemaForm({
+    schema: resetPasswordForm,
     initialValues: { newPassword: '', confirmPassword: '' },
-    validate: (values) => {
-      const parsed = resetPasswordForm.safeParse({ ...values, token: token || 'x' });
-      if (parsed.success) return {};
-      const errors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-      return errors;
-    },
-    onValuesChange: () => setFailure(null),
+    toInput: (values) => ({ ...values, token }),
   });
 
-  const onSubmit = async (values: Values) => {
+  const onSubmit = ({ newPassword }: ResetPasswordForm) => {
     setFailure(null);
-    try {
-      await reset.mutateAsync({ token, newPassword: values.newPassword });
-      notify.success(PASSWORD_RESET_STRINGS.resetDone);
-      void navigate('/login', { replace: true });
-    } catch (err) {
-      setFailure(errorMessage(err, PASSWORD_RESET_STRINGS.resetFailed));
-    }
+    reset.mutate(
+      { token, newPassword },
+      {
+        onSuccess: () => void navigate('/login', { replace: true }),
+        onError: (err) => setFailure(errorMessage(err, PASSWORD_RESET_STRINGS.resetFailed)),
+      },
+    );
   };
 
   return (
@@ -51,7 +44,7 @@ export function ResetPasswordPage() {
           </Anchor>
         </Alert>
       ) : (
-        <form onSubmit={form.onSubmit((v) => void onSubmit(v))} noValidate>
+        <form onSubmit={form.onSubmit(onSubmit)} onChange={() => setFailure(null)} noValidate>
           <Stack>
             {failure && (
               <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="reset-error">

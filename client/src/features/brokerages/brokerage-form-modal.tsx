@@ -1,59 +1,51 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { BROKERAGE_MESSAGES, BROKERAGE_STRINGS, EMAIL_RE, type Brokerage } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
-import { fieldErrors } from '../../lib/errors.ts';
+import type { z } from 'zod';
+import { BROKERAGE_STRINGS, brokerageCreateInput, brokerageUpdateInput, type Brokerage } from '@lm/shared';
+import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { useCreateBrokerage, useUpdateBrokerage } from './api.ts';
 
-interface FormValues {
+type FormValues = {
   name: string;
   address: string;
   phone: string;
   email: string;
   website: string;
-}
+};
+
+type CreateOutput = z.output<typeof brokerageCreateInput>;
+type UpdateOutput = z.output<typeof brokerageUpdateInput>;
 
 function BrokerageForm({ brokerage, onDone }: { brokerage: Brokerage | null; onDone: () => void }) {
-  const isEdit = brokerage !== null;
-  const utils = trpc.useUtils();
-  const create = trpc.brokerages.create.useMutation();
-  const update = trpc.brokerages.update.useMutation();
-  const form = useForm<FormValues>({
+  const create = useCreateBrokerage();
+  const update = useUpdateBrokerage();
+  // The fields go as typed: the schema trims them and an emptied optional field clears it ("" becomes null).
+  const form = useSchemaForm({
+    schema: brokerage ? brokerageUpdateInput : brokerageCreateInput,
     initialValues: {
       name: brokerage?.name ?? '',
       address: brokerage?.address ?? '',
       phone: brokerage?.phone ?? '',
       email: brokerage?.email ?? '',
       website: brokerage?.website ?? '',
-    },
-    validate: {
-      name: (v) => (v.trim() ? null : BROKERAGE_MESSAGES.nameRequired),
-      email: (v) => (!v.trim() || EMAIL_RE.test(v.trim()) ? null : BROKERAGE_MESSAGES.emailInvalid),
-      website: (v) => (!v.trim() || /^https?:\/\/\S+$/i.test(v.trim()) ? null : BROKERAGE_MESSAGES.websiteInvalid),
-    },
+    } satisfies FormValues,
+    toInput: (values) => (brokerage ? { id: brokerage.brokerage_id, ...values } : values),
   });
 
-  const onSubmit = async (values: FormValues) => {
-    try {
-      if (isEdit) {
-        await update.mutateAsync({ id: brokerage.brokerage_id, ...values });
-        notify.success(BROKERAGE_STRINGS.updated);
-      } else {
-        await create.mutateAsync(values);
-        notify.success(BROKERAGE_STRINGS.created);
-      }
-      await utils.brokerages.invalidate();
-      form.reset();
-      onDone();
-    } catch (err) {
-      form.setErrors(fieldErrors(err));
-      notify.failure(err, isEdit ? BROKERAGE_STRINGS.updateFailed : BROKERAGE_STRINGS.createFailed);
-    }
+  const onSubmit = (input: CreateOutput | UpdateOutput) => {
+    const done = {
+      onSuccess: () => {
+        form.reset();
+        onDone();
+      },
+      onError: (err: unknown) => void showServerErrors(form, err),
+    };
+    if ('id' in input) update.mutate(input, done);
+    else create.mutate(input, done);
   };
 
   const busy = create.isPending || update.isPending;
   return (
-    <form onSubmit={form.onSubmit((v) => void onSubmit(v))} noValidate>
+    <form onSubmit={form.onSubmit(onSubmit)} noValidate>
       <Stack>
         <TextInput label="Name" withAsterisk data-autofocus {...form.getInputProps('name')} />
         <TextInput label="Address" {...form.getInputProps('address')} />
@@ -65,7 +57,7 @@ function BrokerageForm({ brokerage, onDone }: { brokerage: Brokerage | null; onD
             Cancel
           </Button>
           <Button type="submit" loading={busy}>
-            {isEdit ? BROKERAGE_STRINGS.updateSubmit : BROKERAGE_STRINGS.createSubmit}
+            {brokerage ? BROKERAGE_STRINGS.updateSubmit : BROKERAGE_STRINGS.createSubmit}
           </Button>
         </Group>
       </Stack>

@@ -1,8 +1,14 @@
-/** The State CE Rules screen's calls. A rule decides what licenses' cycles require, so licenses refresh too. */
+/**
+ * The State CE Rules screen's calls, with their toasts. A rule decides what licenses' cycles require, so
+ * licenses and the dashboard refresh too.
+ */
+import { keepPreviousData } from '@tanstack/react-query';
+import { CE_STRINGS, type CeRulePageQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
+import { notify } from '../../lib/notify.ts';
 
-export function useCeRules() {
-  return trpc.ceRules.list.useQuery();
+export function useCeRulesPage(input: CeRulePageQuery) {
+  return trpc.ceRules.page.useQuery(input, { placeholderData: keepPreviousData });
 }
 
 function useRefresh() {
@@ -16,15 +22,33 @@ function useRefresh() {
 
 export function useCreateCeRule() {
   const refresh = useRefresh();
-  return trpc.ceRules.create.useMutation({ onSuccess: refresh });
+  return trpc.ceRules.create.useMutation({
+    onSuccess: () => {
+      notify.success(CE_STRINGS.ruleCreated);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, CE_STRINGS.saveRuleFailed),
+  });
 }
 
 export function useUpdateCeRule() {
   const refresh = useRefresh();
-  return trpc.ceRules.update.useMutation({ onSuccess: refresh });
+  return trpc.ceRules.update.useMutation({
+    onSuccess: () => {
+      notify.success(CE_STRINGS.ruleUpdated);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, CE_STRINGS.saveRuleFailed),
+  });
 }
 
 export function useDeleteCeRule() {
   const refresh = useRefresh();
-  return trpc.ceRules.delete.useMutation({ onSuccess: refresh });
+  return trpc.ceRules.delete.useMutation({
+    onSuccess: () => {
+      notify.success(CE_STRINGS.ruleDeleted);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, CE_STRINGS.deleteRuleFailed),
+  });
 }

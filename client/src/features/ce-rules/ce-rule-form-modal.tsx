@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { ActionIcon, Button, Group, Input, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { randomId } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import {
@@ -14,8 +13,7 @@ import {
   type CeTopic,
   type LicenseType,
 } from '@lm/shared';
-import { fieldErrors } from '../../lib/errors.ts';
-import { notify } from '../../lib/notify.ts';
+import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { useCreateCeRule, useUpdateCeRule } from './api.ts';
 
 interface TopicRow {
@@ -24,7 +22,7 @@ interface TopicRow {
   hours: number | string;
 }
 
-interface Values {
+interface Values extends Record<string, unknown> {
   state: string | null;
   license_type: LicenseType;
   hours_required: number | string;
@@ -32,8 +30,6 @@ interface Values {
   topics: TopicRow[];
   notes: string;
 }
-
-const SAVE_FAILED = CE_STRINGS.saveRuleFailed;
 
 function valuesOf(rule: CeRule | null): Values {
   if (!rule) return { state: null, license_type: 'Sales', hours_required: '', cycle_years: DEFAULT_CYCLE_YEARS, topics: [], notes: '' };
@@ -49,34 +45,21 @@ function valuesOf(rule: CeRule | null): Values {
 
 const num = (v: number | string) => (v === '' ? undefined : Number(v));
 
-/** The body both create and update send (update takes every field too). */
-function bodyOf(v: Values) {
+/** The form's values as the shared schema reads them (emptied numbers and topics are absent: the schema says what is missing). */
+export function ruleFormInput(v: Values) {
   return {
-    state: v.state ?? '',
+    state: v.state ?? undefined,
     license_type: v.license_type,
-    hours_required: num(v.hours_required) as number,
-    cycle_years: num(v.cycle_years) as number,
-    topics: v.topics.map((t) => ({ topic: t.topic as CeTopic, hours: num(t.hours) as number })),
-    notes: v.notes.trim() || null,
+    hours_required: num(v.hours_required),
+    cycle_years: num(v.cycle_years),
+    topics: v.topics.map((t) => ({ topic: t.topic ?? undefined, hours: num(t.hours) })),
+    notes: v.notes,
   };
-}
-
-/** The shared schema's messages, first per field path ('topics.0.hours' for a row). */
-function validate(v: Values): Record<string, string> {
-  const parsed = ceRuleCreateInput.safeParse(bodyOf(v));
-  if (parsed.success) return {};
-  const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= issue.message;
-  // An empty row is a missing choice, not a wrong one: say so instead of listing every topic.
-  v.topics.forEach((t, i) => {
-    if (!t.topic) errors[`topics.${i}.topic`] = 'Choose a topic';
-  });
-  return errors;
 }
 
 /** Add or edit a state CE rule: hours per cycle, cycle length, and the required topics with their hours. */
 export function CeRuleFormModal({ opened, rule, onClose }: { opened: boolean; rule: CeRule | null; onClose: () => void }) {
-  const form = useForm<Values>({ initialValues: valuesOf(rule), validate });
+  const form = useSchemaForm({ schema: ceRuleCreateInput, initialValues: valuesOf(rule), toInput: ruleFormInput });
 
   // Each opening starts from the selected rule (edit) or an empty one (create).
   useEffect(() => {
@@ -88,22 +71,14 @@ export function CeRuleFormModal({ opened, rule, onClose }: { opened: boolean; ru
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, rule]);
 
-  const done = (message: string) => {
-    notify.success(message);
-    onClose();
-  };
   const create = useCreateCeRule();
   const update = useUpdateCeRule();
   const busy = create.isPending || update.isPending;
 
-  const submit = form.onSubmit((v) => {
-    const onError = (err: unknown) => {
-      form.setErrors(fieldErrors(err));
-      notify.failure(err, SAVE_FAILED);
-    };
-    const body = bodyOf(v);
-    if (rule) update.mutate({ id: rule.rule_id, ...body }, { onSuccess: () => done(CE_STRINGS.ruleUpdated), onError });
-    else create.mutate(body, { onSuccess: () => done(CE_STRINGS.ruleCreated), onError });
+  const submit = form.onSubmit((body) => {
+    const callbacks = { onSuccess: onClose, onError: (err: unknown) => showServerErrors(form, err) };
+    if (rule) update.mutate({ id: rule.rule_id, ...body }, callbacks);
+    else create.mutate(body, callbacks);
   });
 
   const topics = form.values.topics;

@@ -1,46 +1,57 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { ActionIcon, Alert, Badge, Button, Group, Menu, Select, Stack, Text, type MantineTheme } from '@mantine/core';
 import { IconDots, IconEdit, IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
-import { DataTable } from 'mantine-datatable';
-import { CE_STRINGS, LICENSE_STATE_CODES, type CeRule } from '@lm/shared';
+import {
+  CE_RULE_SORT_COLUMNS,
+  CE_STRINGS,
+  LICENSE_STATE_CODES,
+  LICENSE_TYPES,
+  type CeRule,
+  type CeRuleSortColumn,
+  type LicenseType,
+} from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { notify } from '../../lib/notify.ts';
-import { useUrlState } from '../../lib/use-url-state.ts';
+import { useListState } from '../../lib/use-url-state.ts';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { QueryError } from '../../components/query-error.tsx';
-import { useCeRules, useDeleteCeRule } from './api.ts';
+import { ListTable } from '../../components/list-table.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
+import { useCeRulesPage, useDeleteCeRule } from './api.ts';
 import { CeRuleFormModal } from './ce-rule-form-modal.tsx';
+import { CeRuleDrawer, years } from './ce-rule-drawer.tsx';
 import { formatHours } from '../../lib/format.ts';
 
-const DELETE_FAILED = CE_STRINGS.deleteRuleFailed;
-const years = (n: number) => `${n} ${n === 1 ? 'year' : 'years'}`;
 /** On a phone the table keeps State (with a summary line), the topics and the actions. */
 const wide = (theme: MantineTheme) => `(min-width: ${theme.breakpoints.sm})`;
+/** Table column -> the server's sort key, where they differ. */
+const SORT_KEYS = { topics: 'topic_count' };
+const sortKey = (key: string): CeRuleSortColumn =>
+  (CE_RULE_SORT_COLUMNS as readonly string[]).includes(key) ? (key as CeRuleSortColumn) : 'state';
 
 /** State CE rules: every signed-in role reads them (they explain a license's requirement); Admins edit. */
 export function CeRulesPage() {
   const { hasRole } = useAuth();
   const canEdit = hasRole('Admin');
-  const query = useCeRules();
+  const list = useListState({ sort: 'state', filters: { state: '', type: '' } });
+  const f = list.filters;
+  /** The list's filters and sort as ceRules.page and the CSV export take them. */
+  const view = {
+    sort: sortKey(list.sort),
+    order: list.order,
+    state: f.state || undefined,
+    license_type: (f.type || undefined) as LicenseType | undefined,
+  };
+  const query = useCeRulesPage({ ...view, page: list.page, limit: list.limit });
   const remove = useDeleteCeRule();
-  const [filters, setFilters] = useUrlState({ state: '' });
   const [modal, setModal] = useState<{ opened: boolean; rule: CeRule | null }>({ opened: false, rule: null });
-
-  const rows = useMemo(() => {
-    const all = [...(query.data ?? [])].sort((a, b) => a.state.localeCompare(b.state) || a.license_type.localeCompare(b.license_type));
-    return filters.state ? all.filter((r) => r.state === filters.state) : all;
-  }, [query.data, filters.state]);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [opened, setOpened] = useState<CeRule | null>(null);
+  const detail = query.data?.rules.find((r) => r.rule_id === openId) ?? opened;
+  const edit = (r: CeRule) => setModal({ opened: true, rule: r });
 
   const onDelete = async (r: CeRule) => {
     if (!(await confirm(CE_STRINGS.confirmDeleteRule, { confirmLabel: 'Delete' }))) return;
-    remove.mutate(
-      { id: r.rule_id },
-      {
-        onSuccess: () => notify.success(CE_STRINGS.ruleDeleted),
-        onError: (err) => notify.failure(err, DELETE_FAILED),
-      },
-    );
+    remove.mutate({ id: r.rule_id }, { onSuccess: () => setOpenId((id) => (id === r.rule_id ? null : id)) });
   };
 
   return (
@@ -62,92 +73,47 @@ export function CeRulesPage() {
           {canEdit ? '' : ' Only an Admin can change the rules.'}
         </Alert>
 
-        <Group align="flex-end">
-          <Select
-            label="State"
-            placeholder="All states"
-            data={[...LICENSE_STATE_CODES]}
-            value={filters.state || null}
-            onChange={(v) => setFilters({ state: v ?? '' })}
-            searchable
-            clearable
-            w={140}
-          />
+        <Group justify="space-between" align="flex-end" wrap="wrap">
+          <Group align="flex-end" wrap="wrap">
+            <Select
+              label="State"
+              placeholder="All states"
+              data={[...LICENSE_STATE_CODES]}
+              value={f.state || null}
+              onChange={(v) => list.setFilters({ state: v ?? '' })}
+              searchable
+              clearable
+              w={140}
+            />
+            <Select
+              label="License Type"
+              placeholder="All types"
+              data={[...LICENSE_TYPES]}
+              value={f.type || null}
+              onChange={(v) => list.setFilters({ type: v ?? '' })}
+              clearable
+              w={160}
+            />
+          </Group>
+          <ExportButton path="/api/ce-rules/export" params={view} things="CE rules" />
         </Group>
 
-        {query.isError ? (
-          <QueryError things="CE rules" query={query} />
-        ) : (
-          <DataTable<CeRule>
-            withTableBorder
-            borderRadius="md"
-            striped
-            minHeight={rows.length ? undefined : 180}
-            fetching={query.isLoading}
-            records={rows}
-            idAccessor="rule_id"
-            noRecordsText="No CE rules found"
-            columns={[
-              {
-                accessor: 'state',
-                title: 'State',
-                render: (r) => (
-                  <>
-                    <Text fw={600}>{r.state}</Text>
-                    <Text size="xs" c="dimmed" hiddenFrom="sm">
-                      {r.license_type} · {formatHours(r.hours_required)} h / {years(r.cycle_years)}
-                    </Text>
-                  </>
-                ),
-              },
-              { accessor: 'license_type', title: 'License Type', noWrap: true, visibleMediaQuery: wide },
-              {
-                accessor: 'hours_required',
-                title: 'Hours per cycle',
-                textAlign: 'right',
-                visibleMediaQuery: wide,
-                render: (r) => formatHours(r.hours_required),
-              },
-              { accessor: 'cycle_years', title: 'Cycle', noWrap: true, visibleMediaQuery: wide, render: (r) => years(r.cycle_years) },
-              {
-                accessor: 'topics',
-                title: 'Required topics',
-                render: (r) =>
-                  r.topics.length === 0 ? (
-                    <Text size="sm" c="dimmed">
-                      None
-                    </Text>
-                  ) : (
-                    <>
-                      <Group gap={4} maw={420} visibleFrom="sm">
-                        {r.topics.map((t) => (
-                          <Badge key={t.topic} variant="light" color="gray" tt="none">
-                            {t.topic}: {formatHours(t.hours)} h
-                          </Badge>
-                        ))}
-                      </Group>
-                      <Text size="xs" hiddenFrom="sm">
-                        {r.topics.map((t) => `${t.topic}: ${formatHours(t.hours)} h`).join(' · ')}
-                      </Text>
-                    </>
-                  ),
-              },
-              {
-                accessor: 'notes',
-                title: 'Notes',
-                visibleMediaQuery: wide,
-                render: (r) => (
-                  <Text size="xs" c="dimmed" lineClamp={3} maw={280}>
-                    {r.notes ?? ''}
-                  </Text>
-                ),
-              },
-              {
-                accessor: 'actions',
-                title: 'Actions',
-                textAlign: 'center',
-                hidden: !canEdit,
-                render: (r) => (
+        <ListTable<CeRule>
+          things="CE rules"
+          query={query}
+          records={query.data?.rules}
+          total={query.data?.pagination.total ?? 0}
+          idAccessor="rule_id"
+          list={list}
+          sortKeys={SORT_KEYS}
+          emptyText="No CE rules found"
+          onOpen={(r) => {
+            setOpenId(r.rule_id);
+            setOpened(r);
+          }}
+          actions={
+            canEdit
+              ? (r) => (
                   <Menu position="bottom-end" withinPortal>
                     <Menu.Target>
                       <ActionIcon variant="subtle" color="gray" aria-label={`Actions for the ${r.state} ${r.license_type} rule`}>
@@ -155,7 +121,7 @@ export function CeRulesPage() {
                       </ActionIcon>
                     </Menu.Target>
                     <Menu.Dropdown>
-                      <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, rule: r })}>
+                      <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => edit(r)}>
                         Edit
                       </Menu.Item>
                       <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(r)}>
@@ -163,13 +129,80 @@ export function CeRulesPage() {
                       </Menu.Item>
                     </Menu.Dropdown>
                   </Menu>
+                )
+              : undefined
+          }
+          columns={[
+            {
+              accessor: 'state',
+              title: 'State',
+              sortable: true,
+              render: (r) => (
+                <>
+                  <Text fw={600}>{r.state}</Text>
+                  <Text size="xs" c="dimmed" hiddenFrom="sm">
+                    {r.license_type} · {formatHours(r.hours_required)} h / {years(r.cycle_years)}
+                  </Text>
+                </>
+              ),
+            },
+            { accessor: 'license_type', title: 'License Type', sortable: true, noWrap: true, visibleMediaQuery: wide },
+            {
+              accessor: 'hours_required',
+              title: 'Hours per cycle',
+              sortable: true,
+              textAlign: 'right',
+              visibleMediaQuery: wide,
+              render: (r) => formatHours(r.hours_required),
+            },
+            {
+              accessor: 'cycle_years',
+              title: 'Cycle',
+              sortable: true,
+              noWrap: true,
+              visibleMediaQuery: wide,
+              render: (r) => years(r.cycle_years),
+            },
+            {
+              accessor: 'topics',
+              title: 'Required topics',
+              sortable: true,
+              render: (r) =>
+                r.topics.length === 0 ? (
+                  <Text size="sm" c="dimmed">
+                    None
+                  </Text>
+                ) : (
+                  <>
+                    <Group gap={4} maw={420} visibleFrom="sm">
+                      {r.topics.map((t) => (
+                        <Badge key={t.topic} variant="light" color="gray" tt="none">
+                          {t.topic}: {formatHours(t.hours)} h
+                        </Badge>
+                      ))}
+                    </Group>
+                    <Text size="xs" hiddenFrom="sm">
+                      {r.topics.map((t) => `${t.topic}: ${formatHours(t.hours)} h`).join(' · ')}
+                    </Text>
+                  </>
                 ),
-              },
-            ]}
-          />
-        )}
+            },
+            {
+              accessor: 'notes',
+              title: 'Notes',
+              sortable: true,
+              visibleMediaQuery: wide,
+              render: (r) => (
+                <Text size="xs" c="dimmed" lineClamp={3} maw={280}>
+                  {r.notes ?? ''}
+                </Text>
+              ),
+            },
+          ]}
+        />
       </Stack>
       {canEdit && <CeRuleFormModal opened={modal.opened} rule={modal.rule} onClose={() => setModal((m) => ({ ...m, opened: false }))} />}
+      <CeRuleDrawer rule={openId === null ? null : detail} onClose={() => setOpenId(null)} onEdit={canEdit ? edit : undefined} />
     </>
   );
 }

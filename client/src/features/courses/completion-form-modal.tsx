@@ -1,15 +1,13 @@
 import { useEffect, useMemo } from 'react';
 import { Button, Group, Input, Modal, NumberInput, Rating, Select, Stack } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { useForm } from '@mantine/form';
-import { COMPLETION_MESSAGES, COMPLETION_STRINGS, localDateString } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { COMPLETION_STRINGS, completionCreateInput, completionForPersonInput, localDateString } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { notify } from '../../lib/notify.ts';
-import { fieldErrors } from '../../lib/errors.ts';
+import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { formatHours } from '../../lib/format.ts';
+import { useActiveCourses, useCompletionLicenseOptions, useRecordCompletion } from './api.ts';
 
-interface Values {
+interface Values extends Record<string, unknown> {
   user_id: string | null;
   course_id: string | null;
   license_id: string | null;
@@ -18,7 +16,19 @@ interface Values {
   rating: number;
 }
 
-const PERSON_REQUIRED = 'Person is required';
+const id = (v: string | null) => (v ? Number(v) : undefined);
+
+/** The form's values as the shared schema reads them: Selects hold ids as strings; no rating is 0. */
+export function completionFormInput(v: Values) {
+  return {
+    user_id: id(v.user_id),
+    course_id: id(v.course_id),
+    license_id: id(v.license_id) ?? null,
+    completion_date: v.completion_date ?? undefined,
+    hours: v.hours === '' ? null : Number(v.hours),
+    rating: v.rating || null,
+  };
+}
 
 /**
  * Record a completion: an Agent for itself; a Broker for itself or one of its agents; an Admin for any
@@ -26,10 +36,9 @@ const PERSON_REQUIRED = 'Person is required';
  */
 export function CompletionFormModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { user, hasRole } = useAuth();
-  const utils = trpc.useUtils();
   const choosesPerson = hasRole('Admin', 'Broker');
-  const courses = trpc.courses.list.useQuery({ is_active: 'true' }, { enabled: opened });
-  const licenses = trpc.completions.myLicenses.useQuery(undefined, { enabled: opened });
+  const courses = useActiveCourses(opened);
+  const licenses = useCompletionLicenseOptions(opened);
 
   const initial = (): Values => ({
     user_id: hasRole('Admin') ? null : String(user?.user_id ?? ''),
@@ -39,14 +48,11 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
     hours: '',
     rating: 0,
   });
-  const form = useForm<Values>({
+  // Whoever names the person must name one; an Agent records for itself.
+  const form = useSchemaForm({
+    schema: choosesPerson ? completionForPersonInput : completionCreateInput,
     initialValues: initial(),
-    validate: {
-      user_id: (v) => (v ? null : PERSON_REQUIRED),
-      course_id: (v) => (v ? null : COMPLETION_MESSAGES.courseRequired),
-      completion_date: (v) => (v ? null : COMPLETION_MESSAGES.dateRequired),
-      hours: (v) => (v === '' || (typeof v === 'number' && v > 0) ? null : COMPLETION_MESSAGES.hoursPositive),
-    },
+    toInput: completionFormInput,
   });
 
   useEffect(() => {
@@ -71,29 +77,8 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
     }));
   const selectedCourse = courses.data?.find((c) => String(c.course_id) === form.values.course_id);
 
-  const record = trpc.completions.create.useMutation({
-    onSuccess: () => {
-      notify.success(COMPLETION_STRINGS.recorded);
-      void utils.completions.list.invalidate();
-      void utils.completions.myLicenses.invalidate();
-      onClose();
-    },
-    onError: (err) => {
-      form.setErrors(fieldErrors(err));
-      notify.failure(err, COMPLETION_STRINGS.recordFailed);
-    },
-  });
-
-  const submit = form.onSubmit((v) =>
-    record.mutate({
-      course_id: Number(v.course_id),
-      user_id: Number(v.user_id),
-      license_id: v.license_id ? Number(v.license_id) : null,
-      completion_date: v.completion_date!,
-      hours: v.hours === '' ? null : Number(v.hours),
-      rating: v.rating || null,
-    }),
-  );
+  const record = useRecordCompletion();
+  const submit = form.onSubmit((body) => record.mutate(body, { onSuccess: onClose, onError: (err) => showServerErrors(form, err) }));
 
   return (
     <Modal opened={opened} onClose={onClose} title={COMPLETION_STRINGS.modalTitle} size="lg">

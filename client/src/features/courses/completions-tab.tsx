@@ -1,133 +1,181 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
-import { IconArrowBackUp, IconCheck, IconPlus, IconX } from '@tabler/icons-react';
-import { DataTable } from 'mantine-datatable';
-import { COMPLETION_STATUSES, COMPLETION_STRINGS, type Completion, type CompletionStatus } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconArrowBackUp, IconCheck, IconDots, IconPlus, IconSearch, IconX } from '@tabler/icons-react';
+import {
+  COMPLETION_SORT_COLUMNS,
+  COMPLETION_STATUSES,
+  COMPLETION_STRINGS,
+  type Completion,
+  type CompletionSortColumn,
+  type CompletionStatus,
+} from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { useUrlState } from '../../lib/use-url-state.ts';
-import { QueryError } from '../../components/query-error.tsx';
+import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { ListTable } from '../../components/list-table.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
 import { CompletionStatusBadge } from './course-badges.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate, formatHours } from '../../lib/format.ts';
 import { CompletionFormModal } from './completion-form-modal.tsx';
-import { ReviewModal } from './review-modal.tsx';
+import { ReviewModal, type ReviewTarget } from './review-modal.tsx';
+import { CompletionDrawer } from './completion-drawer.tsx';
+import { useCompletionsPage } from './api.ts';
+
+/** A sort key from the URL, or the default when it is not one of the list's (e.g. left by the other tab). */
+export const completionSortKey = (key: string): CompletionSortColumn =>
+  (COMPLETION_SORT_COLUMNS as readonly string[]).includes(key) ? (key as CompletionSortColumn) : 'created_at';
 
 /** The Completions tab: the caller's completions (server-scoped), recording, and review for Schools and Admins. */
 export function CompletionsTab() {
   const { user, hasRole } = useAuth();
-  const [filters, setFilters] = useUrlState({ completion_status: '' });
-  const list = trpc.completions.list.useQuery({ status: (filters.completion_status || undefined) as CompletionStatus | undefined });
+  const list = useListState({ sort: 'created_at', order: 'desc', filters: { completion_status: '', search: '' } });
+  const f = list.filters;
+  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
+
+  /** The list's filters and sort as completions.page and the CSV export take them. */
+  const view = {
+    sort: completionSortKey(list.sort),
+    order: list.order,
+    status: (f.completion_status || undefined) as CompletionStatus | undefined,
+    search: f.search || undefined,
+  };
+  const query = useCompletionsPage({ ...view, page: list.page, limit: list.limit });
   const [recording, setRecording] = useState(false);
-  const [review, setReview] = useState<{ completion: Completion; status: CompletionStatus } | null>(null);
+  const [review, setReview] = useState<ReviewTarget | null>(null);
+  const [openId, setOpenId] = useState<number | null>(null);
+  // The open completion as the list now has it (a review shows at once), else as it was opened or reviewed.
+  const [opened, setOpened] = useState<Completion | null>(null);
+  const detail = query.data?.completions.find((c) => c.completion_id === openId) ?? opened;
 
   const canRecord = hasRole('Admin', 'Broker', 'Agent');
   const canReview = (c: Completion) => hasRole('Admin') || (hasRole('School') && c.course_school_id === user?.user_id);
   const reviewer = hasRole('Admin', 'School');
+  const name = (c: Completion) => `${c.first_name} ${c.last_name}`;
 
   return (
     <Stack>
       <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Select
-          label="Status"
-          placeholder="All statuses"
-          data={[...COMPLETION_STATUSES]}
-          value={filters.completion_status || null}
-          onChange={(v) => setFilters({ completion_status: v ?? '' })}
-          clearable
-          w={180}
-        />
-        {canRecord && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setRecording(true)}>
-            {COMPLETION_STRINGS.record}
-          </Button>
-        )}
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label="Search"
+            placeholder="Name, course or license number"
+            leftSection={<IconSearch size={16} />}
+            value={searchText}
+            onChange={(e) => onSearch(e.currentTarget.value)}
+            w={260}
+          />
+          <Select
+            label="Status"
+            placeholder="All statuses"
+            data={[...COMPLETION_STATUSES]}
+            value={f.completion_status || null}
+            onChange={(v) => list.setFilters({ completion_status: v ?? '' })}
+            clearable
+            w={180}
+          />
+        </Group>
+        <Group gap="sm">
+          <ExportButton path="/api/completions/export" params={view} things="completions" />
+          {canRecord && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setRecording(true)}>
+              {COMPLETION_STRINGS.record}
+            </Button>
+          )}
+        </Group>
       </Group>
 
-      {list.isError ? (
-        <QueryError things="completions" query={list} />
-      ) : (
-        <DataTable<Completion>
-          withTableBorder
-          borderRadius="md"
-          striped
-          highlightOnHover
-          minHeight={list.data?.length ? undefined : 180}
-          fetching={list.isLoading}
-          records={list.data ?? []}
-          idAccessor="completion_id"
-          noRecordsText={COMPLETION_STRINGS.empty}
-          columns={[
-            { accessor: 'name', title: 'Name', noWrap: true, render: (c) => `${c.first_name} ${c.last_name}` },
-            { accessor: 'course_name', title: 'Course' },
-            {
-              accessor: 'license_number',
-              title: 'License',
-              render: (c) => (c.license_number ? `${c.license_number} (${c.license_state})` : '-'),
-            },
-            { accessor: 'completion_date', title: 'Completed', render: (c) => formatDate(c.completion_date) },
-            { accessor: 'hours', title: 'Hours', textAlign: 'right' },
-            { accessor: 'rating', title: 'Rating', noWrap: true, render: (c) => (c.rating ? '★'.repeat(c.rating) : '-') },
-            { accessor: 'status', title: 'Status', width: 120, render: (c) => <CompletionStatusBadge status={c.status} /> },
-            {
-              accessor: 'note',
-              title: 'Note',
-              render: (c) => (
-                <Text size="sm" lineClamp={2} maw={240}>
-                  {c.note || '-'}
-                </Text>
-              ),
-            },
-            {
-              accessor: 'actions',
-              title: 'Actions',
-              hidden: !reviewer,
-              render: (c) =>
+      <ListTable<Completion>
+        things="completions"
+        query={query}
+        records={query.data?.completions}
+        total={query.data?.pagination.total ?? 0}
+        idAccessor="completion_id"
+        list={list}
+        emptyText={COMPLETION_STRINGS.empty}
+        onOpen={(c) => {
+          setOpenId(c.completion_id);
+          setOpened(c);
+        }}
+        actions={
+          reviewer
+            ? (c) =>
                 canReview(c) ? (
-                  <Group gap={6} wrap="nowrap">
-                    {c.status !== 'Approved' && (
-                      <Button
-                        size="compact-xs"
-                        variant="light"
-                        color="green"
-                        leftSection={<IconCheck size={14} />}
-                        onClick={() => setReview({ completion: c, status: 'Approved' })}
-                      >
-                        {COMPLETION_STRINGS.approve}
-                      </Button>
-                    )}
-                    {c.status !== 'Rejected' && (
-                      <Button
-                        size="compact-xs"
-                        variant="light"
-                        color="red"
-                        leftSection={<IconX size={14} />}
-                        onClick={() => setReview({ completion: c, status: 'Rejected' })}
-                      >
-                        {COMPLETION_STRINGS.reject}
-                      </Button>
-                    )}
-                    {c.status !== 'Pending' && (
-                      <Tooltip label={COMPLETION_STRINGS.reset}>
-                        <ActionIcon
-                          size="sm"
-                          variant="subtle"
-                          color="gray"
-                          aria-label={COMPLETION_STRINGS.reset}
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${name(c)}: ${c.course_name}`}>
+                        <IconDots size={18} />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      {c.status !== 'Approved' && (
+                        <Menu.Item
+                          color="green"
+                          leftSection={<IconCheck size={16} />}
+                          onClick={() => setReview({ completion: c, status: 'Approved' })}
+                        >
+                          {COMPLETION_STRINGS.approve}
+                        </Menu.Item>
+                      )}
+                      {c.status !== 'Rejected' && (
+                        <Menu.Item
+                          color="red"
+                          leftSection={<IconX size={16} />}
+                          onClick={() => setReview({ completion: c, status: 'Rejected' })}
+                        >
+                          {COMPLETION_STRINGS.reject}
+                        </Menu.Item>
+                      )}
+                      {c.status !== 'Pending' && (
+                        <Menu.Item
+                          leftSection={<IconArrowBackUp size={16} />}
                           onClick={() => setReview({ completion: c, status: 'Pending' })}
                         >
-                          <IconArrowBackUp size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                  </Group>
-                ) : null,
-            },
-          ]}
-        />
-      )}
+                          {COMPLETION_STRINGS.reset}
+                        </Menu.Item>
+                      )}
+                    </Menu.Dropdown>
+                  </Menu>
+                ) : null
+            : undefined
+        }
+        columns={[
+          { accessor: 'name', title: 'Name', sortable: true, noWrap: true, render: name },
+          { accessor: 'course_name', title: 'Course', sortable: true },
+          {
+            accessor: 'license_number',
+            title: 'License',
+            sortable: true,
+            render: (c) => (c.license_number ? `${c.license_number} (${c.license_state})` : '-'),
+          },
+          { accessor: 'completion_date', title: 'Completed', sortable: true, noWrap: true, render: (c) => formatDate(c.completion_date) },
+          { accessor: 'hours', title: 'Hours', sortable: true, textAlign: 'right', render: (c) => formatHours(c.hours) },
+          { accessor: 'rating', title: 'Rating', sortable: true, noWrap: true, render: (c) => (c.rating ? '★'.repeat(c.rating) : '-') },
+          { accessor: 'status', title: 'Status', sortable: true, width: 120, render: (c) => <CompletionStatusBadge status={c.status} /> },
+          {
+            accessor: 'note',
+            title: 'Note',
+            sortable: true,
+            render: (c) => (
+              <Text size="sm" lineClamp={2} maw={240}>
+                {c.note || '-'}
+              </Text>
+            ),
+          },
+        ]}
+      />
 
       {canRecord && <CompletionFormModal opened={recording} onClose={() => setRecording(false)} />}
-      <ReviewModal target={review} onClose={() => setReview(null)} />
+      <CompletionDrawer
+        completion={openId === null ? null : detail}
+        onClose={() => setOpenId(null)}
+        onReview={detail && canReview(detail) ? setReview : undefined}
+      />
+      <ReviewModal
+        target={review}
+        onClose={() => setReview(null)}
+        onReviewed={(c) => {
+          if (c.completion_id === openId) setOpened(c);
+        }}
+      />
     </Stack>
   );
 }

@@ -1,12 +1,19 @@
 import { useEffect } from 'react';
 import { Button, Group, Modal, NumberInput, Select, Stack, Switch, TextInput, Textarea } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { CE_TOPICS, COURSE_MESSAGES, COURSE_STRINGS, COURSE_TYPES, type CeTopic, type Course, type CourseType } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
-import { fieldErrors } from '../../lib/errors.ts';
+import {
+  CE_TOPICS,
+  COURSE_DEFAULTS,
+  COURSE_STRINGS,
+  COURSE_TYPES,
+  courseCreateInput,
+  type CeTopic,
+  type Course,
+  type CourseType,
+} from '@lm/shared';
+import { blankToUndefined, showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { useCreateCourse, useUpdateCourse } from './api.ts';
 
-interface Values {
+interface Values extends Record<string, unknown> {
   course_name: string;
   description: string;
   provider: string;
@@ -17,23 +24,24 @@ interface Values {
   topic: CeTopic | null;
 }
 
-/** docs/product.md section 9: Online, cost 0, active, ce_hours 0. */
-const DEFAULTS: Values = {
+/** docs/product.md section 9: the shared defaults (Online, cost 0, active), CE hours shown as 0. */
+const EMPTY: Values = {
   course_name: '',
   description: '',
   provider: '',
   ce_hours: 0,
-  course_type: 'Online',
-  cost: 0,
-  is_active: true,
+  ...COURSE_DEFAULTS,
   topic: null,
 };
 
 function valuesOf(course: Course | null, defaultProvider: string): Values {
-  if (!course) return { ...DEFAULTS, provider: defaultProvider };
+  if (!course) return { ...EMPTY, provider: defaultProvider };
   const { course_name, description, provider, ce_hours, course_type, cost, is_active, topic } = course;
   return { course_name, description, provider, ce_hours, course_type, cost, is_active, topic };
 }
+
+/** Empty fields are absent (an emptied cost takes the default), but a cleared topic is sent as null (general hours). */
+export const courseFormInput = (v: Values) => ({ ...blankToUndefined(v), topic: v.topic });
 
 /** Add or edit a course: 'Add New Course' / 'Edit Course', submit 'Create Course' / 'Update Course'. */
 export function CourseFormModal({
@@ -47,17 +55,7 @@ export function CourseFormModal({
   defaultProvider: string;
   onClose: () => void;
 }) {
-  const utils = trpc.useUtils();
-  const form = useForm<Values>({
-    initialValues: valuesOf(course, defaultProvider),
-    validate: {
-      course_name: (v) => (v.trim() ? null : COURSE_MESSAGES.nameRequired),
-      description: (v) => (v.trim() ? null : COURSE_MESSAGES.descriptionRequired),
-      provider: (v) => (v.trim() ? null : COURSE_MESSAGES.providerRequired),
-      ce_hours: (v) => (typeof v === 'number' && v > 0 ? null : COURSE_MESSAGES.ceHoursPositive),
-      cost: (v) => (v === '' || (typeof v === 'number' && v >= 0) ? null : COURSE_MESSAGES.costNegative),
-    },
-  });
+  const form = useSchemaForm({ schema: courseCreateInput, initialValues: valuesOf(course, defaultProvider), toInput: courseFormInput });
 
   // Each opening starts from the selected course (edit) or the defaults (create).
   useEffect(() => {
@@ -69,39 +67,21 @@ export function CourseFormModal({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, course]);
 
-  const done = (message: string) => {
-    notify.success(message);
-    void utils.courses.list.invalidate();
-    onClose();
-  };
-  const create = trpc.courses.create.useMutation({ onSuccess: () => done(COURSE_STRINGS.created) });
-  const update = trpc.courses.update.useMutation({ onSuccess: () => done(COURSE_STRINGS.updated) });
+  const create = useCreateCourse();
+  const update = useUpdateCourse();
   const busy = create.isPending || update.isPending;
 
-  const submit = form.onSubmit((v) => {
-    const body = {
-      course_name: v.course_name,
-      description: v.description,
-      provider: v.provider,
-      ce_hours: Number(v.ce_hours),
-      course_type: v.course_type,
-      cost: v.cost === '' ? 0 : Number(v.cost),
-      is_active: v.is_active,
-      topic: v.topic,
-    };
-    const onError = (err: unknown) => {
-      form.setErrors(fieldErrors(err));
-      notify.failure(err, course ? COURSE_STRINGS.updateFailed : COURSE_STRINGS.createFailed);
-    };
-    if (course) update.mutate({ id: course.course_id, ...body }, { onError });
-    else create.mutate(body, { onError });
+  const submit = form.onSubmit((body) => {
+    const callbacks = { onSuccess: onClose, onError: (err: unknown) => showServerErrors(form, err) };
+    if (course) update.mutate({ id: course.course_id, ...body }, callbacks);
+    else create.mutate(body, callbacks);
   });
 
   return (
     <Modal opened={opened} onClose={onClose} title={course ? COURSE_STRINGS.modalEdit : COURSE_STRINGS.modalAdd} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label="Course Name" required {...form.getInputProps('course_name')} />
+          <TextInput label="Course Name" required data-autofocus {...form.getInputProps('course_name')} />
           <Textarea label="Description" required autosize minRows={3} maxRows={8} {...form.getInputProps('description')} />
           <TextInput label="Provider" required {...form.getInputProps('provider')} />
           <Group grow align="flex-start">

@@ -1,47 +1,51 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconDots, IconEdit, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { DataTable } from 'mantine-datatable';
-import { COURSE_STRINGS, COURSE_TYPES, type Course, type CourseType } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { COURSE_SORT_COLUMNS, COURSE_STRINGS, COURSE_TYPES, type Course, type CourseSortColumn, type CourseType } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { notify } from '../../lib/notify.ts';
-import { useUrlState } from '../../lib/use-url-state.ts';
+import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
 import { confirm } from '../../components/confirm.ts';
-import { QueryError } from '../../components/query-error.tsx';
+import { ListTable } from '../../components/list-table.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
 import { ActiveBadge, CourseTypeBadge } from './course-badges.tsx';
-import { formatDate, formatHours, formatMoney } from '../../lib/format.ts';
+import { formatCount, formatDate, formatHours, formatMoney } from '../../lib/format.ts';
 import { CourseFormModal } from './course-form-modal.tsx';
+import { CourseDrawer } from './course-drawer.tsx';
+import { useCoursesPage, useDeleteCourse } from './api.ts';
+
+/** A sort key from the URL, or the default when it is not one of the list's (e.g. left by the other tab). */
+export const courseSortKey = (key: string): CourseSortColumn =>
+  (COURSE_SORT_COLUMNS as readonly string[]).includes(key) ? (key as CourseSortColumn) : 'created_at';
 
 export function CoursesTab() {
   const { user, hasRole } = useAuth();
-  const utils = trpc.useUtils();
-  const [filters, setFilters] = useUrlState({ search: '', type: '', status: '' });
-  const [search] = useDebouncedValue(filters.search.trim(), 250);
-  const courses = trpc.courses.list.useQuery({
-    search: search || undefined,
-    course_type: (filters.type || undefined) as CourseType | undefined,
-    is_active: filters.status === 'active' ? 'true' : filters.status === 'inactive' ? 'false' : undefined,
-  });
+  const list = useListState({ sort: 'created_at', order: 'desc', filters: { search: '', type: '', status: '' } });
+  const f = list.filters;
+  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
+
+  /** The list's filters and sort as courses.page and the CSV export take them. */
+  const view = {
+    sort: courseSortKey(list.sort),
+    order: list.order,
+    search: f.search || undefined,
+    course_type: (f.type || undefined) as CourseType | undefined,
+    is_active: f.status === 'active' ? 'true' : f.status === 'inactive' ? 'false' : undefined,
+  };
+  const query = useCoursesPage({ ...view, page: list.page, limit: list.limit });
   const [modal, setModal] = useState<{ opened: boolean; course: Course | null }>({ opened: false, course: null });
-  const remove = trpc.courses.delete.useMutation();
+  const [openId, setOpenId] = useState<number | null>(null);
+  // The open course as the list now has it (an edit shows at once), else as it was opened.
+  const [opened, setOpened] = useState<Course | null>(null);
+  const detail = query.data?.courses.find((c) => c.course_id === openId) ?? opened;
+  const remove = useDeleteCourse();
 
   const canCreate = hasRole('Admin', 'School');
   const canManage = (c: Course) => hasRole('Admin') || (hasRole('School') && c.school_id === user?.user_id);
+  const edit = (c: Course) => setModal({ opened: true, course: c });
 
   const onDelete = async (c: Course) => {
     if (!(await confirm(COURSE_STRINGS.confirmDelete, { confirmLabel: 'Delete' }))) return;
-    remove.mutate(
-      { id: c.course_id },
-      {
-        onSuccess: () => {
-          notify.success(COURSE_STRINGS.deleted);
-          void utils.courses.list.invalidate();
-        },
-        onError: (err) => notify.failure(err, COURSE_STRINGS.deleteFailed),
-      },
-    );
+    remove.mutate({ id: c.course_id });
   };
 
   return (
@@ -52,16 +56,16 @@ export function CoursesTab() {
             label="Search"
             placeholder="Name, provider or description"
             leftSection={<IconSearch size={16} />}
-            value={filters.search}
-            onChange={(e) => setFilters({ search: e.currentTarget.value })}
+            value={searchText}
+            onChange={(e) => onSearch(e.currentTarget.value)}
             w={260}
           />
           <Select
             label="Type"
             placeholder="All types"
             data={[...COURSE_TYPES]}
-            value={filters.type || null}
-            onChange={(v) => setFilters({ type: v ?? '' })}
+            value={f.type || null}
+            onChange={(v) => list.setFilters({ type: v ?? '' })}
             clearable
             w={160}
           />
@@ -72,69 +76,37 @@ export function CoursesTab() {
               { value: 'active', label: 'Active' },
               { value: 'inactive', label: 'Inactive' },
             ]}
-            value={filters.status || null}
-            onChange={(v) => setFilters({ status: v ?? '' })}
+            value={f.status || null}
+            onChange={(v) => list.setFilters({ status: v ?? '' })}
             clearable
             w={160}
           />
         </Group>
-        {canCreate && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setModal({ opened: true, course: null })}>
-            {COURSE_STRINGS.add}
-          </Button>
-        )}
+        <Group gap="sm">
+          <ExportButton path="/api/courses/export" params={view} things="courses" />
+          {canCreate && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setModal({ opened: true, course: null })}>
+              {COURSE_STRINGS.add}
+            </Button>
+          )}
+        </Group>
       </Group>
 
-      {courses.isError ? (
-        <QueryError things="courses" query={courses} />
-      ) : (
-        <DataTable<Course>
-          withTableBorder
-          borderRadius="md"
-          striped
-          highlightOnHover
-          minHeight={courses.data?.length ? undefined : 180}
-          fetching={courses.isLoading}
-          records={courses.data ?? []}
-          idAccessor="course_id"
-          noRecordsText={COURSE_STRINGS.empty}
-          columns={[
-            {
-              accessor: 'course_name',
-              title: 'Course Name',
-              render: (c) => (
-                <Stack gap={2} maw={380}>
-                  <Text fw={600} size="sm">
-                    {c.course_name}
-                  </Text>
-                  <Text size="xs" c="dimmed" lineClamp={2}>
-                    {c.description}
-                  </Text>
-                </Stack>
-              ),
-            },
-            { accessor: 'provider', title: 'Provider' },
-            { accessor: 'course_type', title: 'Type', render: (c) => <CourseTypeBadge type={c.course_type} /> },
-            { accessor: 'ce_hours', title: 'CE Hours', textAlign: 'right', render: (c) => formatHours(c.ce_hours) },
-            {
-              accessor: 'topic',
-              title: 'CE Topic',
-              render: (c) =>
-                c.topic ?? (
-                  <Text size="sm" c="dimmed">
-                    General
-                  </Text>
-                ),
-            },
-            { accessor: 'cost', title: 'Cost', textAlign: 'right', render: (c) => formatMoney(c.cost) },
-            { accessor: 'is_active', title: 'Status', render: (c) => <ActiveBadge active={c.is_active} /> },
-            { accessor: 'created_at', title: 'Created', render: (c) => formatDate(c.created_at) },
-            {
-              accessor: 'actions',
-              title: 'Actions',
-              textAlign: 'center',
-              hidden: !canCreate,
-              render: (c) =>
+      <ListTable<Course>
+        things="courses"
+        query={query}
+        records={query.data?.courses}
+        total={query.data?.pagination.total ?? 0}
+        idAccessor="course_id"
+        list={list}
+        emptyText={COURSE_STRINGS.empty}
+        onOpen={(c) => {
+          setOpenId(c.course_id);
+          setOpened(c);
+        }}
+        actions={
+          canCreate
+            ? (c) =>
                 canManage(c) ? (
                   <Menu position="bottom-end" withinPortal>
                     <Menu.Target>
@@ -143,7 +115,7 @@ export function CoursesTab() {
                       </ActionIcon>
                     </Menu.Target>
                     <Menu.Dropdown>
-                      <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, course: c })}>
+                      <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => edit(c)}>
                         Edit
                       </Menu.Item>
                       <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(c)}>
@@ -151,17 +123,62 @@ export function CoursesTab() {
                       </Menu.Item>
                     </Menu.Dropdown>
                   </Menu>
-                ) : null,
-            },
-          ]}
-        />
-      )}
+                ) : null
+            : undefined
+        }
+        columns={[
+          {
+            accessor: 'course_name',
+            title: 'Course Name',
+            sortable: true,
+            render: (c) => (
+              <Stack gap={2} maw={380} miw={160}>
+                <Text fw={600} size="sm">
+                  {c.course_name}
+                </Text>
+                <Text size="xs" c="dimmed" lineClamp={2}>
+                  {c.description}
+                </Text>
+              </Stack>
+            ),
+          },
+          { accessor: 'provider', title: 'Provider', sortable: true },
+          { accessor: 'course_type', title: 'Type', sortable: true, render: (c) => <CourseTypeBadge type={c.course_type} /> },
+          { accessor: 'ce_hours', title: 'CE Hours', sortable: true, textAlign: 'right', render: (c) => formatHours(c.ce_hours) },
+          {
+            accessor: 'topic',
+            title: 'CE Topic',
+            sortable: true,
+            render: (c) =>
+              c.topic ?? (
+                <Text size="sm" c="dimmed">
+                  General
+                </Text>
+              ),
+          },
+          { accessor: 'cost', title: 'Cost', sortable: true, textAlign: 'right', render: (c) => formatMoney(c.cost) },
+          { accessor: 'is_active', title: 'Status', sortable: true, render: (c) => <ActiveBadge active={c.is_active} /> },
+          {
+            accessor: 'completion_count',
+            title: 'Completions',
+            sortable: true,
+            textAlign: 'right',
+            render: (c) => formatCount(c.completion_count),
+          },
+          { accessor: 'created_at', title: 'Created', sortable: true, noWrap: true, render: (c) => formatDate(c.created_at) },
+        ]}
+      />
 
       <CourseFormModal
         opened={modal.opened}
         course={modal.course}
         defaultProvider={hasRole('School') && user ? `${user.first_name} ${user.last_name}` : ''}
         onClose={() => setModal((m) => ({ ...m, opened: false }))}
+      />
+      <CourseDrawer
+        course={openId === null ? null : detail}
+        onClose={() => setOpenId(null)}
+        onEdit={detail && canManage(detail) ? edit : undefined}
       />
     </Stack>
   );

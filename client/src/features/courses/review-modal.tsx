@@ -1,103 +1,103 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
-import { COMPLETION_STRINGS, type Completion, type CompletionStatus } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { COMPLETION_STRINGS, completionReviewInput, type Completion, type CompletionStatus } from '@lm/shared';
 import { formatDate, formatHours } from '../../lib/format.ts';
+import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { useReviewCompletion } from './api.ts';
 
-const COPY: Record<CompletionStatus, { title: string; button: string; color: string; toast: string; effect: string }> = {
+export type ReviewTarget = { completion: Completion; status: CompletionStatus };
+
+const COPY: Record<CompletionStatus, { title: string; button: string; color: string; effect: string }> = {
   Approved: {
     title: COMPLETION_STRINGS.approveTitle,
     button: COMPLETION_STRINGS.approve,
     color: 'green',
-    toast: COMPLETION_STRINGS.approved,
     effect: 'The hours will be added to the license.',
   },
   Rejected: {
     title: COMPLETION_STRINGS.rejectTitle,
     button: COMPLETION_STRINGS.reject,
     color: 'red',
-    toast: COMPLETION_STRINGS.rejected,
     effect: 'The hours will not count toward the license.',
   },
   Pending: {
     title: COMPLETION_STRINGS.resetTitle,
     button: COMPLETION_STRINGS.reset,
     color: 'yellow',
-    toast: COMPLETION_STRINGS.reopened,
     effect: 'The completion will wait for a new review.',
   },
 };
 
-/** Approve, reject (with a note) or reopen one completion. */
+/** Approve, reject (with a note) or reopen one completion; the note is checked by the shared review schema. */
 export function ReviewModal({
   target,
   onClose,
+  onReviewed,
 }: {
-  target: { completion: Completion; status: CompletionStatus } | null;
+  target: ReviewTarget | null;
   onClose: () => void;
+  onReviewed?: (c: Completion) => void;
 }) {
-  const utils = trpc.useUtils();
-  const [note, setNote] = useState('');
+  const form = useSchemaForm({
+    schema: completionReviewInput,
+    initialValues: { note: '' },
+    toInput: (v) => ({ id: target?.completion.completion_id, status: target?.status, note: v.note }),
+  });
   useEffect(() => {
-    if (target) setNote(target.completion.note ?? '');
+    if (target) form.setValues({ note: target.completion.note ?? '' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target]);
-  const review = trpc.completions.review.useMutation();
+  const review = useReviewCompletion();
   const copy = target ? COPY[target.status] : COPY.Approved;
   const c = target?.completion;
   const takesBack = c?.status === 'Approved' && target?.status !== 'Approved' && c.license_id !== null;
 
-  const submit = () => {
-    if (!target) return;
-    review.mutate(
-      { id: target.completion.completion_id, status: target.status, note },
-      {
-        onSuccess: () => {
-          notify.success(copy.toast);
-          void utils.completions.list.invalidate();
-          void utils.completions.myLicenses.invalidate();
-          void utils.courses.list.invalidate();
-          onClose();
-        },
-        onError: (err) => notify.failure(err, COMPLETION_STRINGS.reviewFailed),
+  const submit = form.onSubmit((input) =>
+    review.mutate(input, {
+      onSuccess: (updated) => {
+        onReviewed?.(updated);
+        onClose();
       },
-    );
-  };
+      onError: (err) => showServerErrors(form, err),
+    }),
+  );
 
   return (
     <Modal opened={target !== null} onClose={onClose} title={copy.title}>
       {c && (
-        <Stack>
-          <Text size="sm">
-            <b>
-              {c.first_name} {c.last_name}
-            </b>{' '}
-            completed <b>{c.course_name}</b> ({formatHours(c.hours)} h) on {formatDate(c.completion_date)}
-            {c.license_number ? ` for license ${c.license_number}` : ''}.
-          </Text>
-          {c.license_id !== null && (
-            <Text size="sm" c="dimmed">
-              {takesBack ? 'The approved hours will be taken back from the license.' : copy.effect}
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Text size="sm">
+              <b>
+                {c.first_name} {c.last_name}
+              </b>{' '}
+              completed <b>{c.course_name}</b> ({formatHours(c.hours)} h) on {formatDate(c.completion_date)}
+              {c.license_number ? ` for license ${c.license_number}` : ''}.
             </Text>
-          )}
-          <Textarea
-            label="Note"
-            placeholder={target?.status === 'Rejected' ? 'Why the completion is rejected' : 'Optional'}
-            autosize
-            minRows={2}
-            maxLength={1000}
-            value={note}
-            onChange={(e) => setNote(e.currentTarget.value)}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={review.isPending}>
-              Cancel
-            </Button>
-            <Button color={copy.color} onClick={submit} disabled={review.isPending}>
-              {review.isPending ? COMPLETION_STRINGS.saving : copy.button}
-            </Button>
-          </Group>
-        </Stack>
+            {c.license_id !== null && (
+              <Text size="sm" c="dimmed">
+                {takesBack ? 'The approved hours will be taken back from the license.' : copy.effect}
+              </Text>
+            )}
+            <Textarea
+              label="Note"
+              placeholder={target?.status === 'Rejected' ? 'Why the completion is rejected' : 'Optional'}
+              autosize
+              minRows={2}
+              maxLength={1000}
+              data-autofocus
+              {...form.getInputProps('note')}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose} disabled={review.isPending}>
+                Cancel
+              </Button>
+              <Button type="submit" color={copy.color} disabled={review.isPending}>
+                {review.isPending ? COMPLETION_STRINGS.saving : copy.button}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
       )}
     </Modal>
   );

@@ -1,48 +1,37 @@
 import { useState } from 'react';
 import { Alert, Button, Group, PasswordInput, Stack } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { PROFILE_STRINGS } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { changePasswordForm, PROFILE_STRINGS } from '@lm/shared';
 import { errorMessage } from '../../lib/errors.ts';
-
-interface FormValues {
-  currentPassword: string;
-  newPassword: string;
-  confirmPassword: string;
-}
+import { useSchemaForm } from '../../lib/schema-form.ts';
+import { useChangePassword } from './api.ts';
 
 /**
- * The Change Password tab. The form checks the match and the minimum length; the server also checks
- * settings.password_min_length and the uppercase/lowercase/number rule, and its text is shown.
+ * The Change Password tab. The form checks that the fields are filled and the confirmation matches
+ * (changePasswordForm); the length and strength rule is the server's (settings.password_min_length), and its
+ * text is shown in the alert, so the rule has one source.
  */
 export function ChangePasswordForm() {
-  const change = trpc.auth.changePassword.useMutation();
+  const change = useChangePassword();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<FormValues>({
+  const form = useSchemaForm({
+    schema: changePasswordForm,
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
-    validate: {
-      currentPassword: (v) => (v ? null : 'Current password is required'),
-      newPassword: (v) => (v.length >= 8 ? null : PROFILE_STRINGS.minLength),
-      confirmPassword: (v, values) => (v === values.newPassword ? null : PROFILE_STRINGS.mismatch),
-    },
-    onValuesChange: () => setFailure(null),
   });
 
-  const onSubmit = async (values: FormValues) => {
+  const onSubmit = ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) => {
     setFailure(null);
-    try {
-      await change.mutateAsync({ currentPassword: values.currentPassword, newPassword: values.newPassword });
-      form.reset();
-      notify.success(PROFILE_STRINGS.changed);
-    } catch (err) {
-      setFailure(errorMessage(err, PROFILE_STRINGS.changeFailed));
-    }
+    change.mutate(
+      { currentPassword, newPassword },
+      {
+        onSuccess: () => form.reset(),
+        onError: (err) => setFailure(errorMessage(err, PROFILE_STRINGS.changeFailed)),
+      },
+    );
   };
 
   return (
-    <form onSubmit={form.onSubmit((v) => void onSubmit(v))} noValidate>
+    <form onSubmit={form.onSubmit(onSubmit)} onChange={() => setFailure(null)} noValidate>
       <Stack maw={420}>
         {failure && (
           <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="password-error">

@@ -1,30 +1,19 @@
 import { useState } from 'react';
 import { Alert, Button, Grid, Group, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { EMAIL_RE, PROFILE_STRINGS, USER_MESSAGES, type User } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { PROFILE_STRINGS, profileUpdateInput, type ProfileUpdateInput, type User } from '@lm/shared';
 import { errorMessage, fieldErrors, httpStatus } from '../../lib/errors.ts';
+import { useSchemaForm } from '../../lib/schema-form.ts';
 import { ContactFields } from '../../components/contact-fields.tsx';
-
-interface FormValues {
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone_number: string;
-  address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-}
+import { useUpdateProfile } from './api.ts';
 
 /** The Profile Information tab: the signed-in user's own details, saved through PUT /api/users/me/profile. */
 export function ProfileForm({ user }: { user: User }) {
-  const utils = trpc.useUtils();
-  const save = trpc.users.updateProfile.useMutation();
+  const save = useUpdateProfile();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<FormValues>({
+  // The fields go as typed: the schema checks the names and the e-mail, and an emptied contact field clears it.
+  const form = useSchemaForm({
+    schema: profileUpdateInput,
     initialValues: {
       first_name: user.first_name,
       last_name: user.last_name,
@@ -35,33 +24,29 @@ export function ProfileForm({ user }: { user: User }) {
       state: user.state ?? '',
       zip_code: user.zip_code ?? '',
     },
-    validate: {
-      first_name: (v) => (v.trim() ? null : USER_MESSAGES.firstNameRequired),
-      last_name: (v) => (v.trim() ? null : USER_MESSAGES.lastNameRequired),
-      email: (v) => (!v.trim() ? USER_MESSAGES.emailRequired : EMAIL_RE.test(v.trim()) ? null : USER_MESSAGES.emailInvalid),
-    },
-    onValuesChange: () => setFailure(null),
+    toInput: (values) => values,
   });
 
-  const onSubmit = async (values: FormValues) => {
+  const onSubmit = (input: ProfileUpdateInput) => {
     setFailure(null);
-    try {
-      const updated = await save.mutateAsync(values);
-      utils.auth.me.setData(undefined, updated);
-      form.setInitialValues(values);
-      form.resetDirty(values);
-      notify.success(PROFILE_STRINGS.updated);
-    } catch (err) {
-      // The field the server objects to (e.g. an email in use) shows its reason; the alert has the spec's text.
-      const fields = fieldErrors(err);
-      if (httpStatus(err) === 409) fields.email = errorMessage(err, PROFILE_STRINGS.updateFailed);
-      form.setErrors(fields);
-      setFailure(PROFILE_STRINGS.updateFailed);
-    }
+    const shown = form.getValues();
+    save.mutate(input, {
+      onSuccess: () => {
+        form.setInitialValues(shown);
+        form.resetDirty(shown);
+      },
+      onError: (err) => {
+        // The field the server objects to (e.g. an email in use) shows its reason; the alert has the spec's text.
+        const fields = fieldErrors(err);
+        if (httpStatus(err) === 409) fields.email = errorMessage(err, PROFILE_STRINGS.updateFailed);
+        form.setErrors(fields);
+        setFailure(PROFILE_STRINGS.updateFailed);
+      },
+    });
   };
 
   return (
-    <form onSubmit={form.onSubmit((v) => void onSubmit(v))} noValidate>
+    <form onSubmit={form.onSubmit(onSubmit)} onChange={() => setFailure(null)} noValidate>
       {failure && (
         <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" mb="md" data-testid="profile-error">
           {failure}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Menu, Modal, Select, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconBuilding, IconChevronDown, IconTrash, IconUserCheck, IconUserCog, IconUserOff } from '@tabler/icons-react';
-import { ROLE_IDS, roleName, USER_STRINGS, type BulkAction } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
+import { USER_STRINGS, type BulkAction } from '@lm/shared';
 import { notify } from '../../lib/notify.ts';
-import type { BrokerageOption } from './user-form-modal.tsx';
+import { ROLE_OPTIONS, type BrokerageOption } from './user-form-values.ts';
+import { useBulkUsers } from './api.ts';
 
 interface Props {
   selectedIds: number[];
@@ -19,8 +19,7 @@ const NONE = 'none';
 
 /** The bulk menu of the Users screen (docs/product.md): activate, deactivate, change role, change brokerage, delete. */
 export function BulkActions({ selectedIds, canReassign, brokerageOptions, onDone }: Props) {
-  const utils = trpc.useUtils();
-  const bulk = trpc.users.bulk.useMutation();
+  const bulk = useBulkUsers();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [roleId, setRoleId] = useState<string | null>(null);
   const [brokerageId, setBrokerageId] = useState<string | null>(null);
@@ -30,7 +29,7 @@ export function BulkActions({ selectedIds, canReassign, brokerageOptions, onDone
       notify.warning(USER_STRINGS.selectFirst);
       return;
     }
-    if (action === 'activate' || action === 'deactivate') void run(action);
+    if (action === 'activate' || action === 'deactivate') run(action);
     else {
       setRoleId(null);
       setBrokerageId(null);
@@ -38,16 +37,16 @@ export function BulkActions({ selectedIds, canReassign, brokerageOptions, onDone
     }
   };
 
-  const run = async (action: BulkAction, data?: { role_id?: number; brokerage_id?: number | null }) => {
-    try {
-      await bulk.mutateAsync({ action, user_ids: selectedIds, ...(data ? { data } : {}) });
-      notify.success(USER_STRINGS.bulkDone);
-      setDialog(null);
-      onDone();
-      await utils.users.invalidate();
-    } catch (err) {
-      notify.failure(err, USER_STRINGS.bulkFailed);
-    }
+  const run = (action: BulkAction, data?: { role_id?: number; brokerage_id?: number | null }) => {
+    bulk.mutate(
+      { action, user_ids: selectedIds, ...(data ? { data } : {}) },
+      {
+        onSuccess: () => {
+          setDialog(null);
+          onDone();
+        },
+      },
+    );
   };
 
   const count = selectedIds.length;
@@ -88,7 +87,7 @@ export function BulkActions({ selectedIds, canReassign, brokerageOptions, onDone
           <Select
             label="New role"
             placeholder="Choose a role"
-            data={ROLE_IDS.map((id) => ({ value: String(id), label: `${id} - ${roleName(id)}` }))}
+            data={ROLE_OPTIONS}
             value={roleId}
             onChange={setRoleId}
             allowDeselect={false}
@@ -98,7 +97,7 @@ export function BulkActions({ selectedIds, canReassign, brokerageOptions, onDone
             <Button variant="default" onClick={() => setDialog(null)}>
               Cancel
             </Button>
-            <Button disabled={!roleId} loading={bulk.isPending} onClick={() => void run('change_role', { role_id: Number(roleId) })}>
+            <Button disabled={!roleId} loading={bulk.isPending} onClick={() => run('change_role', { role_id: Number(roleId) })}>
               Apply
             </Button>
           </Group>
@@ -123,7 +122,7 @@ export function BulkActions({ selectedIds, canReassign, brokerageOptions, onDone
             <Button
               disabled={!brokerageId}
               loading={bulk.isPending}
-              onClick={() => void run('change_brokerage', { brokerage_id: brokerageId === NONE ? null : Number(brokerageId) })}
+              onClick={() => run('change_brokerage', { brokerage_id: brokerageId === NONE ? null : Number(brokerageId) })}
             >
               Apply
             </Button>
@@ -140,7 +139,7 @@ export function BulkActions({ selectedIds, canReassign, brokerageOptions, onDone
             <Button variant="default" onClick={() => setDialog(null)}>
               Cancel
             </Button>
-            <Button color="red" loading={bulk.isPending} onClick={() => void run('delete')}>
+            <Button color="red" loading={bulk.isPending} onClick={() => run('delete')}>
               Delete
             </Button>
           </Group>

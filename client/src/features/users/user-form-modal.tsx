@@ -1,15 +1,15 @@
 import { Button, Grid, Group, Modal, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { DEFAULT_NEW_USER_ROLE, EMAIL_RE, ROLE, ROLE_IDS, roleName, USER_MESSAGES, USER_STRINGS, type User } from '@lm/shared';
-import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
-import { fieldErrors } from '../../lib/errors.ts';
+import type { z } from 'zod';
+import { ROLE, USER_STRINGS, userCreateInput, userUpdateInput, type User } from '@lm/shared';
+import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { ContactFields } from '../../components/contact-fields.tsx';
+import { useCreateUser, useUpdateUser } from './api.ts';
+import { initialValues, NO_BROKERAGE, ROLE_OPTIONS, toInput, type BrokerageOption } from './user-form-values.ts';
 
-export interface BrokerageOption {
-  value: string;
-  label: string;
-}
+export type { BrokerageOption };
+
+type UserCreateOutput = z.output<typeof userCreateInput>;
+type UserUpdateOutput = z.output<typeof userUpdateInput>;
 
 interface Props {
   opened: boolean;
@@ -23,47 +23,6 @@ interface Props {
   brokerageOptions: BrokerageOption[];
 }
 
-const ROLE_OPTIONS = ROLE_IDS.map((id) => ({ value: String(id), label: `${id} - ${roleName(id)}` }));
-const NO_BROKERAGE = '';
-
-interface FormValues {
-  first_name: string;
-  last_name: string;
-  email: string;
-  password: string;
-  role_id: string;
-  brokerage_id: string;
-  phone_number: string;
-  address: string;
-  city: string;
-  state: string;
-  zip_code: string;
-  is_active: boolean;
-}
-
-function initialValues(user: User | null, brokerMode: boolean, ownBrokerage: BrokerageOption | null): FormValues {
-  return {
-    first_name: user?.first_name ?? '',
-    last_name: user?.last_name ?? '',
-    email: user?.email ?? '',
-    password: '',
-    role_id: String(user?.role_id ?? (brokerMode ? ROLE.Agent : DEFAULT_NEW_USER_ROLE)),
-    brokerage_id: user
-      ? user.brokerage_id === null
-        ? NO_BROKERAGE
-        : String(user.brokerage_id)
-      : brokerMode
-        ? (ownBrokerage?.value ?? '')
-        : NO_BROKERAGE,
-    phone_number: user?.phone_number ?? '',
-    address: user?.address ?? '',
-    city: user?.city ?? '',
-    state: user?.state ?? '',
-    zip_code: user?.zip_code ?? '',
-    is_active: user?.is_active ?? true,
-  };
-}
-
 function UserForm({
   user,
   brokerMode,
@@ -72,58 +31,31 @@ function UserForm({
   onDone,
 }: Omit<Props, 'opened' | 'onClose'> & { onDone: () => void }) {
   const isEdit = user !== null;
-  const utils = trpc.useUtils();
-  const create = trpc.users.create.useMutation();
-  const update = trpc.users.update.useMutation();
-  const form = useForm<FormValues>({
+  const create = useCreateUser();
+  const update = useUpdateUser();
+  // The schema checks the required fields with the messages of docs/product.md; a blank password on edit keeps
+  // the current one; the password's strength is the server's (its settings).
+  const form = useSchemaForm({
+    schema: isEdit ? userUpdateInput : userCreateInput,
     initialValues: initialValues(user, brokerMode, ownBrokerage),
-    validate: {
-      email: (v) => (!v.trim() ? USER_MESSAGES.emailRequired : EMAIL_RE.test(v.trim()) ? null : USER_MESSAGES.emailInvalid),
-      first_name: (v) => (v.trim() ? null : USER_MESSAGES.firstNameRequired),
-      last_name: (v) => (v.trim() ? null : USER_MESSAGES.lastNameRequired),
-      password: (v) => (!isEdit && !v ? USER_MESSAGES.passwordRequired : null),
-    },
+    toInput: (values) => toInput(values, user, brokerMode),
   });
 
-  const onSubmit = async (values: FormValues) => {
-    const fields = {
-      first_name: values.first_name,
-      last_name: values.last_name,
-      email: values.email,
-      phone_number: values.phone_number,
-      address: values.address,
-      city: values.city,
-      state: values.state,
-      zip_code: values.zip_code,
-      is_active: values.is_active,
-      // A Broker's new users are Agents of its brokerage; the server fixes the brokerage.
-      ...(brokerMode
-        ? isEdit
-          ? {}
-          : { role_id: ROLE.Agent }
-        : { role_id: Number(values.role_id), brokerage_id: values.brokerage_id ? Number(values.brokerage_id) : null }),
+  const onSubmit = (input: UserUpdateOutput | UserCreateOutput) => {
+    const done = {
+      onSuccess: () => {
+        form.reset();
+        onDone();
+      },
+      onError: (err: unknown) => void showServerErrors(form, err),
     };
-    try {
-      if (isEdit) {
-        // A blank password is left out so the current one is kept.
-        await update.mutateAsync({ id: user.user_id, ...fields, ...(values.password ? { password: values.password } : {}) });
-        notify.success(USER_STRINGS.updated);
-      } else {
-        await create.mutateAsync({ ...fields, password: values.password });
-        notify.success(USER_STRINGS.created);
-      }
-      await utils.users.invalidate();
-      form.reset();
-      onDone();
-    } catch (err) {
-      form.setErrors(fieldErrors(err));
-      notify.failure(err, isEdit ? USER_STRINGS.updateFailed : USER_STRINGS.createFailed);
-    }
+    if ('id' in input) update.mutate(input, done);
+    else create.mutate(input, done);
   };
 
   const busy = create.isPending || update.isPending;
   return (
-    <form onSubmit={form.onSubmit((v) => void onSubmit(v))} noValidate>
+    <form onSubmit={form.onSubmit(onSubmit)} noValidate>
       <Grid>
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <TextInput label="First Name" withAsterisk data-autofocus {...form.getInputProps('first_name')} />

@@ -1,29 +1,23 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ActionIcon, Button, Card, Group, Select, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconEdit, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { keepPreviousData } from '@tanstack/react-query';
-import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { ROLE, ROLE_NAMES, roleName, USER_SORTS, USER_STRINGS, type User, type UserSort } from '@lm/shared';
 import { PageHeader } from '../../components/page-header.tsx';
-import { QueryError } from '../../components/query-error.tsx';
+import { ListTable } from '../../components/list-table.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
 import { confirm } from '../../components/confirm.ts';
 import { useAuth } from '../../lib/auth.tsx';
-import { notify } from '../../lib/notify.ts';
-import { trpc } from '../../lib/trpc.ts';
-import { useUrlSearch, useUrlState } from '../../lib/use-url-state.ts';
+import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
 import { RoleBadge, StatusBadge } from './role-badge.tsx';
 import { BulkActions } from './bulk-actions.tsx';
 import { UserFormModal, type BrokerageOption } from './user-form-modal.tsx';
 import { SendResetLinkAction } from './send-reset-link-action.tsx';
+import { UserDetailDrawer } from './user-detail-drawer.tsx';
+import { useBrokerageChoices, useDeleteUser, useUsersPage } from './api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
-const PAGE_SIZES = [10, 20, 50, 100];
-const DEFAULTS = { page: '1', limit: '20', search: '', role: '', brokerage_id: '', status: '', sort: 'name', order: 'asc' };
-
-const positiveInt = (value: string, fallback: number) => {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-};
+const sortKey = (key: string): UserSort => ((USER_SORTS as readonly string[]).includes(key) ? (key as UserSort) : 'name');
+const positiveId = (value: string) => (/^[1-9]\d*$/.test(value) ? Number(value) : undefined);
 
 /**
  * User Management (docs/product.md): Admins see everyone; Brokers see their own brokerage and manage its
@@ -32,33 +26,29 @@ const positiveInt = (value: string, fallback: number) => {
 export function UsersPage() {
   const { user: me } = useAuth();
   const isAdmin = me?.role_id === ROLE.Admin;
-  const [state, setState] = useUrlState(DEFAULTS);
-  const [searchText, onSearch] = useUrlSearch(state.search, (search) => setState({ search }));
+  const list = useListState({ sort: 'name', filters: { search: '', role: '', brokerage_id: '', status: '' } });
+  const f = list.filters;
+  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
   const [selected, setSelected] = useState<User[]>([]);
   const [editing, setEditing] = useState<User | null>(null);
   const [formOpen, setFormOpen] = useState(false);
+  const [viewingId, setViewingId] = useState<number | null>(null);
 
-  const page = positiveInt(state.page, 1);
-  const limit = PAGE_SIZES.includes(Number(state.limit)) ? Number(state.limit) : 20;
-  const sort: UserSort = (USER_SORTS as readonly string[]).includes(state.sort) ? (state.sort as UserSort) : 'name';
-  const order = state.order === 'desc' ? 'desc' : 'asc';
-  const input = {
-    page,
-    limit,
-    sort,
-    order,
-    ...(state.search ? { search: state.search } : {}),
-    ...(state.role ? { role: state.role } : {}),
-    ...(state.brokerage_id && isAdmin ? { brokerage_id: positiveInt(state.brokerage_id, 0) } : {}),
-    ...(state.status ? { is_active: state.status === 'active' ? 'true' : 'false' } : {}),
+  /** The list's filters and sort as the page procedure and the CSV export take them. */
+  const view = {
+    sort: sortKey(list.sort),
+    order: list.order,
+    search: f.search || undefined,
+    role: f.role || undefined,
+    brokerage_id: isAdmin ? positiveId(f.brokerage_id) : undefined,
+    is_active: f.status ? (f.status === 'active' ? 'true' : 'false') : undefined,
   } as const;
-  const list = trpc.users.list.useQuery(input, { placeholderData: keepPreviousData });
-  const options = trpc.brokerages.options.useQuery(undefined, { enabled: isAdmin, staleTime: 60_000 });
-  const remove = trpc.users.delete.useMutation();
-  const utils = trpc.useUtils();
+  const query = useUsersPage({ ...view, page: list.page, limit: list.limit });
+  const options = useBrokerageChoices(isAdmin);
+  const remove = useDeleteUser();
 
   // A new page, filter or sort starts a new selection: bulk actions apply to what is on screen.
-  const listKey = JSON.stringify(input);
+  const listKey = JSON.stringify([view, list.page, list.limit]);
   useEffect(() => setSelected([]), [listKey]);
 
   const brokerageOptions: BrokerageOption[] = useMemo(
@@ -81,18 +71,12 @@ export function UsersPage() {
   };
   const onDelete = async (u: User) => {
     if (!(await confirm(USER_STRINGS.deleteConfirm, { title: 'Delete user', confirmLabel: 'Delete' }))) return;
-    try {
-      await remove.mutateAsync({ id: u.user_id });
-      notify.success(USER_STRINGS.deleted);
-      setSelected((s) => s.filter((x) => x.user_id !== u.user_id));
-      await utils.users.invalidate();
-    } catch (err) {
-      notify.failure(err, USER_STRINGS.deleteFailed);
-    }
+    remove.mutate({ id: u.user_id }, { onSuccess: () => setSelected((s) => s.filter((x) => x.user_id !== u.user_id)) });
   };
 
-  const sortStatus: DataTableSortStatus<User> = { columnAccessor: sort, direction: order };
-  const records = list.data?.users ?? [];
+  const records = query.data?.users;
+  // The drawer follows the list's copy of the user, so an edit shows at once.
+  const viewing = records?.find((u) => u.user_id === viewingId) ?? null;
 
   return (
     <>
@@ -101,6 +85,7 @@ export function UsersPage() {
         description={isAdmin ? undefined : ownBrokerage ? `Users of ${ownBrokerage.label}` : undefined}
         actions={
           <>
+            <ExportButton path="/api/users/export" params={view} things={USER_STRINGS.things} />
             <BulkActions
               selectedIds={selected.map((u) => u.user_id)}
               canReassign={isAdmin}
@@ -128,8 +113,8 @@ export function UsersPage() {
             aria-label="Filter by role"
             placeholder="All roles"
             data={ROLE_NAMES.map((r) => ({ value: r, label: r }))}
-            value={state.role || null}
-            onChange={(v) => setState({ role: v ?? '' })}
+            value={f.role || null}
+            onChange={(v) => list.setFilters({ role: v ?? '' })}
             clearable
             w={150}
           />
@@ -138,8 +123,8 @@ export function UsersPage() {
               aria-label="Filter by brokerage"
               placeholder="All brokerages"
               data={brokerageOptions}
-              value={state.brokerage_id || null}
-              onChange={(v) => setState({ brokerage_id: v ?? '' })}
+              value={f.brokerage_id || null}
+              onChange={(v) => list.setFilters({ brokerage_id: v ?? '' })}
               clearable
               searchable
               w={220}
@@ -152,93 +137,83 @@ export function UsersPage() {
               { value: 'active', label: 'Active' },
               { value: 'inactive', label: 'Inactive' },
             ]}
-            value={state.status || null}
-            onChange={(v) => setState({ status: v ?? '' })}
+            value={f.status || null}
+            onChange={(v) => list.setFilters({ status: v ?? '' })}
             clearable
             w={150}
           />
         </Group>
       </Card>
 
-      {list.isError ? (
-        <QueryError things={USER_STRINGS.things} query={list} />
-      ) : (
-        <DataTable<User>
-          withTableBorder
-          borderRadius="md"
-          striped
-          highlightOnHover
-          minHeight={list.isLoading || records.length === 0 ? 220 : undefined}
-          idAccessor="user_id"
-          records={records}
-          fetching={list.isFetching}
-          noRecordsText={USER_STRINGS.empty}
-          selectedRecords={selected}
-          onSelectedRecordsChange={setSelected}
-          isRecordSelectable={(u) => canManage(u) && u.user_id !== me?.user_id}
-          allRecordsSelectionCheckboxProps={{ 'aria-label': 'Select all users' }}
-          getRecordSelectionCheckboxProps={(u) => ({ 'aria-label': `Select ${u.first_name} ${u.last_name}` })}
-          sortStatus={sortStatus}
-          onSortStatusChange={(s) => setState({ sort: String(s.columnAccessor), order: s.direction })}
-          totalRecords={list.data?.pagination.total ?? 0}
-          page={page}
-          onPageChange={(p) => setState({ page: String(p) })}
-          recordsPerPage={limit}
-          recordsPerPageOptions={PAGE_SIZES}
-          onRecordsPerPageChange={(n) => setState({ limit: String(n) })}
-          recordsPerPageLabel="Users per page"
-          columns={[
-            {
-              accessor: 'name',
-              title: 'Name',
-              sortable: true,
-              render: (u) => (
-                <Text size="sm" fw={500}>
-                  {u.first_name} {u.last_name}
-                </Text>
-              ),
-            },
-            { accessor: 'email', title: 'Email', sortable: true },
-            { accessor: 'role', title: 'Role', sortable: true, render: (u) => <RoleBadge role={roleName(u.role_id)} /> },
-            {
-              accessor: 'brokerage',
-              title: 'Brokerage',
-              sortable: true,
-              render: (u) => u.brokerage_name ?? <Text c="dimmed">-</Text>,
-            },
-            { accessor: 'status', title: 'Status', sortable: true, render: (u) => <StatusBadge active={u.is_active} /> },
-            { accessor: 'last_login', title: 'Last Login', sortable: true, render: (u) => formatDateTime(u.last_login, 'Never') },
-            {
-              accessor: 'actions',
-              title: 'Actions',
-              textAlign: 'right',
-              render: (u) =>
-                canManage(u) ? (
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <Tooltip label="Edit">
-                      <ActionIcon variant="subtle" aria-label={`Edit ${u.first_name} ${u.last_name}`} onClick={() => openEdit(u)}>
-                        <IconEdit size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                    {u.user_id !== me?.user_id && u.is_active && <SendResetLinkAction user={u} />}
-                    {u.user_id !== me?.user_id && (
-                      <Tooltip label="Delete">
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Delete ${u.first_name} ${u.last_name}`}
-                          onClick={() => void onDelete(u)}
-                        >
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                  </Group>
-                ) : null,
-            },
-          ]}
-        />
-      )}
+      <ListTable<User>
+        things={USER_STRINGS.things}
+        query={query}
+        records={records}
+        total={query.data?.pagination.total ?? 0}
+        idAccessor="user_id"
+        list={list}
+        emptyText={USER_STRINGS.empty}
+        onOpen={(u) => setViewingId(u.user_id)}
+        selection={{
+          selected,
+          onChange: setSelected,
+          isSelectable: (u) => canManage(u) && u.user_id !== me?.user_id,
+          label: (u) => `Select ${u.first_name} ${u.last_name}`,
+          allLabel: 'Select all users',
+        }}
+        actions={(u) =>
+          canManage(u) ? (
+            <Group gap={4} justify="flex-end" wrap="nowrap">
+              <Tooltip label="Edit">
+                <ActionIcon variant="subtle" aria-label={`Edit ${u.first_name} ${u.last_name}`} onClick={() => openEdit(u)}>
+                  <IconEdit size={18} />
+                </ActionIcon>
+              </Tooltip>
+              {u.user_id !== me?.user_id && u.is_active && <SendResetLinkAction user={u} />}
+              {u.user_id !== me?.user_id && (
+                <Tooltip label="Delete">
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Delete ${u.first_name} ${u.last_name}`}
+                    onClick={() => void onDelete(u)}
+                  >
+                    <IconTrash size={18} />
+                  </ActionIcon>
+                </Tooltip>
+              )}
+            </Group>
+          ) : null
+        }
+        columns={[
+          {
+            accessor: 'name',
+            title: 'Name',
+            sortable: true,
+            render: (u) => (
+              <Text size="sm" fw={500}>
+                {u.first_name} {u.last_name}
+              </Text>
+            ),
+          },
+          { accessor: 'email', title: 'Email', sortable: true },
+          { accessor: 'role', title: 'Role', sortable: true, render: (u) => <RoleBadge role={roleName(u.role_id)} /> },
+          {
+            accessor: 'brokerage',
+            title: 'Brokerage',
+            sortable: true,
+            render: (u) => u.brokerage_name ?? <Text c="dimmed">-</Text>,
+          },
+          { accessor: 'status', title: 'Status', sortable: true, render: (u) => <StatusBadge active={u.is_active} /> },
+          {
+            accessor: 'last_login',
+            title: 'Last Login',
+            sortable: true,
+            noWrap: true,
+            render: (u) => formatDateTime(u.last_login, 'Never'),
+          },
+        ]}
+      />
 
       <UserFormModal
         opened={formOpen}
@@ -248,6 +223,7 @@ export function UsersPage() {
         ownBrokerage={ownBrokerage}
         brokerageOptions={brokerageOptions}
       />
+      <UserDetailDrawer user={viewing} onClose={() => setViewingId(null)} />
     </>
   );
 }

@@ -2,11 +2,12 @@
  * The rules of the brokerages domain (Admin only; the router's builder answers 403 to everyone else).
  * Deleting a brokerage unassigns its users (they stay, with no brokerage) and audits each of them.
  */
-import { and, asc, count, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   makePagination,
   ROLE,
   type Brokerage,
+  type BrokerageSort,
   type BrokeragesListOutput,
   type User,
   type brokerageCreateInput,
@@ -41,6 +42,20 @@ const columns = {
   created_at: brokerages.created_at,
 };
 
+type Direction = typeof asc;
+/** An optional text column: empty values last in both directions (SQLite and PostgreSQL place NULL differently). */
+const optionalText = (column: AnyColumn) => (dir: Direction) => [sql`(${column} IS NULL)`, dir(caseInsensitive(column))];
+const SORT_KEYS: Record<BrokerageSort, (dir: Direction) => SQL[]> = {
+  name: (dir) => [dir(caseInsensitive(brokerages.name))],
+  address: optionalText(brokerages.address),
+  phone: optionalText(brokerages.phone),
+  email: optionalText(brokerages.email),
+  website: optionalText(brokerages.website),
+  agent_count: (dir) => [dir(agentCount)],
+  created_at: (dir) => [dir(brokerages.created_at)],
+};
+
+/** GET /brokerages: search, sort (then the id) and one page. */
 export async function listBrokerages(ctx: Context, input: z.output<typeof brokeragesListQuery>): Promise<BrokeragesListOutput> {
   let where: SQL | undefined;
   if (input.search) {
@@ -54,13 +69,11 @@ export async function listBrokerages(ctx: Context, input: z.output<typeof broker
   }
   const total = (await ctx.db.select({ n: count() }).from(brokerages).where(where))[0]?.n ?? 0;
   const direction = input.order === 'desc' ? desc : asc;
-  const sortColumn =
-    input.sort === 'created_at' ? brokerages.created_at : input.sort === 'agent_count' ? agentCount : caseInsensitive(brokerages.name);
   const rows = await ctx.db
     .select(columns)
     .from(brokerages)
     .where(where)
-    .orderBy(direction(sortColumn), asc(brokerages.brokerage_id))
+    .orderBy(...SORT_KEYS[input.sort ?? 'name'](direction), asc(brokerages.brokerage_id))
     .limit(input.limit)
     .offset((input.page - 1) * input.limit);
   return { brokerages: rows, pagination: makePagination(input.page, input.limit, total) };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ceRuleCreateInput, ceRuleSchema, ceRuleUpdateInput, idParam, successSchema } from '@lm/shared';
+import { ceRuleCreateInput, ceRulePageOutput, ceRulePageQuery, ceRuleSchema, ceRuleUpdateInput, idParam, successSchema } from '@lm/shared';
 import { adminProcedure, authedProcedure, router } from '../../core/trpc.ts';
 import * as rules from './ce-rules.service.ts';
 
@@ -12,6 +12,20 @@ export const ceRulesRouter = router({
     .input(z.object({}).optional())
     .output(z.array(ceRuleSchema))
     .query(({ ctx }) => rules.listRules(ctx)),
+
+  page: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/ce-rules/page',
+        tags,
+        summary: 'One page of state CE rules with {rules, pagination} (filters state, license_type; sort, order, page, limit)',
+        protect: true,
+      },
+    })
+    .input(ceRulePageQuery.optional())
+    .output(ceRulePageOutput)
+    .query(({ ctx, input }) => rules.pageRules(ctx, input)),
 
   create: adminProcedure
     .meta({

@@ -3,11 +3,22 @@
  * topics count toward the current cycle of every license it covers; its hours and cycle length are
  * taken at renewal (the next cycle's required hours and expiration).
  */
-import { and, asc, eq, ne } from 'drizzle-orm';
-import { CE_MESSAGES, topicsFit, type CeRule, type ceRuleCreateInput, type ceRuleUpdateInput } from '@lm/shared';
+import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import {
+  CE_MESSAGES,
+  makePagination,
+  topicsFit,
+  type CeRule,
+  type CeRulePage,
+  type CeRuleSortColumn,
+  type ceRuleCreateInput,
+  type ceRulePageQuery,
+  type ceRuleUpdateInput,
+} from '@lm/shared';
 import type { z } from 'zod';
 import { ceRules } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { countOf, jsonArrayLength } from '../../db/sql.ts';
 import type { Context } from '../../core/context.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { audit } from '../../core/audit.ts';
@@ -42,6 +53,38 @@ function assertTopicsFit(rule: Pick<CeRule, 'topics' | 'hours_required'>): void 
 
 export async function listRules(ctx: Pick<Context, 'db'>): Promise<CeRule[]> {
   return (await ctx.db.select().from(ceRules).orderBy(asc(ceRules.state), asc(ceRules.license_type))).map(toCeRule);
+}
+
+/** The sort keys of the CE rules list: a missing note sorts as '' on both engines. */
+const SORTS: Record<CeRuleSortColumn, SQL[]> = {
+  state: [sql`${ceRules.state}`, sql`${ceRules.license_type}`],
+  license_type: [sql`${ceRules.license_type}`, sql`${ceRules.state}`],
+  hours_required: [sql`${ceRules.hours_required}`],
+  cycle_years: [sql`${ceRules.cycle_years}`],
+  topic_count: [jsonArrayLength(ceRules.topics)],
+  notes: [sql`coalesce(${ceRules.notes}, '')`],
+};
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** GET /ce-rules/page: one page of the rules in the chosen order (the id breaks ties), and the total. */
+export async function pageRules(ctx: Pick<Context, 'db'>, q: z.output<typeof ceRulePageQuery> = {}): Promise<CeRulePage> {
+  const page = q.page ?? 1;
+  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
+  const where = and(
+    q.state ? eq(ceRules.state, q.state) : undefined,
+    q.license_type ? eq(ceRules.license_type, q.license_type) : undefined,
+  );
+  const dir = q.order === 'desc' ? desc : asc;
+  const [counted] = await ctx.db.select({ n: countOf() }).from(ceRules).where(where);
+  const rows = await ctx.db
+    .select()
+    .from(ceRules)
+    .where(where)
+    .orderBy(...SORTS[q.sort ?? 'state'].map((c) => dir(c)), dir(ceRules.rule_id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { rules: rows.map(toCeRule), pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 
 export async function createRule(ctx: AuthedContext, input: z.output<typeof ceRuleCreateInput>): Promise<CeRule> {

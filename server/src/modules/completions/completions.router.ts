@@ -2,6 +2,8 @@ import {
   completionCreateInput,
   completionLicenseOptionSchema,
   completionListQuery,
+  completionPageOutput,
+  completionPageQuery,
   completionReviewInput,
   completionSchema,
   idParam,
@@ -26,6 +28,21 @@ export const completionsRouter = router({
     .input(completionListQuery)
     .output(z.array(completionSchema))
     .query(({ ctx, input }) => completions.listCompletions(ctx, input)),
+
+  page: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/completions/page',
+        tags,
+        summary:
+          'One page of completions with {completions, pagination} (the scope and filters of GET /completions, plus search, sort, order, page, limit)',
+        protect: true,
+      },
+    })
+    .input(completionPageQuery.optional())
+    .output(completionPageOutput)
+    .query(({ ctx, input }) => completions.pageCompletions(ctx, input)),
 
   create: roleProcedure('Admin', 'Broker', 'Agent')
     .meta({

@@ -1,9 +1,13 @@
-import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import {
   CE_MESSAGES,
   COMPLETION_MESSAGES,
+  makePagination,
   roundHours,
   type Completion,
+  type CompletionPage,
+  type CompletionSortColumn,
+  type completionPageQuery,
   type CompletionLicenseOption,
   type completionCreateInput,
   type completionListQuery,
@@ -12,6 +16,7 @@ import {
 import type { z } from 'zod';
 import { completions, courses, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { isAdmin, isAgent, isSchool, type AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
@@ -73,16 +78,59 @@ async function written(tx: Tx, id: number): Promise<Completion> {
   return row!;
 }
 
-export async function listCompletions(ctx: AuthedContext, query: z.output<typeof completionListQuery>): Promise<Completion[]> {
-  const q = query ?? {};
+function whereOf(ctx: AuthedContext, q: z.output<typeof completionPageQuery> | undefined): SQL | undefined {
   const where: Array<SQL | undefined> = [scopeCondition(ctx.user)];
-  if (q.status) where.push(eq(completions.status, q.status));
-  if (q.course_id) where.push(eq(completions.course_id, q.course_id));
-  if (q.user_id) where.push(eq(completions.user_id, q.user_id));
-  if (q.license_id) where.push(eq(completions.license_id, q.license_id));
-  return baseQuery(ctx.db)
-    .where(and(...where))
-    .orderBy(desc(completions.created_at), desc(completions.completion_id));
+  if (q?.status) where.push(eq(completions.status, q.status));
+  if (q?.course_id) where.push(eq(completions.course_id, q.course_id));
+  if (q?.user_id) where.push(eq(completions.user_id, q.user_id));
+  if (q?.license_id) where.push(eq(completions.license_id, q.license_id));
+  if (q?.search) {
+    const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
+    where.push(
+      or(containsText(fullName, q.search), containsText(courses.course_name, q.search), containsText(licenses.license_number, q.search)),
+    );
+  }
+  return and(...where);
+}
+
+export async function listCompletions(ctx: AuthedContext, query: z.output<typeof completionListQuery>): Promise<Completion[]> {
+  return baseQuery(ctx.db).where(whereOf(ctx, query)).orderBy(desc(completions.created_at), desc(completions.completion_id));
+}
+
+/** The sort keys of the Completions list; missing values (no license, rating, note) sort first on both engines. */
+const SORTS: Record<CompletionSortColumn, SQL[]> = {
+  name: [caseInsensitive(users.first_name), caseInsensitive(users.last_name)],
+  course_name: [caseInsensitive(courses.course_name)],
+  license_number: [sql`coalesce(${licenses.license_number}, '')`],
+  completion_date: [sql`${completions.completion_date}`],
+  hours: [sql`${completions.hours}`],
+  rating: [sql`coalesce(${completions.rating}, 0)`],
+  status: [sql`${completions.status}`],
+  note: [sql`coalesce(${completions.note}, '')`],
+  created_at: [sql`${completions.created_at}`],
+};
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** GET /completions/page: one page of the caller's completions in the chosen order (the id breaks ties), and the total. */
+export async function pageCompletions(ctx: AuthedContext, q: z.output<typeof completionPageQuery> = {}): Promise<CompletionPage> {
+  const page = q.page ?? 1;
+  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
+  const where = whereOf(ctx, q);
+  const dir = (q.order ?? (q.sort ? 'asc' : 'desc')) === 'desc' ? desc : asc;
+  const [counted] = await ctx.db
+    .select({ n: countOf() })
+    .from(completions)
+    .innerJoin(users, eq(users.user_id, completions.user_id))
+    .innerJoin(courses, eq(courses.course_id, completions.course_id))
+    .leftJoin(licenses, eq(licenses.license_id, completions.license_id))
+    .where(where);
+  const rows = await baseQuery(ctx.db)
+    .where(where)
+    .orderBy(...SORTS[q.sort ?? 'created_at'].map((c) => dir(c)), dir(completions.completion_id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { completions: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 
 /**

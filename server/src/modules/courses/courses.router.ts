@@ -1,4 +1,13 @@
-import { courseCreateInput, courseListQuery, courseSchema, courseUpdateInput, idParam, successSchema } from '@lm/shared';
+import {
+  courseCreateInput,
+  courseListQuery,
+  coursePageOutput,
+  coursePageQuery,
+  courseSchema,
+  courseUpdateInput,
+  idParam,
+  successSchema,
+} from '@lm/shared';
 import { z } from 'zod';
 import { authedProcedure, roleProcedure, router } from '../../core/trpc.ts';
 import * as courses from './courses.service.ts';
@@ -15,6 +24,20 @@ export const coursesRouter = router({
     .input(courseListQuery)
     .output(z.array(courseSchema))
     .query(({ ctx, input }) => courses.listCourses(ctx, input)),
+
+  page: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/courses/page',
+        tags,
+        summary: 'One page of courses with {courses, pagination} (the filters of GET /courses, plus sort, order, page, limit)',
+        protect: true,
+      },
+    })
+    .input(coursePageQuery.optional())
+    .output(coursePageOutput)
+    .query(({ ctx, input }) => courses.pageCourses(ctx, input)),
 
   create: managerProcedure
     .meta({

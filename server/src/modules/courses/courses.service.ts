@@ -1,17 +1,21 @@
-import { and, desc, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm';
 import {
   COURSE_MESSAGES,
+  makePagination,
   toCents,
   toDollars,
   type Course,
+  type CoursePage,
+  type CourseSortColumn,
   type courseCreateInput,
+  type coursePageQuery,
   type courseListQuery,
   type courseUpdateInput,
 } from '@lm/shared';
 import type { z } from 'zod';
 import { completions, courses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { containsText, countOf } from '../../db/sql.ts';
+import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { isAdmin, isSchool, type AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
@@ -19,11 +23,16 @@ import { badRequest, conflict, forbidden } from '../../core/errors.ts';
 import { found } from '../../core/scope.ts';
 type CourseRow = typeof courses.$inferSelect;
 
-const completionCount = sql<number>`(SELECT COUNT(*) FROM ${completions} WHERE ${completions.course_id} = ${courses.course_id})`.mapWith(
-  Number,
-);
+/*
+ * Correlated subqueries spelled with their own aliases: in a select from one table the query builder writes
+ * columns without their table, so `course_id = course_id` inside the subquery would compare a column with itself.
+ */
+const completionCount = sql<number>`(SELECT COUNT(*) FROM completions AS cc WHERE cc.course_id = courses.course_id)`.mapWith(Number);
 
-function toCourse(row: CourseRow & { completion_count: number }): Course {
+/** The owning School's name, null for an Admin course. */
+const schoolName = sql<string | null>`(SELECT su.first_name || ' ' || su.last_name FROM users AS su WHERE su.user_id = courses.school_id)`;
+
+function toCourse(row: CourseRow & { completion_count: number; school_name: string | null }): Course {
   return {
     course_id: row.course_id,
     course_name: row.course_name,
@@ -34,6 +43,7 @@ function toCourse(row: CourseRow & { completion_count: number }): Course {
     cost: toDollars(row.cost_cents),
     is_active: row.is_active,
     school_id: row.school_id,
+    school_name: row.school_name ?? null,
     topic: row.topic,
     completion_count: Number(row.completion_count),
     created_at: row.created_at,
@@ -41,21 +51,19 @@ function toCourse(row: CourseRow & { completion_count: number }): Course {
   };
 }
 
-const selection = () => ({ ...getTableColumns(courses), completion_count: completionCount });
+const selection = () => ({ ...getTableColumns(courses), completion_count: completionCount, school_name: schoolName });
 
 export async function getCourse(db: DbOrTx, id: number): Promise<Course | undefined> {
   const [row] = await db.select(selection()).from(courses).where(eq(courses.course_id, id));
   return row ? toCourse(row) : undefined;
 }
 
-/** Every signed-in user reads every course (docs/decisions.md); the filters narrow the list. */
-export async function listCourses(ctx: AuthedContext, query: z.output<typeof courseListQuery>): Promise<Course[]> {
-  const q = query ?? {};
+function whereOf(q: z.output<typeof courseListQuery>): SQL | undefined {
   const where: Array<SQL | undefined> = [];
-  if (q.is_active !== undefined) where.push(eq(courses.is_active, q.is_active));
-  if (q.course_type) where.push(eq(courses.course_type, q.course_type));
-  if (q.school_id) where.push(eq(courses.school_id, q.school_id));
-  if (q.search) {
+  if (q?.is_active !== undefined) where.push(eq(courses.is_active, q.is_active));
+  if (q?.course_type) where.push(eq(courses.course_type, q.course_type));
+  if (q?.school_id) where.push(eq(courses.school_id, q.school_id));
+  if (q?.search) {
     where.push(
       or(
         containsText(courses.course_name, q.search),
@@ -64,12 +72,49 @@ export async function listCourses(ctx: AuthedContext, query: z.output<typeof cou
       ),
     );
   }
+  return and(...where);
+}
+
+/** Every signed-in user reads every course (docs/decisions.md); the filters narrow the list. */
+export async function listCourses(ctx: AuthedContext, query: z.output<typeof courseListQuery>): Promise<Course[]> {
   const rows = await ctx.db
     .select(selection())
     .from(courses)
-    .where(and(...where))
+    .where(whereOf(query))
     .orderBy(desc(courses.created_at), desc(courses.course_id));
   return rows.map(toCourse);
+}
+
+/** The sort keys of the Courses list; a missing topic sorts as '' on both engines. */
+const SORTS: Record<CourseSortColumn, SQL[]> = {
+  course_name: [caseInsensitive(courses.course_name)],
+  provider: [caseInsensitive(courses.provider)],
+  course_type: [sql`${courses.course_type}`],
+  ce_hours: [sql`${courses.ce_hours}`],
+  topic: [sql`coalesce(${courses.topic}, '')`],
+  cost: [sql`${courses.cost_cents}`],
+  is_active: [sql`${courses.is_active}`],
+  completion_count: [completionCount],
+  created_at: [sql`${courses.created_at}`],
+};
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** GET /courses/page: one page of the filtered list in the chosen order (the id breaks ties), and the total. */
+export async function pageCourses(ctx: AuthedContext, q: z.output<typeof coursePageQuery> = {}): Promise<CoursePage> {
+  const page = q.page ?? 1;
+  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
+  const where = whereOf(q);
+  const dir = (q.order ?? (q.sort ? 'asc' : 'desc')) === 'desc' ? desc : asc;
+  const [counted] = await ctx.db.select({ n: countOf() }).from(courses).where(where);
+  const rows = await ctx.db
+    .select(selection())
+    .from(courses)
+    .where(where)
+    .orderBy(...SORTS[q.sort ?? 'created_at'].map((c) => dir(c)), dir(courses.course_id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { courses: rows.map(toCourse), pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 
 /** A School may manage only its own courses: 403 (the course is visible to it, so 404 would be a lie). */

@@ -1,0 +1,127 @@
+/**
+ * The Course Management screen's calls (both tabs): the paged lists, the course and completion details,
+ * course changes, recording and reviewing completions, with their toasts and what they refresh. A course
+ * change shows in the completions (course names) and the dashboard; a review moves a license's CE hours, so
+ * licenses and the dashboard refresh too.
+ */
+import { keepPreviousData } from '@tanstack/react-query';
+import { COMPLETION_STRINGS, COURSE_STRINGS, type CompletionPageQuery, type CompletionStatus, type CoursePageQuery } from '@lm/shared';
+import { trpc } from '../../lib/trpc.ts';
+import { notify } from '../../lib/notify.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+export function useCoursesPage(input: CoursePageQuery) {
+  return trpc.courses.page.useQuery(input, { placeholderData: keepPreviousData });
+}
+
+/** The active courses a completion may be recorded for (the Record Completion form). */
+export function useActiveCourses(enabled: boolean) {
+  return trpc.courses.list.useQuery({ is_active: 'true' }, { enabled });
+}
+
+/** How many completions the course drawer lists. */
+export const RECENT_COMPLETIONS = 5;
+
+/** A course's most recent completions in the caller's scope (the course drawer). */
+export function useRecentCompletions(courseId: number | null) {
+  return trpc.completions.page.useQuery(
+    { course_id: courseId ?? undefined, sort: 'completion_date', order: 'desc', limit: RECENT_COMPLETIONS },
+    { enabled: courseId !== null },
+  );
+}
+
+export function useCompletionsPage(input: CompletionPageQuery) {
+  return trpc.completions.page.useQuery(input, { placeholderData: keepPreviousData });
+}
+
+/** The licenses the caller may record completions against (the Record Completion form). */
+export function useCompletionLicenseOptions(enabled: boolean) {
+  return trpc.completions.myLicenses.useQuery(undefined, { enabled });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mutations
+
+function useRefreshCourses() {
+  const utils = trpc.useUtils();
+  return () => {
+    void utils.courses.invalidate();
+    void utils.completions.invalidate();
+    void utils.dashboard.invalidate();
+  };
+}
+
+/** Completions feed the licenses' CE hours, the course counts and the dashboard. */
+function useRefreshCompletions() {
+  const utils = trpc.useUtils();
+  return () => {
+    void utils.completions.invalidate();
+    void utils.courses.invalidate();
+    void utils.licenses.invalidate();
+    void utils.dashboard.invalidate();
+  };
+}
+
+export function useCreateCourse() {
+  const refresh = useRefreshCourses();
+  return trpc.courses.create.useMutation({
+    onSuccess: () => {
+      notify.success(COURSE_STRINGS.created);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, COURSE_STRINGS.createFailed),
+  });
+}
+
+export function useUpdateCourse() {
+  const refresh = useRefreshCourses();
+  return trpc.courses.update.useMutation({
+    onSuccess: () => {
+      notify.success(COURSE_STRINGS.updated);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, COURSE_STRINGS.updateFailed),
+  });
+}
+
+export function useDeleteCourse() {
+  const refresh = useRefreshCourses();
+  return trpc.courses.delete.useMutation({
+    onSuccess: () => {
+      notify.success(COURSE_STRINGS.deleted);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, COURSE_STRINGS.deleteFailed),
+  });
+}
+
+export function useRecordCompletion() {
+  const refresh = useRefreshCompletions();
+  return trpc.completions.create.useMutation({
+    onSuccess: () => {
+      notify.success(COMPLETION_STRINGS.recorded);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, COMPLETION_STRINGS.recordFailed),
+  });
+}
+
+/** The toast of each review outcome. */
+export const REVIEWED: Record<CompletionStatus, string> = {
+  Approved: COMPLETION_STRINGS.approved,
+  Rejected: COMPLETION_STRINGS.rejected,
+  Pending: COMPLETION_STRINGS.reopened,
+};
+
+export function useReviewCompletion() {
+  const refresh = useRefreshCompletions();
+  return trpc.completions.review.useMutation({
+    onSuccess: (_data, input) => {
+      notify.success(REVIEWED[input.status]);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, COMPLETION_STRINGS.reviewFailed),
+  });
+}

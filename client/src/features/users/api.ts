@@ -1,0 +1,92 @@
+/**
+ * The User Management screen's calls: the paged list, the brokerage choices, one user's licenses (read
+ * through the licenses procedures), and the changes with their toasts. A change to a user touches the users
+ * list, the brokerages' agent counts, the license holders and the dashboard, so all of them are refreshed.
+ */
+import { keepPreviousData } from '@tanstack/react-query';
+import { PASSWORD_RESET_STRINGS, USER_STRINGS, type UsersListQuery } from '@lm/shared';
+import { trpc } from '../../lib/trpc.ts';
+import { notify } from '../../lib/notify.ts';
+
+export function useUsersPage(input: UsersListQuery) {
+  return trpc.users.list.useQuery(input, { placeholderData: keepPreviousData });
+}
+
+/** Every brokerage's id and name, for the Admin's filter and form selects. */
+export function useBrokerageChoices(enabled: boolean) {
+  return trpc.brokerages.options.useQuery(undefined, { enabled, staleTime: 60_000 });
+}
+
+/** The licenses a user holds (the user's detail), first 100 by expiration. */
+export function useUserLicenses(userId: number | null) {
+  return trpc.licenses.page.useQuery(
+    { user_id: userId ?? 0, limit: 100, sort: 'expiration_date', order: 'asc' },
+    { enabled: userId !== null },
+  );
+}
+
+function useRefreshUsers() {
+  const utils = trpc.useUtils();
+  return () => {
+    void utils.users.invalidate();
+    void utils.brokerages.invalidate();
+    void utils.licenses.invalidate();
+    void utils.dashboard.invalidate();
+  };
+}
+
+export function useCreateUser() {
+  const refresh = useRefreshUsers();
+  return trpc.users.create.useMutation({
+    onSuccess: () => {
+      notify.success(USER_STRINGS.created);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, USER_STRINGS.createFailed),
+  });
+}
+
+export function useUpdateUser() {
+  const refresh = useRefreshUsers();
+  return trpc.users.update.useMutation({
+    onSuccess: () => {
+      notify.success(USER_STRINGS.updated);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, USER_STRINGS.updateFailed),
+  });
+}
+
+export function useDeleteUser() {
+  const refresh = useRefreshUsers();
+  return trpc.users.delete.useMutation({
+    onSuccess: () => {
+      notify.success(USER_STRINGS.deleted);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, USER_STRINGS.deleteFailed),
+  });
+}
+
+export function useBulkUsers() {
+  const refresh = useRefreshUsers();
+  return trpc.users.bulk.useMutation({
+    onSuccess: () => {
+      notify.success(USER_STRINGS.bulkDone);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, USER_STRINGS.bulkFailed),
+  });
+}
+
+/** E-mails a password link; the toast says where it went (a warning when it only reached the outbox). */
+export function useSendResetLink() {
+  return trpc.users.sendResetLink.useMutation({
+    onSuccess: (result) => {
+      if (!result.success) notify.error(result.message);
+      else if (result.message.includes('outbox')) notify.warning(result.message);
+      else notify.success(result.message);
+    },
+    onError: (err) => notify.failure(err, PASSWORD_RESET_STRINGS.linkFailed),
+  });
+}
