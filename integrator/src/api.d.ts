@@ -610,6 +610,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/payments/{id}/detail': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One payment with its payer (name, e-mail, phone, role, brokerage) and its linked license (or null) */
+    get: operations['payments-detail'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dashboard/stats': {
     parameters: {
       query?: never;
@@ -668,7 +685,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Audit entries, newest first, with the acting user's name and email; filters user_id, action (substring), target_table, start_date, end_date; page, limit 25/50/100 (default 50) */
+    /** Audit entries with the acting user's name and email; filters user_id, action (substring), target_table, start_date, end_date; sort timestamp (default, newest first), user, action, target_table, target_id, ip_address with order; page, limit 25/50/100 (default 50) */
     get: operations['audit-logs'];
     put?: never;
     post?: never;
@@ -781,6 +798,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/notification-templates/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of the templates: search (name or subject), type, trigger_event; sort name (default), type, trigger_event, is_active, updated_at with order; page, limit; with the total */
+    get: operations['admin-notifications-page'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/notification-templates/{id}': {
     parameters: {
       query?: never;
@@ -833,6 +867,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/notification-history/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of every delivery attempt: search (recipient, template name, subject), status, channel, template_id; sort created_at (default, newest first), recipient, template_name, channel, status, sent_at with order; page, limit; with the total */
+    get: operations['admin-notifications-historyPage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/notification-delivery': {
     parameters: {
       query?: never;
@@ -862,6 +913,23 @@ export interface paths {
     put?: never;
     /** Take a backup now (online snapshot + manifest, and stored files with include_files); answers when it is written */
     post: operations['admin-backups-create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/backups/page': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of the backups: search (description, creator), status, type; sort created_at (default, newest first), description, size, status, type with order; page, limit; the total and the cards' figures */
+    get: operations['admin-backups-page'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1653,6 +1721,524 @@ export interface paths {
       requestBody?: never;
       responses: {
         /** @description text/csv attachment licenses_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/audit/logs/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the audit_logs list as CSV, with the list's filters and sort (no paging)
+     * @description One row per audit entry matching the filters of GET /audit/logs (user_id, action substring, target_table, start_date, end_date), in its sort and order (default newest first). Saved as audit_logs_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          user_id?: string;
+          action?: string;
+          target_table?: string;
+          start_date?: string;
+          end_date?: string;
+          sort?: 'timestamp' | 'user' | 'action' | 'target_table' | 'target_id' | 'ip_address';
+          order?: 'asc' | 'desc';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment audit_logs_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/notification-templates/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the notification_templates list as CSV, with the list's filters and sort (no paging)
+     * @description One row per notification template matching the filters of GET /admin/notification-templates/page (search, type, trigger_event), in its sort and order. Saved as notification_templates_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          search?: string;
+          type?: string;
+          trigger_event?: string;
+          sort?: 'name' | 'type' | 'trigger_event' | 'is_active' | 'updated_at';
+          order?: 'asc' | 'desc';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment notification_templates_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/notification-history/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the notification_history list as CSV, with the list's filters and sort (no paging)
+     * @description One row per delivery attempt matching the filters of GET /admin/notification-history/page (search, status, channel, template_id), in its sort and order (default newest first). Saved as notification_history_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          search?: string;
+          status?: string;
+          channel?: string;
+          template_id?: string;
+          sort?: 'created_at' | 'recipient' | 'template_name' | 'channel' | 'status' | 'sent_at';
+          order?: 'asc' | 'desc';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment notification_history_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/backups/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the backups list as CSV, with the list's filters and sort (no paging)
+     * @description One row per backup matching the filters of GET /admin/backups/page (search, status, type), in its sort and order (default newest first); the list, not the backup files. Saved as backups_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          search?: string;
+          status?: string;
+          type?: string;
+          sort?: 'description' | 'created_at' | 'size' | 'status' | 'type';
+          order?: 'asc' | 'desc';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment backups_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the payments list as CSV, with the list's filters and sort (no paging)
+     * @description One row per payment in your scope matching the filters of GET /payments (user_id, license_id, status, payment_type, payment_method, start_date, end_date, search), in its sort and order (newest first by default); Amount in dollars with 2 decimals. Saved as payments_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          user_id?: string;
+          license_id?: string;
+          status?: string;
+          payment_type?: string;
+          payment_method?: string;
+          start_date?: string;
+          end_date?: string;
+          search?: string;
+          sort?: string;
+          order?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment payments_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the users list as CSV, with the list's filters and sort (no paging)
+     * @description One row per user in your scope (Broker: its own brokerage) matching the filters of GET /users (role, brokerage_id, search, is_active), in its sort and order. Saved as users_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          role?: string;
+          brokerage_id?: string;
+          search?: string;
+          is_active?: string;
+          sort?: string;
+          order?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment users_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/brokerages/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the brokerages list as CSV, with the list's filters and sort (no paging)
+     * @description One row per brokerage matching the search of GET /brokerages, in its sort and order. Saved as brokerages_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          search?: string;
+          sort?: string;
+          order?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment brokerages_{today}.csv */
         200: {
           headers: {
             [name: string]: unknown;
@@ -2693,7 +3279,7 @@ export interface operations {
         page?: number;
         limit?: number;
         search?: string;
-        sort?: 'name' | 'created_at' | 'agent_count';
+        sort?: 'name' | 'address' | 'phone' | 'email' | 'website' | 'agent_count' | 'created_at';
         order?: 'asc' | 'desc';
       };
       header?: never;
@@ -4590,7 +5176,7 @@ export interface operations {
         start_date?: string;
         end_date?: string;
         search?: string;
-        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'created_at';
+        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'description' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
@@ -4719,7 +5305,7 @@ export interface operations {
         start_date?: string;
         end_date?: string;
         search?: string;
-        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'created_at';
+        sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'description' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
@@ -4957,6 +5543,86 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  'payments-detail': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            payment: {
+              payment_id: number;
+              user_id: number;
+              first_name: string;
+              last_name: string;
+              license_id: number | null;
+              license_number: string | null;
+              amount: number;
+              /** @enum {string} */
+              payment_type: 'License Fee' | 'Renewal Fee' | 'Course Fee' | 'Penalty' | 'Other';
+              /** @enum {string} */
+              payment_method: 'Credit Card' | 'Bank Transfer' | 'Check' | 'Cash' | 'Other';
+              /** @enum {string} */
+              status: 'Completed' | 'Pending' | 'Failed' | 'Refunded';
+              description: string | null;
+              payment_date: string;
+              created_by: number | null;
+              created_at: string;
+              updated_at: string;
+            };
+            payer: {
+              user_id: number;
+              first_name: string;
+              last_name: string;
+              email: string;
+              phone_number: string | null;
+              /** @enum {string} */
+              role_name: 'Admin' | 'Broker' | 'Agent' | 'School';
+              brokerage_name: string | null;
+              is_active: boolean;
+            };
+            license: {
+              license_id: number;
+              user_id: number;
+              first_name: string;
+              last_name: string;
+              license_number: string;
+              state: string;
+              /** @enum {string} */
+              license_type: 'Sales' | 'Broker' | 'Associate Broker';
+              issue_date: string;
+              expiration_date: string;
+              /** @enum {string} */
+              status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
+              ce_hours_required: number;
+              ce_hours_completed: number;
+              cycle_start_date: string;
+              renewed_at: string | null;
+              created_at: string;
+              updated_at: string;
+            } | null;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   'dashboard-stats': {
     parameters: {
       query?: never;
@@ -5154,6 +5820,8 @@ export interface operations {
         target_table?: string;
         start_date?: string;
         end_date?: string;
+        sort?: 'timestamp' | 'user' | 'action' | 'target_table' | 'target_id' | 'ip_address';
+        order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
       };
@@ -5532,6 +6200,60 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
+  'admin-notifications-page': {
+    parameters: {
+      query?: {
+        search?: string;
+        type?: 'email' | 'sms' | 'push';
+        trigger_event?: 'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
+        sort?: 'name' | 'type' | 'trigger_event' | 'is_active' | 'updated_at';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            templates: {
+              id: number;
+              name: string;
+              subject: string;
+              body: string;
+              /** @enum {string} */
+              type: 'email' | 'sms' | 'push';
+              /** @enum {string} */
+              trigger_event:
+                'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
+              is_active: boolean;
+              variables: string[];
+              created_at: string;
+              updated_at: string;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
   'admin-notifications-update': {
     parameters: {
       query?: never;
@@ -5722,6 +6444,61 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
+  'admin-notifications-historyPage': {
+    parameters: {
+      query?: {
+        search?: string;
+        status?: 'sent' | 'failed' | 'pending';
+        channel?: 'email' | 'sms' | 'push';
+        template_id?: number;
+        sort?: 'created_at' | 'recipient' | 'template_name' | 'channel' | 'status' | 'sent_at';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deliveries: {
+              id: number;
+              recipient: string;
+              template_id: number | null;
+              template_name: string;
+              /** @enum {string} */
+              channel: 'email' | 'sms' | 'push';
+              /** @enum {string} */
+              status: 'sent' | 'failed' | 'pending';
+              transport: ('smtp' | 'outbox' | 'none') | null;
+              subject: string | null;
+              error: string | null;
+              created_at: string;
+              sent_at: string | null;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
   'admin-notifications-delivery': {
     parameters: {
       query?: never;
@@ -5840,6 +6617,66 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  'admin-backups-page': {
+    parameters: {
+      query?: {
+        search?: string;
+        status?: 'completed' | 'in_progress' | 'failed';
+        type?: 'manual' | 'automatic' | 'safety' | 'uploaded';
+        sort?: 'description' | 'created_at' | 'size' | 'status' | 'type';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            backups: {
+              id: number;
+              description: string;
+              created_at: string;
+              completed_at: string | null;
+              size: number;
+              /** @enum {string} */
+              status: 'completed' | 'in_progress' | 'failed';
+              /** @enum {string} */
+              type: 'manual' | 'automatic' | 'safety' | 'uploaded';
+              include_files: boolean;
+              created_by: number | null;
+              created_by_name: string | null;
+              error: string | null;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+            totals: {
+              total: number;
+              completed: number;
+              in_progress: number;
+              total_size: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       500: components['responses']['InternalServerError'];
     };
   };
