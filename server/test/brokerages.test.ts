@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { pageWindow } from '@lm/shared';
 import { auditLogs, brokerages, users } from '../src/db/schema/index.ts';
 import { api, callerFor, seedBrokerage, seedUser, type TestEnv, trpcStatus, roleMatrix, type Roles, useTestEnv } from './helpers.ts';
 
@@ -232,20 +231,6 @@ describe('delete', () => {
     expect(JSON.parse(entry!.new_values!).unassigned_user_ids.sort()).toEqual([broker.user_id, agent.user_id].sort());
     const listed = await api(env, 'GET', `/api/users?search=${agent.email}`, { token: roles.admin.token });
     expect(listed.body.users[0]).toMatchObject({ user_id: agent.user_id, brokerage_id: null, brokerage_name: null });
-  });
-});
-
-describe('pageWindow (at most 5 page buttons)', () => {
-  it.each([
-    [1, 0, []],
-    [1, 1, [1]],
-    [1, 3, [1, 2, 3]],
-    [1, 10, [1, 2, 3, 4, 5]],
-    [5, 10, [3, 4, 5, 6, 7]],
-    [10, 10, [6, 7, 8, 9, 10]],
-    [9, 10, [6, 7, 8, 9, 10]],
-  ])('page %i of %i shows %j', (page, pages, expected) => {
-    expect(pageWindow(page, pages)).toEqual(expected);
   });
 });
 

@@ -71,18 +71,6 @@ export const listQuery = z.object({
   search: z.string().trim().max(200).optional(),
 });
 
-/** At most this many numbered page buttons on a paginated screen (docs/product.md section 9). */
-export const MAX_PAGE_BUTTONS = 5;
-
-/** The page numbers to show: at most `max`, centred on the current page where possible. */
-export function pageWindow(page: number, pages: number, max = MAX_PAGE_BUTTONS): number[] {
-  if (pages <= 0) return [];
-  const count = Math.min(max, pages);
-  let start = Math.max(1, page - Math.floor(count / 2));
-  start = Math.min(start, pages - count + 1);
-  return Array.from({ length: count }, (_, i) => start + i);
-}
-
 /** 'Showing X to Y of Z entries' (docs/product.md section 2); lists name what they hold ('of 57 licenses'). */
 export function showingText(page: number, limit: number, total: number, things = 'entries'): string {
   const from = total === 0 ? 0 : (page - 1) * limit + 1;
