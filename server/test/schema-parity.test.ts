@@ -44,6 +44,7 @@ const TYPE_MAP: Record<string, string[]> = {
   INTEGER: ['integer', 'boolean', 'bigint'],
   REAL: ['double precision'],
   TEXT: ['text', 'timestamp with time zone', 'date', 'jsonb'],
+  BLOB: ['bytea'],
 };
 
 /** Deliberate differences, each with its reason (docs/architecture.md "PostgreSQL schema"). */

@@ -21,6 +21,23 @@ export const TRIGGER_EVENTS = [
 export const DELIVERY_STATUSES = ['sent', 'failed', 'pending'] as const;
 export const BACKUP_STATUSES = ['completed', 'in_progress', 'failed'] as const;
 export const BACKUP_TYPES = ['manual', 'automatic', 'safety', 'uploaded'] as const;
+/** Documents (docs/product.md "Documents"). */
+export const DOCUMENT_CATEGORIES = ['license_copy', 'ce_certificate', 'eo_insurance', 'agreement', 'other'] as const;
+/** Reading a CE certificate in the background: none for other categories. */
+export const EXTRACTION_STATUSES = ['none', 'pending', 'done', 'failed'] as const;
+/** Events of the notification centre (in-app, e-mail, SMS per user preference). */
+export const INBOX_EVENTS = [
+  'license_expiring',
+  'license_expired',
+  'completion_approved',
+  'completion_rejected',
+  'payment_recorded',
+  'payment_due',
+  'password_changed',
+  'document_added',
+] as const;
+/** Where a delivery went: the template types plus the in-app notification centre. */
+export const DELIVERY_CHANNELS = [...NOTIFICATION_TYPES, 'in_app'] as const;
 
 export type LicenseType = (typeof LICENSE_TYPES)[number];
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
@@ -34,3 +51,7 @@ export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export type BackupStatus = (typeof BACKUP_STATUSES)[number];
 export type BackupType = (typeof BACKUP_TYPES)[number];
+export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
+export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
+export type InboxEvent = (typeof INBOX_EVENTS)[number];
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];

@@ -18,3 +18,4 @@ export * from './reports.ts';
 export * from './notifications.ts';
 export * from './backups.ts';
 export * from './password-reset.ts';
+export * from './extraction.ts';

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { EMAIL_RE, idParam, MAX_ID, paginationSchema, requiredText } from './common.ts';
-import { DELIVERY_STATUSES, NOTIFICATION_TYPES, TRIGGER_EVENTS, type NotificationType, type TriggerEvent } from './domain-constants.ts';
+import {
+  DELIVERY_CHANNELS,
+  DELIVERY_STATUSES,
+  NOTIFICATION_TYPES,
+  TRIGGER_EVENTS,
+  type DeliveryChannel,
+  type NotificationType,
+  type TriggerEvent,
+} from './domain-constants.ts';
 
 /** UI strings of the Notification Management screen (docs/product.md sections 2, 5 and 8). */
 export const NOTIFICATION_STRINGS = {
@@ -40,6 +48,8 @@ export const TEMPLATE_MESSAGES = {
 } as const;
 
 export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = { email: 'Email', sms: 'SMS', push: 'Push' };
+/** Channels of the delivery history: the template types and the in-app notification centre. */
+export const DELIVERY_CHANNEL_LABELS: Record<DeliveryChannel, string> = { ...NOTIFICATION_TYPE_LABELS, in_app: 'In-app' };
 
 export const TRIGGER_EVENT_LABELS: Record<TriggerEvent, string> = {
   license_expiring: 'License Expiring',
@@ -188,7 +198,7 @@ export const deliverySchema = z.object({
   recipient: z.string(),
   template_id: z.number().int().nullable(),
   template_name: z.string(),
-  channel: z.enum(NOTIFICATION_TYPES),
+  channel: z.enum(DELIVERY_CHANNELS),
   status: z.enum(DELIVERY_STATUSES),
   /** smtp, outbox or none (see DELIVERY_TRANSPORTS); null while pending. */
   transport: z.enum(DELIVERY_TRANSPORTS).nullable(),
@@ -271,7 +281,7 @@ export const deliveryPageQuery = z.object({
   /** Recipient, template name or subject, case-insensitive substring. */
   search: z.string().trim().max(200).optional(),
   status: z.enum(DELIVERY_STATUSES).optional(),
-  channel: z.enum(NOTIFICATION_TYPES).optional(),
+  channel: z.enum(DELIVERY_CHANNELS).optional(),
   template_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   /** Default created_at, newest first. */
   sort: z.enum(DELIVERY_SORT_COLUMNS).optional(),

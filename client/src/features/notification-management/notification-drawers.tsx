@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Badge, Code, Drawer, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { NOTIFICATION_STRINGS, NOTIFICATION_TYPE_LABELS, type Delivery, type NotificationTemplate } from '@lm/shared';
+import { NOTIFICATION_STRINGS, DELIVERY_CHANNEL_LABELS, type Delivery, type NotificationTemplate } from '@lm/shared';
 import { formatDateTime } from '../../lib/format.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { ActiveBadge, DeliveryStatusBadge, TypeBadge, triggerLabel } from './template-badges.tsx';
@@ -89,7 +89,7 @@ export function DeliveryDrawer({ delivery, onClose }: { delivery: Delivery | nul
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <Field label="Recipient">{delivery.recipient}</Field>
             <Field label="Template">{delivery.template_name}</Field>
-            <Field label="Channel">{NOTIFICATION_TYPE_LABELS[delivery.channel]}</Field>
+            <Field label="Channel">{DELIVERY_CHANNEL_LABELS[delivery.channel]}</Field>
             <Field label="Status">
               <DeliveryStatusBadge delivery={delivery} />
             </Field>

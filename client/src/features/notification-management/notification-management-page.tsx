@@ -6,6 +6,7 @@ import {
   DELIVERY_SORT_COLUMNS,
   DELIVERY_STATUSES,
   NOTIFICATION_STRINGS,
+  DELIVERY_CHANNEL_LABELS,
   NOTIFICATION_TYPE_LABELS,
   NOTIFICATION_TYPES,
   TEMPLATE_SORT_COLUMNS,
@@ -276,7 +277,7 @@ function DeliveriesList() {
           { accessor: 'created_at', title: 'Date', sortable: true, noWrap: true, render: (d) => formatDateTime(d.created_at) },
           { accessor: 'recipient', title: 'Recipient', sortable: true },
           { accessor: 'template_name', title: 'Template', sortable: true },
-          { accessor: 'channel', title: 'Channel', sortable: true, render: (d) => NOTIFICATION_TYPE_LABELS[d.channel] },
+          { accessor: 'channel', title: 'Channel', sortable: true, render: (d) => DELIVERY_CHANNEL_LABELS[d.channel] },
           { accessor: 'status', title: 'Status', sortable: true, render: (d) => <DeliveryStatusBadge delivery={d} /> },
         ]}
       />

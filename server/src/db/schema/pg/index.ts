@@ -10,3 +10,5 @@ export * from './backups.ts';
 export * from './settings.ts';
 export * from './password-reset.ts';
 export * from './jobs.ts';
+export * from './documents.ts';
+export * from './inbox.ts';

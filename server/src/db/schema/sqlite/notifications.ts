@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { DELIVERY_STATUSES, NOTIFICATION_TYPES, TRIGGER_EVENTS } from '@lm/shared';
+import { DELIVERY_CHANNELS, DELIVERY_STATUSES, NOTIFICATION_TYPES, TRIGGER_EVENTS } from '@lm/shared';
 import { users } from './users.ts';
 import { licenses } from './licenses.ts';
 import { createdAt, updatedAt } from './columns.ts';
@@ -29,7 +29,7 @@ export const notificationDeliveries = sqliteTable(
     template_id: integer('template_id').references(() => notificationTemplates.id, { onDelete: 'set null' }),
     /** Snapshot of the template name, so history survives the template. */
     template_name: text('template_name').notNull(),
-    channel: text('channel', { enum: NOTIFICATION_TYPES }).notNull(),
+    channel: text('channel', { enum: DELIVERY_CHANNELS }).notNull(),
     recipient: text('recipient').notNull(),
     user_id: integer('user_id').references(() => users.user_id, { onDelete: 'set null' }),
     license_id: integer('license_id').references(() => licenses.license_id, { onDelete: 'set null' }),
