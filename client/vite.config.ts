@@ -44,6 +44,8 @@ export default defineConfig({
   build: {
     outDir: process.env.CLIENT_DIST ?? 'dist',
     emptyOutDir: true,
+    // .vite/manifest.json: scripts/bundle-budget.mjs reads what the sign-in page loads (docs/performance.md "First page").
+    manifest: true,
     chunkSizeWarningLimit: 1500,
   },
   server: {

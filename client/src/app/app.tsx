@@ -1,35 +1,22 @@
-import { Center, Loader, Skeleton, Stack, Text } from '@mantine/core';
+import { Center, Loader, Stack, Text } from '@mantine/core';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { TopProgress } from '../components/top-progress.tsx';
 import { useAuth } from '../lib/auth.tsx';
-import { AppLayout } from '../components/app-layout.tsx';
-import { AdminOnly } from '../components/require-role.tsx';
+import { tokenStore } from '../lib/token.ts';
 import { LoginPage } from '../features/auth/login-page.tsx';
-import { ForgotPasswordPage } from '../features/auth/forgot-password-page.tsx';
-import { ResetPasswordPage } from '../features/auth/reset-password-page.tsx';
-import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
 
-// Screens load on demand, so signing in downloads only the shell, the login and the dashboard.
-const UsersPage = lazy(() => import('../features/users/users-page.tsx').then((m) => ({ default: m.UsersPage })));
-const BrokeragesPage = lazy(() => import('../features/brokerages/brokerages-page.tsx').then((m) => ({ default: m.BrokeragesPage })));
-const LicensesPage = lazy(() => import('../features/licenses/licenses-page.tsx').then((m) => ({ default: m.LicensesPage })));
-const CoursesPage = lazy(() => import('../features/courses/courses-page.tsx').then((m) => ({ default: m.CoursesPage })));
-const CeRulesPage = lazy(() => import('../features/ce-rules/ce-rules-page.tsx').then((m) => ({ default: m.CeRulesPage })));
-const PaymentsPage = lazy(() => import('../features/payments/payments-page.tsx').then((m) => ({ default: m.PaymentsPage })));
-const DocumentsPage = lazy(() => import('../features/documents/documents-page.tsx').then((m) => ({ default: m.DocumentsPage })));
-const NotificationsPage = lazy(() =>
-  import('../features/notifications/notifications-page.tsx').then((m) => ({ default: m.NotificationsPage })),
-);
-const AuditPage = lazy(() => import('../features/audit/audit-page.tsx').then((m) => ({ default: m.AuditPage })));
-const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx').then((m) => ({ default: m.ReportsPage })));
-const NotificationManagementPage = lazy(() =>
-  import('../features/notification-management/notification-management-page.tsx').then((m) => ({ default: m.NotificationManagementPage })),
-);
-const BackupRestorePage = lazy(() => import('../features/backups/backup-restore-page.tsx').then((m) => ({ default: m.BackupRestorePage })));
-const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx').then((m) => ({ default: m.SettingsPage })));
-const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx').then((m) => ({ default: m.ProfilePage })));
+/**
+ * The sign-in page is in the first chunk; everything behind sign-in is one more chunk (signed-in.tsx) whose
+ * screens load on demand inside it (docs/performance.md "First page"). A visitor with a stored session starts
+ * downloading it at once, while the session is being checked.
+ */
+const loadSignedIn = () => import('./signed-in.tsx').then((m) => ({ default: m.SignedInApp }));
+if (tokenStore.get()) void loadSignedIn().catch(() => undefined);
+const SignedInApp = lazy(loadSignedIn);
+const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page.tsx').then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page.tsx').then((m) => ({ default: m.ResetPasswordPage })));
 
 function LoadingView() {
   return (
@@ -43,33 +30,6 @@ function LoadingView() {
   );
 }
 
-/** While a screen's code downloads: the bar at the top and a skeleton where the page will be. */
-function RouteLoading() {
-  return (
-    <Stack gap="md" aria-busy="true" aria-label="Loading the page">
-      <TopProgress />
-      <Skeleton h={34} w="40%" />
-      <Skeleton h={60} />
-      <Skeleton h={260} />
-    </Stack>
-  );
-}
-
-/**
- * Each screen inside the layout: the header and sidebar stay while its code loads, and a crash or a failed
- * download is contained here with a way back; moving to another page clears it (docs/architecture.md "Client").
- */
-function RouteFrame() {
-  const { pathname } = useLocation();
-  return (
-    <ErrorBoundary resetKey={pathname}>
-      <Suspense fallback={<RouteLoading />}>
-        <Outlet />
-      </Suspense>
-    </ErrorBoundary>
-  );
-}
-
 /** Signed-out visitors reach only /login, /forgot-password and /reset-password. */
 function RequireSignIn({ children }: { children: ReactNode }) {
   const { user } = useAuth();
@@ -78,84 +38,47 @@ function RequireSignIn({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
+/** A page of its own chunk: a failed download or a crash ends in a message with a way back, never a blank page. */
+function Chunk({ children }: { children: ReactNode }) {
+  return (
+    <ErrorBoundary fullPage>
+      <Suspense fallback={<LoadingView />}>{children}</Suspense>
+    </ErrorBoundary>
+  );
+}
+
 export function AppRoutes() {
   const { loading } = useAuth();
   if (loading) return <LoadingView />;
   return (
     <Routes>
       <Route path="/login" element={<LoginPage />} />
-      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-      <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route
+        path="/forgot-password"
+        element={
+          <Chunk>
+            <ForgotPasswordPage />
+          </Chunk>
+        }
+      />
+      <Route
+        path="/reset-password"
+        element={
+          <Chunk>
+            <ResetPasswordPage />
+          </Chunk>
+        }
+      />
+      <Route
+        path="/*"
         element={
           <RequireSignIn>
-            <AppLayout />
+            <Chunk>
+              <SignedInApp />
+            </Chunk>
           </RequireSignIn>
         }
-      >
-        <Route element={<RouteFrame />}>
-          <Route index element={<DashboardPage />} />
-          <Route path="/dashboard" element={<DashboardPage />} />
-          <Route path="/users" element={<UsersPage />} />
-          <Route
-            path="/brokerages"
-            element={
-              <AdminOnly>
-                <BrokeragesPage />
-              </AdminOnly>
-            }
-          />
-          <Route path="/licenses" element={<LicensesPage />} />
-          <Route path="/courses" element={<CoursesPage />} />
-          <Route path="/ce-rules" element={<CeRulesPage />} />
-          <Route path="/payments" element={<PaymentsPage />} />
-          <Route path="/documents" element={<DocumentsPage />} />
-          <Route path="/notifications" element={<NotificationsPage />} />
-          <Route
-            path="/audit"
-            element={
-              <AdminOnly>
-                <AuditPage />
-              </AdminOnly>
-            }
-          />
-          <Route
-            path="/reports"
-            element={
-              <AdminOnly>
-                <ReportsPage />
-              </AdminOnly>
-            }
-          />
-          <Route
-            path="/notification-management"
-            element={
-              <AdminOnly>
-                <NotificationManagementPage />
-              </AdminOnly>
-            }
-          />
-          <Route
-            path="/backup-restore"
-            element={
-              <AdminOnly>
-                <BackupRestorePage />
-              </AdminOnly>
-            }
-          />
-          <Route
-            path="/settings"
-            element={
-              <AdminOnly>
-                <SettingsPage />
-              </AdminOnly>
-            }
-          />
-          <Route path="/profile" element={<ProfilePage />} />
-          <Route path="*" element={<Navigate to="/" replace />} />
-        </Route>
-      </Route>
-      <Route path="*" element={<Navigate to="/login" replace />} />
+      />
     </Routes>
   );
 }

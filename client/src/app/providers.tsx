@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { ModalsProvider } from '@mantine/modals';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { httpBatchLink } from '@trpc/client';
 import { trpc } from '../lib/trpc.ts';
@@ -57,14 +56,12 @@ export function Providers({ children }: { children: ReactNode }) {
       <Notifications position="top-right" autoClose={5000} />
       {/* The last line of defence (docs/architecture.md "Client"): styled, with a way back, never a blank page. */}
       <ErrorBoundary fullPage>
-        <ModalsProvider>
-          <trpc.Provider client={trpcClient} queryClient={queryClient}>
-            <QueryClientProvider client={queryClient}>
-              <MutationProgress />
-              <AuthProvider>{children}</AuthProvider>
-            </QueryClientProvider>
-          </trpc.Provider>
-        </ModalsProvider>
+        <trpc.Provider client={trpcClient} queryClient={queryClient}>
+          <QueryClientProvider client={queryClient}>
+            <MutationProgress />
+            <AuthProvider>{children}</AuthProvider>
+          </QueryClientProvider>
+        </trpc.Provider>
       </ErrorBoundary>
     </MantineProvider>
   );

@@ -1,17 +1,23 @@
 import {
-  ActionIcon,
-  Badge,
-  CloseButton,
   DEFAULT_THEME,
-  Drawer,
-  Menu,
-  Modal,
-  Select,
   createTheme,
+  type ActionIconProps,
+  type BadgeProps,
   type CloseButtonProps,
   type CSSVariablesResolver,
+  type DrawerProps,
   type MantineColorsTuple,
+  type MenuProps,
+  type ModalProps,
+  type SelectProps,
 } from '@mantine/core';
+
+/**
+ * A component's theme entry as a plain object: `Modal.extend(...)` would import the component itself, and the
+ * theme is part of the sign-in page, which must not carry dialogs, menus and selects (docs/performance.md
+ * "First page"). The props type keeps the defaults checked.
+ */
+const themed = <P>(entry: { defaultProps?: Partial<P>; styles?: Record<string, Record<string, string | number>> }) => entry;
 
 /*
  * Colours that pass WCAG 2.1 AA contrast (4.5:1 for text) in light and dark (docs/decisions.md "Accessibility").
@@ -129,20 +135,20 @@ export const theme = createTheme({
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   components: {
     // A badge in a narrow table column keeps its whole label instead of "COURSE F…".
-    Badge: Badge.extend({ styles: { root: { minWidth: 'max-content' } } }),
+    Badge: themed<BadgeProps>({ styles: { root: { minWidth: 'max-content' } } }),
     // Every dialog's close button has a name, and once open the focus moves to the first field of its body
     // (a confirm's Cancel), not to the × in the header (docs/decisions.md "Accessibility").
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, onEnterTransitionEnd: focusFirstField } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, onEnterTransitionEnd: focusFirstField } }),
+    Modal: themed<ModalProps>({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, onEnterTransitionEnd: focusFirstField } }),
+    Drawer: themed<DrawerProps>({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, onEnterTransitionEnd: focusFirstField } }),
     // Every other close button (notifications, alerts, inputs' clear buttons) has a name too, unless it says its own.
-    CloseButton: CloseButton.extend({ defaultProps: { 'aria-label': 'Close' } as Partial<CloseButtonProps> }),
+    CloseButton: themed<CloseButtonProps>({ defaultProps: { 'aria-label': 'Close' } as Partial<CloseButtonProps> }),
     // A menu's children are its items only (axe aria-required-children): no focus placeholder before them.
-    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
+    Menu: themed<MenuProps>({ defaultProps: { withInitialFocusPlaceholder: false } }),
     // A searchable select does not open its list on focus alone (typing, a click or ArrowDown opens it): a dialog
     // that opens on such a field is not covered by its list, and the list (a scroll region reached with the arrows
     // from the input) is not left open with no keyboard stop of its own (axe scrollable-region-focusable).
-    Select: Select.extend({ defaultProps: { openOnFocus: false } }),
+    Select: themed<SelectProps>({ defaultProps: { openOnFocus: false } }),
     // WCAG 2.5.8: icon buttons are at least 24 px square.
-    ActionIcon: ActionIcon.extend({ defaultProps: { size: 'md' } }),
+    ActionIcon: themed<ActionIconProps>({ defaultProps: { size: 'md' } }),
   },
 });

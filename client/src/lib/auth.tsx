@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { roleName, type RoleName, type User } from '@lm/shared';
+import type { User } from '@lm/shared';
+import { roleName, type RoleName } from '@lm/shared/roles';
 import { trpc } from './trpc.ts';
 import { tokenStore } from './token.ts';
 

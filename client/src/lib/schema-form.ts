@@ -5,6 +5,7 @@
  * holds an id as a string, an emptied NumberInput holds '') to the schema's input; by default '' and null
  * become undefined, so an empty optional field is absent and an empty required one gets the schema's message.
  */
+import { useRef } from 'react';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import type { z } from 'zod';
 import { fieldErrors } from './errors.ts';
@@ -49,4 +50,43 @@ export function showServerErrors(form: { setErrors: (errors: Record<string, stri
   if (!Object.keys(errors).length) return false;
   form.setErrors(errors);
   return true;
+}
+
+/**
+ * useSchemaForm for a page that must not load zod up front (the sign-in page, docs/performance.md "First page"):
+ * the schema module loads when the person first focuses the form (`prepare`, for onFocusCapture) and at the
+ * latest on submit, which waits for it; validation and the values sent are the schema's, as with useSchemaForm.
+ */
+export function useDeferredSchemaForm<V extends Record<string, unknown>, S extends z.ZodType>({
+  load,
+  initialValues,
+  toInput = blankToUndefined,
+}: {
+  load: () => Promise<S>;
+  initialValues: V;
+  toInput?: (values: V) => unknown;
+}) {
+  const schema = useRef<S | null>(null);
+  const loading = useRef<Promise<S> | null>(null);
+  const prepare = () =>
+    (loading.current ??= load().then(
+      (s) => (schema.current = s),
+      (err: unknown) => {
+        loading.current = null; // a failed download may be retried by the next focus or submit
+        throw err;
+      },
+    ));
+  const form = useForm<V, z.output<S>>({
+    mode: 'controlled',
+    initialValues,
+    validate: (values) => (schema.current ? schemaErrors(schema.current, toInput(values)) : {}),
+    transformValues: (values) => (schema.current ? schema.current.parse(toInput(values)) : (toInput(values) as z.output<S>)),
+  });
+  /** Like form.onSubmit, once the schema is there. */
+  const onSubmit =
+    (handler: (values: z.output<S>) => void, onLoadError: (err: unknown) => void) => (event?: { preventDefault: () => void }) => {
+      event?.preventDefault();
+      prepare().then(() => form.onSubmit(handler)(), onLoadError);
+    };
+  return { form, prepare: () => void prepare().catch(() => undefined), onSubmit };
 }

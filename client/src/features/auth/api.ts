@@ -1,5 +1,8 @@
 /** The auth feature's server calls: public settings for signed-out screens, sign-in, forgot and reset password. */
-import { DEFAULT_SETTINGS, PASSWORD_RESET_STRINGS, type PublicSettings } from '@lm/shared';
+import type { PublicSettings } from '@lm/shared';
+// Subpaths without zod: this module is part of the sign-in page (docs/performance.md "First page").
+import { DEFAULT_SETTINGS } from '@lm/shared/settings-defaults';
+import { PASSWORD_RESET_STRINGS } from '@lm/shared/password-reset-strings';
 import { trpc } from '../../lib/trpc.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { notify } from '../../lib/notify.ts';

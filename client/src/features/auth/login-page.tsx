@@ -3,9 +3,10 @@ import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@
 import { IconAlertCircle } from '@tabler/icons-react';
 import { TRPCClientError } from '@trpc/client';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { loginInput, PASSWORD_RESET_STRINGS, type LoginInput } from '@lm/shared';
+import type { LoginInput } from '@lm/shared';
+import { PASSWORD_RESET_STRINGS } from '@lm/shared/password-reset-strings';
 import { useAuth } from '../../lib/auth.tsx';
-import { useSchemaForm } from '../../lib/schema-form.ts';
+import { useDeferredSchemaForm } from '../../lib/schema-form.ts';
 import { AuthCard } from './auth-card.tsx';
 import { LOGIN_STRINGS, useLogin } from './api.ts';
 
@@ -16,7 +17,15 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const login = useLogin();
-  const form = useSchemaForm({ schema: loginInput, initialValues: { email: '', password: '' } });
+  // The shared schema (and zod) loads when the form is first used, not with the page (docs/performance.md "First page").
+  const {
+    form,
+    prepare,
+    onSubmit: submitWith,
+  } = useDeferredSchemaForm({
+    load: () => import('@lm/shared/auth').then((m) => m.loginInput),
+    initialValues: { email: '', password: '' },
+  });
 
   if (user) return <Navigate to="/dashboard" replace />;
 
@@ -31,7 +40,12 @@ export function LoginPage() {
 
   return (
     <AuthCard title={LOGIN_STRINGS.title} subtitle={LOGIN_STRINGS.subtitle} tabTitle="Sign in">
-      <form onSubmit={form.onSubmit(onSubmit)} onChange={() => setError(null)} noValidate>
+      <form
+        onSubmit={submitWith(onSubmit, () => setError(LOGIN_STRINGS.unexpected))}
+        onFocusCapture={prepare}
+        onChange={() => setError(null)}
+        noValidate
+      >
         <Stack>
           {error && (
             <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">

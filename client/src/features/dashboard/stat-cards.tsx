@@ -72,7 +72,7 @@ function cardsFor(stats: DashboardStats): StatCardDef[] {
 export function StatCards({ stats, loading }: { stats: DashboardStats | undefined; loading: boolean }) {
   if (loading || !stats) {
     return (
-      <SimpleGrid cols={{ base: 2, md: 3, lg: 6 }} spacing={{ base: 'xs', sm: 'md' }}>
+      <SimpleGrid cols={{ base: 2, md: 3, xl: 6 }} spacing={{ base: 'xs', sm: 'md' }}>
         {Array.from({ length: 4 }, (_, i) => (
           <Skeleton key={i} h={96} radius="md" />
         ))}
@@ -81,7 +81,10 @@ export function StatCards({ stats, loading }: { stats: DashboardStats | undefine
   }
   const cards = cardsFor(stats);
   return (
-    <SimpleGrid cols={{ base: 2, md: 3, lg: cards.length > 4 ? 6 : cards.length }} spacing={{ base: 'xs', sm: 'md' }}>
+    <SimpleGrid
+      cols={{ base: 2, md: 3, lg: cards.length > 4 ? 3 : cards.length, xl: cards.length > 4 ? 6 : cards.length }}
+      spacing={{ base: 'xs', sm: 'md' }}
+    >
       {cards.map((c) => (
         <StatCard
           key={c.key}

@@ -1,0 +1,137 @@
+/**
+ * Everything behind sign-in, loaded as its own chunk after the sign-in page (docs/performance.md "First page"):
+ * the layout, the dialogs provider, every screen and the stylesheets of Mantine's components, dates, charts and
+ * tables (layered, so the app's own CSS always wins whatever order the chunks arrive in).
+ */
+import '@mantine/core/styles.layer.css';
+import '@mantine/dates/styles.layer.css';
+import '@mantine/charts/styles.layer.css';
+import 'mantine-datatable/styles.layer.css';
+import { Skeleton, Stack } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { lazy, Suspense } from 'react';
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
+import { ErrorBoundary } from '../components/error-boundary.tsx';
+import { TopProgress } from '../components/top-progress.tsx';
+import { AppLayout } from '../components/app-layout.tsx';
+import { AdminOnly } from '../components/require-role.tsx';
+import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
+
+// Screens load on demand, so signing in downloads only the shell, the login and the dashboard.
+const UsersPage = lazy(() => import('../features/users/users-page.tsx').then((m) => ({ default: m.UsersPage })));
+const BrokeragesPage = lazy(() => import('../features/brokerages/brokerages-page.tsx').then((m) => ({ default: m.BrokeragesPage })));
+const LicensesPage = lazy(() => import('../features/licenses/licenses-page.tsx').then((m) => ({ default: m.LicensesPage })));
+const CoursesPage = lazy(() => import('../features/courses/courses-page.tsx').then((m) => ({ default: m.CoursesPage })));
+const CeRulesPage = lazy(() => import('../features/ce-rules/ce-rules-page.tsx').then((m) => ({ default: m.CeRulesPage })));
+const PaymentsPage = lazy(() => import('../features/payments/payments-page.tsx').then((m) => ({ default: m.PaymentsPage })));
+const DocumentsPage = lazy(() => import('../features/documents/documents-page.tsx').then((m) => ({ default: m.DocumentsPage })));
+const NotificationsPage = lazy(() =>
+  import('../features/notifications/notifications-page.tsx').then((m) => ({ default: m.NotificationsPage })),
+);
+const AuditPage = lazy(() => import('../features/audit/audit-page.tsx').then((m) => ({ default: m.AuditPage })));
+const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx').then((m) => ({ default: m.ReportsPage })));
+const NotificationManagementPage = lazy(() =>
+  import('../features/notification-management/notification-management-page.tsx').then((m) => ({ default: m.NotificationManagementPage })),
+);
+const BackupRestorePage = lazy(() => import('../features/backups/backup-restore-page.tsx').then((m) => ({ default: m.BackupRestorePage })));
+const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx').then((m) => ({ default: m.SettingsPage })));
+const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx').then((m) => ({ default: m.ProfilePage })));
+
+/** While a screen's code downloads: the bar at the top and a skeleton where the page will be. */
+function RouteLoading() {
+  return (
+    <Stack gap="md" aria-busy="true" aria-label="Loading the page">
+      <TopProgress />
+      <Skeleton h={34} w="40%" />
+      <Skeleton h={60} />
+      <Skeleton h={260} />
+    </Stack>
+  );
+}
+
+/**
+ * Each screen inside the layout: the header and sidebar stay while its code loads, and a crash or a failed
+ * download is contained here with a way back; moving to another page clears it (docs/architecture.md "Client").
+ */
+function RouteFrame() {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary resetKey={pathname}>
+      <Suspense fallback={<RouteLoading />}>
+        <Outlet />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
+export function SignedInApp() {
+  return (
+    <ModalsProvider>
+      <Routes>
+        <Route element={<AppLayout />}>
+          <Route element={<RouteFrame />}>
+            <Route index element={<DashboardPage />} />
+            <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="/users" element={<UsersPage />} />
+            <Route
+              path="/brokerages"
+              element={
+                <AdminOnly>
+                  <BrokeragesPage />
+                </AdminOnly>
+              }
+            />
+            <Route path="/licenses" element={<LicensesPage />} />
+            <Route path="/courses" element={<CoursesPage />} />
+            <Route path="/ce-rules" element={<CeRulesPage />} />
+            <Route path="/payments" element={<PaymentsPage />} />
+            <Route path="/documents" element={<DocumentsPage />} />
+            <Route path="/notifications" element={<NotificationsPage />} />
+            <Route
+              path="/audit"
+              element={
+                <AdminOnly>
+                  <AuditPage />
+                </AdminOnly>
+              }
+            />
+            <Route
+              path="/reports"
+              element={
+                <AdminOnly>
+                  <ReportsPage />
+                </AdminOnly>
+              }
+            />
+            <Route
+              path="/notification-management"
+              element={
+                <AdminOnly>
+                  <NotificationManagementPage />
+                </AdminOnly>
+              }
+            />
+            <Route
+              path="/backup-restore"
+              element={
+                <AdminOnly>
+                  <BackupRestorePage />
+                </AdminOnly>
+              }
+            />
+            <Route
+              path="/settings"
+              element={
+                <AdminOnly>
+                  <SettingsPage />
+                </AdminOnly>
+              }
+            />
+            <Route path="/profile" element={<ProfilePage />} />
+            <Route path="*" element={<Navigate to="/" replace />} />
+          </Route>
+        </Route>
+      </Routes>
+    </ModalsProvider>
+  );
+}
