@@ -38,6 +38,36 @@ export function runSqliteMigrations(sqlite: Database.Database) {
   }
 }
 
+/** Statements kept per connection: enough for every query shape the app builds (docs/performance.md "API throughput"). */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Keeps each connection's prepared statements by SQL text, so a query that runs on every request is compiled
+ * by SQLite once, not on every call (Drizzle asks the driver to prepare its SQL each time it runs). A statement
+ * is handed out in its default modes: Drizzle switches one to raw rows for a select, and the next user of the same
+ * SQL may want objects. better-sqlite3 is synchronous, so no two calls share a statement at the same moment (a
+ * statement being iterated is never handed out: nothing in the app iterates), and SQLite prepares it again by
+ * itself when the schema changes (a migration, a restore).
+ */
+function cacheStatements(sqlite: Database.Database): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, Database.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const kept = cache.get(source);
+    if (kept && !kept.busy) {
+      // Most recently used last: the first entry is the one to drop when full.
+      cache.delete(source);
+      cache.set(source, kept);
+      if (kept.reader) kept.raw(false).pluck(false).expand(false);
+      return kept;
+    }
+    const stmt = prepare(source);
+    cache.set(source, stmt);
+    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return stmt;
+  }) as typeof sqlite.prepare;
+}
+
 export interface SqliteDb extends Db {
   /** The writer connection: for the data layer's own SQLite code (snapshots, restore), never for services. */
   readonly writer: Database.Database;
@@ -64,6 +94,8 @@ export function openSqlite(file: string, options: { migrate?: boolean } = {}): S
     applyPragmas(reader);
     reader.pragma('query_only = ON');
   }
+  cacheStatements(writer);
+  if (reader !== writer) cacheStatements(reader);
   const w = drizzle(writer, { schema }) as unknown as Drizzle;
   const r = drizzle(reader, { schema }) as unknown as Drizzle;
   const tx: Tx = txOn(w, 'sqlite');
