@@ -175,9 +175,22 @@ const documentResponse = {
   content: { 'application/json': { schema: documentDetailSchema } },
 };
 
+/** The stored file's detected type: the common ones, and any other. */
+const FILE_TYPES = [
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'text/plain',
+  'text/csv',
+  '*/*',
+];
 const binary = (description: string) => ({
   description,
-  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  content: Object.fromEntries(FILE_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
 });
 
 const uploadErrors = {
