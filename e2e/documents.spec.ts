@@ -37,7 +37,9 @@ test('an Agent uploads a PDF, previews it, adds a version; an Agent of another b
   const second = `license-v2-${uid()}.pdf`;
   await drawer.getByRole('button', { name: 'Upload new version' }).click();
   const versionDialog = page.getByRole('dialog', { name: 'Upload new version' });
-  await versionDialog.locator('input[type="file"]').setInputFiles({ name: second, mimeType: 'application/pdf', buffer: await pdf('Renewed') });
+  await versionDialog
+    .locator('input[type="file"]')
+    .setInputFiles({ name: second, mimeType: 'application/pdf', buffer: await pdf('Renewed') });
   await versionDialog.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(page.getByText('New version uploaded')).toBeVisible();
   const versions = drawer.getByRole('table', { name: 'Versions' });

@@ -221,7 +221,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     void reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
   });
 
-  // CE certificates still waiting to be read when the server stopped go back to the reader (docs/ocr.md).
+  // CE certificates still waiting to be read when the server stopped go back to the reader (docs/decisions.md "Documents").
   app.addHook('onReady', async () => {
     await requeuePendingExtractions(db).catch((err: unknown) => app.log.error({ err }, 're-queueing certificate reading failed'));
   });

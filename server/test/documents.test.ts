@@ -203,6 +203,22 @@ describe('versions, downloads and scopes', () => {
     expect((await api(env, 'GET', `/api/documents/${id}`, { token: roles.admin.token })).status).toBe(200);
   });
 
+  it('a file larger than one store chunk (256 KiB) comes back byte for byte', async () => {
+    const data = Buffer.concat([await pdfBytes('big'), crypto.randomBytes(700 * 1024)]);
+    const created = await upload(roles.agent.token, '/api/documents', { category: 'other' }, { name: 'big-scan.pdf', data });
+    expect(created.status).toBe(201);
+    expect(created.body.versions[0].sha256).toBe(crypto.createHash('sha256').update(data).digest('hex'));
+    const back = await download(roles.agent.token, `/api/documents/${created.body.document_id}/download`);
+    expect(back.body.equals(data)).toBe(true);
+    expect(
+      (
+        await env.db.files.readAll(
+          (await env.db.select().from(documentVersions).where(eq(documentVersions.document_id, created.body.document_id)))[0]!.storage_key,
+        )
+      ).equals(data),
+    ).toBe(true);
+  });
+
   it('another Agent and the Broker of another brokerage get 404 on get, download and version upload', async () => {
     const created = await upload(
       roles.agent.token,

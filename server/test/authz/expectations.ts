@@ -25,16 +25,7 @@ import type { World } from './world.ts';
 export type Outcome = 'ok' | 400 | 401 | 403 | 404 | 409;
 export type Relation = 'own' | 'same' | 'other' | 'none';
 export type ObjectKind =
-  | 'user'
-  | 'brokerage'
-  | 'license'
-  | 'payment'
-  | 'completion'
-  | 'course'
-  | 'template'
-  | 'backup'
-  | 'ceRule'
-  | 'document';
+  'user' | 'brokerage' | 'license' | 'payment' | 'completion' | 'course' | 'template' | 'backup' | 'ceRule' | 'document';
 export type Row = Outcome | Partial<Record<Relation, Outcome>>;
 
 export interface Expectation {

@@ -1,5 +1,5 @@
 /**
- * What the server read from a CE certificate (docs/ocr.md). MINIMAL VERSION: the OCR work replaces this file
+ * What the server read from a CE certificate (docs/decisions.md "Documents"). MINIMAL VERSION: the OCR work replaces this file
  * with the full panel (suggested completion, confirm); it keeps these props.
  */
 import { Badge, Group, Stack, Table, Text } from '@mantine/core';

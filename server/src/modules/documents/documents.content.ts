@@ -129,8 +129,8 @@ export async function detectedType(fileName: string, ext: string, head: Buffer, 
 /** A browser-supplied name made safe to keep and to send back: no folders, no control characters. */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex -- control characters are what is removed
   const cleaned = base
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(-200);

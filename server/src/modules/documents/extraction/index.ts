@@ -1,5 +1,5 @@
 /**
- * Reading CE certificates in the background (docs/ocr.md). CONTRACT STUB: the OCR work replaces this file;
+ * Reading CE certificates in the background (docs/decisions.md "Documents"). CONTRACT STUB: the OCR work replaces this file;
  * callers keep these signatures. The documents module calls queueExtraction after a ce_certificate version
  * commits (its extraction_status is 'pending'); the app re-queues pending versions at start and stops on close.
  */
