@@ -39,7 +39,7 @@ export const BACKUP_GROUP_LABELS: Record<BackupGroup, string> = {
   licenses: 'Licenses',
   courses: 'Courses and completions',
   payments: 'Payments',
-  documents: 'Documents (with their stored files, when the backup has them)',
+  documents: 'Documents',
   brokerages: 'Brokerages',
   settings: 'System settings',
 };
