@@ -21,6 +21,12 @@ test('an Agent uploads a PDF, previews it, adds a version; an Agent of another b
 
   await page.getByRole('button', { name: 'Upload document' }).click();
   const dialog = page.getByRole('dialog', { name: 'Upload document' });
+  // A ".pdf" that is really HTML: the server's message is shown in the modal.
+  await dialog
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'evil.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<html><body>x</body></html>') });
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toContainText('evil.pdf is not a real PDF file');
   await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: 'application/pdf', buffer: await pdf('License copy') });
   await expect(dialog.getByText(name)).toBeVisible();
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
