@@ -37,6 +37,11 @@ export function useOwnerLicenses(userId: number | null, enabled: boolean) {
   return trpc.licenses.list.useQuery(userId ? { user_id: userId } : {}, { enabled });
 }
 
+/** The completion select of a CE certificate: the owner's completions. */
+export function useOwnerCompletions(userId: number | null, enabled: boolean) {
+  return trpc.completions.list.useQuery(userId ? { user_id: userId } : {}, { enabled });
+}
+
 export function useUpdateDocument() {
   const refresh = useRefreshDocuments();
   return trpc.documents.update.useMutation({
@@ -90,6 +95,7 @@ export interface UploadInput {
   documentId?: number;
   category?: DocumentCategory;
   licenseId?: number | null;
+  completionId?: number | null;
   ownerId?: number | null;
 }
 
@@ -105,6 +111,7 @@ export function useUploadDocument() {
       if (input.documentId === undefined) {
         form.append('category', input.category ?? 'other');
         if (input.licenseId) form.append('license_id', String(input.licenseId));
+        if (input.completionId) form.append('completion_id', String(input.completionId));
         if (input.ownerId) form.append('owner_id', String(input.ownerId));
       }
       form.append('file', input.file, input.file.name);

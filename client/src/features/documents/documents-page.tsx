@@ -49,6 +49,7 @@ import {
   useDeleteDocument,
   useDocument,
   useDocumentsPage,
+  useOwnerCompletions,
   useOwnerLicenses,
   useOwners,
   usePreviewUrl,
@@ -372,13 +373,17 @@ function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose
   const [category, setCategory] = useState<DocumentCategory>('license_copy');
   const [ownerId, setOwnerId] = useState<string | null>(null);
   const [licenseId, setLicenseId] = useState<string | null>(null);
+  const [completionId, setCompletionId] = useState<string | null>(null);
   const isVersion = documentId !== undefined;
   const owners = useOwners(opened && manager && !isVersion);
   const licenses = useOwnerLicenses(ownerId ? Number(ownerId) : (user?.user_id ?? null), opened && !isVersion);
+  const certificate = category === 'ce_certificate';
+  const completions = useOwnerCompletions(ownerId ? Number(ownerId) : (user?.user_id ?? null), opened && !isVersion && certificate);
   const close = () => {
     if (upload.isPending) return;
     setFile(null);
     setLicenseId(null);
+    setCompletionId(null);
     upload.reset();
     onClose();
   };
@@ -387,7 +392,13 @@ function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose
     upload.mutate(
       isVersion
         ? { file, documentId }
-        : { file, category, licenseId: licenseId ? Number(licenseId) : null, ownerId: ownerId ? Number(ownerId) : null },
+        : {
+            file,
+            category,
+            licenseId: licenseId ? Number(licenseId) : null,
+            completionId: certificate && completionId ? Number(completionId) : null,
+            ownerId: ownerId ? Number(ownerId) : null,
+          },
       { onSuccess: () => close() },
     );
   };
@@ -421,6 +432,7 @@ function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose
                 onChange={(v) => {
                   setOwnerId(v);
                   setLicenseId(null);
+                  setCompletionId(null);
                 }}
                 clearable
               />
@@ -433,6 +445,19 @@ function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose
               onChange={setLicenseId}
               clearable
             />
+            {certificate && (
+              <Select
+                label="Completion"
+                placeholder="No completion"
+                data={(completions.data ?? []).map((c) => ({
+                  value: String(c.completion_id),
+                  label: `${c.course_name} (${formatDate(c.completion_date)})`,
+                }))}
+                value={completionId}
+                onChange={setCompletionId}
+                clearable
+              />
+            )}
           </>
         )}
         {(upload.isPending || upload.isSuccess) && (
