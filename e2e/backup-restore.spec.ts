@@ -53,7 +53,7 @@ test('Admin creates, downloads, uploads, restores and deletes a backup', async (
   await row.getByRole('button', { name: `Restore ${description}` }).click();
   const modal = page.getByRole('dialog', { name: 'Restore Backup' });
   await expect(modal.getByText(/Restoring replaces the current data of the selected groups/)).toBeVisible();
-  const groups = ['Users', 'Licenses', 'Courses and completions', 'Payments', 'Brokerages', 'System settings'];
+  const groups = ['Users', 'Licenses', 'Courses and completions', 'Payments', 'Documents', 'Brokerages', 'System settings'];
   for (const g of groups) await expect(modal.getByRole('checkbox', { name: g })).toBeChecked();
   for (const g of groups) await modal.getByRole('checkbox', { name: g }).uncheck();
   await expect(modal.getByText('Select at least one kind of data to restore')).toBeVisible();

@@ -1022,6 +1022,218 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/documents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of documents in your scope with {documents, pagination} (filters owner_id, category, license_id, completion_id, search on title) */
+    get: operations['documents-page'];
+    put?: never;
+    /**
+     * Upload a document (multipart: file, category, license_id?, completion_id?, owner_id?)
+     * @description The file must be at most settings.max_file_size_mb, of a type in settings.allowed_file_types, and its content must match its extension. owner_id defaults to the caller; an Admin may upload for anyone, a Broker for the people of its brokerage, an Agent only for itself. The license and the completion must be the owner’s own. A CE certificate is read in the background (extraction_status pending).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'multipart/form-data': {
+            /** Format: binary */
+            file: string;
+            /** @enum {string} */
+            category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+            license_id?: number;
+            completion_id?: number;
+            owner_id?: number;
+          };
+        };
+      };
+      responses: {
+        /** @description The document with its versions */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              document_id: number;
+              owner_id: number;
+              owner_name: string;
+              license_id: number | null;
+              license_number: string | null;
+              completion_id: number | null;
+              completion_course_name: string | null;
+              /** @enum {string} */
+              category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+              title: string;
+              current_version: number;
+              file_name: string;
+              mime_type: string;
+              size: number;
+              /** @enum {string} */
+              extraction_status: 'none' | 'pending' | 'done' | 'failed';
+              uploaded_by_name: string | null;
+              created_at: string;
+              updated_at: string;
+              versions: {
+                version_id: number;
+                version: number;
+                file_name: string;
+                mime_type: string;
+                size: number;
+                sha256: string;
+                created_at: string;
+                uploaded_by: number | null;
+                uploaded_by_name: string | null;
+                /** @enum {string} */
+                extraction_status: 'none' | 'pending' | 'done' | 'failed';
+                extraction: {
+                  /** @enum {string} */
+                  source: 'text_layer' | 'ocr';
+                  text_confidence: number;
+                  fields: {
+                    course_name: {
+                      value: string | null;
+                      confidence: number;
+                    };
+                    provider: {
+                      value: string | null;
+                      confidence: number;
+                    };
+                    hours: {
+                      value: number | null;
+                      confidence: number;
+                    };
+                    completion_date: {
+                      value: string | null;
+                      confidence: number;
+                    };
+                    holder_name: {
+                      value: string | null;
+                      confidence: number;
+                    };
+                    license_number: {
+                      value: string | null;
+                      confidence: number;
+                    };
+                  };
+                  suggestion: {
+                    course_id: number | null;
+                    course_name: string | null;
+                    course_match: number;
+                    license_id: number | null;
+                    license_number: string | null;
+                    user_id: number | null;
+                    hours: number | null;
+                    completion_date: string | null;
+                  };
+                  text: string;
+                  duration_ms: number;
+                } | null;
+                extraction_error: string | null;
+              }[];
+            };
+          };
+        };
+        /** @description Bad id, field, file type or content (a renamed file): {error, code} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description A School user */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description No such document in your scope */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Larger than settings.max_file_size_mb */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not multipart/form-data */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+        /** @description Maintenance mode: only Admins may use the API */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/documents/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One document with its versions */
+    get: operations['documents-get'];
+    /** Change a document’s category, title, license or completion (links must be the owner’s own) */
+    put: operations['documents-update'];
+    post?: never;
+    /** Delete a document (hidden everywhere; kept in the audit log) */
+    delete: operations['documents-delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/health': {
     parameters: {
       query?: never;
@@ -1489,6 +1701,7 @@ export interface paths {
             include_licenses?: boolean;
             include_courses?: boolean;
             include_payments?: boolean;
+            include_documents?: boolean;
             include_brokerages?: boolean;
             include_settings?: boolean;
           };
@@ -1520,7 +1733,7 @@ export interface paths {
                 success: true;
                 backup_id: number;
                 safety_backup_id: number;
-                restored: ('users' | 'licenses' | 'courses' | 'payments' | 'brokerages' | 'settings')[];
+                restored: ('users' | 'licenses' | 'courses' | 'payments' | 'documents' | 'brokerages' | 'settings')[];
                 row_counts: {
                   [key: string]: number;
                 };
@@ -2460,6 +2673,527 @@ export interface paths {
       requestBody?: never;
       responses: {
         /** @description text/csv attachment ce-rules_{today}.csv */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid filter: {error, code, issues} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed to list these */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/documents/{id}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Upload a new version of a document (multipart: file); older versions stay downloadable */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'multipart/form-data': {
+            /** Format: binary */
+            file: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The document with its versions */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              document_id: number;
+              owner_id: number;
+              owner_name: string;
+              license_id: number | null;
+              license_number: string | null;
+              completion_id: number | null;
+              completion_course_name: string | null;
+              /** @enum {string} */
+              category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+              title: string;
+              current_version: number;
+              file_name: string;
+              mime_type: string;
+              size: number;
+              /** @enum {string} */
+              extraction_status: 'none' | 'pending' | 'done' | 'failed';
+              uploaded_by_name: string | null;
+              created_at: string;
+              updated_at: string;
+              versions: {
+                version_id: number;
+                version: number;
+                file_name: string;
+                mime_type: string;
+                size: number;
+                sha256: string;
+                created_at: string;
+                uploaded_by: number | null;
+                uploaded_by_name: string | null;
+                /** @enum {string} */
+                extraction_status: 'none' | 'pending' | 'done' | 'failed';
+                extraction: {
+                  /** @enum {string} */
+                  source: 'text_layer' | 'ocr';
+                  text_confidence: number;
+                  fields: {
+                    course_name: {
+                      value: string | null;
+                      confidence: number;
+                    };
+                    provider: {
+                      value: string | null;
+                      confidence: number;
+                    };
+                    hours: {
+                      value: number | null;
+                      confidence: number;
+                    };
+                    completion_date: {
+                      value: string | null;
+                      confidence: number;
+                    };
+                    holder_name: {
+                      value: string | null;
+                      confidence: number;
+                    };
+                    license_number: {
+                      value: string | null;
+                      confidence: number;
+                    };
+                  };
+                  suggestion: {
+                    course_id: number | null;
+                    course_name: string | null;
+                    course_match: number;
+                    license_id: number | null;
+                    license_number: string | null;
+                    user_id: number | null;
+                    hours: number | null;
+                    completion_date: string | null;
+                  };
+                  text: string;
+                  duration_ms: number;
+                } | null;
+                extraction_error: string | null;
+              }[];
+            };
+          };
+        };
+        /** @description Bad id, field, file type or content (a renamed file): {error, code} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description A School user */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description No such document in your scope */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Larger than settings.max_file_size_mb */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not multipart/form-data */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+        /** @description Maintenance mode: only Admins may use the API */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/documents/{id}/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Download the current version under its original file name (?inline=1: inline, for images and PDF) */
+    get: {
+      parameters: {
+        query?: {
+          inline?: '1';
+        };
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The file, with its detected content type */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/pdf': string;
+            'image/png': string;
+            'image/jpeg': string;
+            'image/gif': string;
+            'image/webp': string;
+            'application/msword': string;
+            'application/vnd.openxmlformats-officedocument.wordprocessingml.document': string;
+            'text/plain': string;
+            'text/csv': string;
+            '*/*': string;
+          };
+        };
+        /** @description Bad id, field, file type or content (a renamed file): {error, code} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description No such document in your scope */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+        /** @description Maintenance mode: only Admins may use the API */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/documents/{id}/versions/{version}/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Download one version under its original file name (?inline=1: inline, for images and PDF) */
+    get: {
+      parameters: {
+        query?: {
+          inline?: '1';
+        };
+        header?: never;
+        path: {
+          id: number;
+          version: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The file, with its detected content type */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/pdf': string;
+            'image/png': string;
+            'image/jpeg': string;
+            'image/gif': string;
+            'image/webp': string;
+            'application/msword': string;
+            'application/vnd.openxmlformats-officedocument.wordprocessingml.document': string;
+            'text/plain': string;
+            'text/csv': string;
+            '*/*': string;
+          };
+        };
+        /** @description Bad id, field, file type or content (a renamed file): {error, code} */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description No such document in your scope */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+        /** @description Maintenance mode: only Admins may use the API */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/licenses/{id}/audit-pack': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the audit pack of a license: transcript (CSV and text) and certificates, as a zip
+     * @description audit-pack_{license_number}.zip with transcript.csv and transcript.txt (the current cycle and the previous closed cycle), every certificate on file for the license or its completions (current versions, under certificates/) and manifest.txt. Same scope as the license’s transcript. Recorded in the audit log as an export.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description application/zip attachment */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/zip': string;
+          };
+        };
+        /** @description The id is not a positive integer */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description A School user */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description No such license in your scope */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+        /** @description Maintenance mode: only Admins may use the API */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/documents/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the documents list as CSV, with the list's filters and sort (no paging)
+     * @description One row per document in your scope matching the filters of GET /documents (owner_id, category, license_id, completion_id, search), in its sort and order. Saved as documents_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     */
+    get: {
+      parameters: {
+        query?: {
+          owner_id?: string;
+          category?: string;
+          license_id?: string;
+          completion_id?: string;
+          search?: string;
+          sort?: 'created_at' | 'title' | 'category' | 'owner';
+          order?: 'asc' | 'desc';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/csv attachment documents_{today}.csv */
         200: {
           headers: {
             [name: string]: unknown;
@@ -6375,7 +7109,7 @@ export interface operations {
               template_id: number | null;
               template_name: string;
               /** @enum {string} */
-              channel: 'email' | 'sms' | 'push';
+              channel: 'email' | 'sms' | 'push' | 'in_app';
               /** @enum {string} */
               status: 'sent' | 'failed' | 'pending';
               transport: ('smtp' | 'outbox' | 'none') | null;
@@ -6426,7 +7160,7 @@ export interface operations {
               template_id: number | null;
               template_name: string;
               /** @enum {string} */
-              channel: 'email' | 'sms' | 'push';
+              channel: 'email' | 'sms' | 'push' | 'in_app';
               /** @enum {string} */
               status: 'sent' | 'failed' | 'pending';
               transport: ('smtp' | 'outbox' | 'none') | null;
@@ -6449,7 +7183,7 @@ export interface operations {
       query?: {
         search?: string;
         status?: 'sent' | 'failed' | 'pending';
-        channel?: 'email' | 'sms' | 'push';
+        channel?: 'email' | 'sms' | 'push' | 'in_app';
         template_id?: number;
         sort?: 'created_at' | 'recipient' | 'template_name' | 'channel' | 'status' | 'sent_at';
         order?: 'asc' | 'desc';
@@ -6475,7 +7209,7 @@ export interface operations {
               template_id: number | null;
               template_name: string;
               /** @enum {string} */
-              channel: 'email' | 'sms' | 'push';
+              channel: 'email' | 'sms' | 'push' | 'in_app';
               /** @enum {string} */
               status: 'sent' | 'failed' | 'pending';
               transport: ('smtp' | 'outbox' | 'none') | null;
@@ -6701,6 +7435,8 @@ export interface operations {
           /** @default false */
           include_payments?: boolean;
           /** @default false */
+          include_documents?: boolean;
+          /** @default false */
           include_brokerages?: boolean;
           /** @default false */
           include_settings?: boolean;
@@ -6719,7 +7455,7 @@ export interface operations {
             success: true;
             backup_id: number;
             safety_backup_id: number;
-            restored: ('users' | 'licenses' | 'courses' | 'payments' | 'brokerages' | 'settings')[];
+            restored: ('users' | 'licenses' | 'courses' | 'payments' | 'documents' | 'brokerages' | 'settings')[];
             row_counts: {
               [key: string]: number;
             };
@@ -6974,6 +7710,322 @@ export interface operations {
         };
       };
       500: components['responses']['InternalServerError'];
+    };
+  };
+  'documents-page': {
+    parameters: {
+      query?: {
+        owner_id?: number;
+        category?: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+        license_id?: number;
+        completion_id?: number;
+        search?: string;
+        sort?: 'created_at' | 'title' | 'category' | 'owner';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            documents: {
+              document_id: number;
+              owner_id: number;
+              owner_name: string;
+              license_id: number | null;
+              license_number: string | null;
+              completion_id: number | null;
+              completion_course_name: string | null;
+              /** @enum {string} */
+              category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+              title: string;
+              current_version: number;
+              file_name: string;
+              mime_type: string;
+              size: number;
+              /** @enum {string} */
+              extraction_status: 'none' | 'pending' | 'done' | 'failed';
+              uploaded_by_name: string | null;
+              created_at: string;
+              updated_at: string;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'documents-get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            document_id: number;
+            owner_id: number;
+            owner_name: string;
+            license_id: number | null;
+            license_number: string | null;
+            completion_id: number | null;
+            completion_course_name: string | null;
+            /** @enum {string} */
+            category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+            title: string;
+            current_version: number;
+            file_name: string;
+            mime_type: string;
+            size: number;
+            /** @enum {string} */
+            extraction_status: 'none' | 'pending' | 'done' | 'failed';
+            uploaded_by_name: string | null;
+            created_at: string;
+            updated_at: string;
+            versions: {
+              version_id: number;
+              version: number;
+              file_name: string;
+              mime_type: string;
+              size: number;
+              sha256: string;
+              created_at: string;
+              uploaded_by: number | null;
+              uploaded_by_name: string | null;
+              /** @enum {string} */
+              extraction_status: 'none' | 'pending' | 'done' | 'failed';
+              extraction: {
+                /** @enum {string} */
+                source: 'text_layer' | 'ocr';
+                text_confidence: number;
+                fields: {
+                  course_name: {
+                    value: string | null;
+                    confidence: number;
+                  };
+                  provider: {
+                    value: string | null;
+                    confidence: number;
+                  };
+                  hours: {
+                    value: number | null;
+                    confidence: number;
+                  };
+                  completion_date: {
+                    value: string | null;
+                    confidence: number;
+                  };
+                  holder_name: {
+                    value: string | null;
+                    confidence: number;
+                  };
+                  license_number: {
+                    value: string | null;
+                    confidence: number;
+                  };
+                };
+                suggestion: {
+                  course_id: number | null;
+                  course_name: string | null;
+                  course_match: number;
+                  license_id: number | null;
+                  license_number: string | null;
+                  user_id: number | null;
+                  hours: number | null;
+                  completion_date: string | null;
+                };
+                text: string;
+                duration_ms: number;
+              } | null;
+              extraction_error: string | null;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'documents-update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          category?: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+          license_id?: number | null;
+          completion_id?: number | null;
+          title?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            document_id: number;
+            owner_id: number;
+            owner_name: string;
+            license_id: number | null;
+            license_number: string | null;
+            completion_id: number | null;
+            completion_course_name: string | null;
+            /** @enum {string} */
+            category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+            title: string;
+            current_version: number;
+            file_name: string;
+            mime_type: string;
+            size: number;
+            /** @enum {string} */
+            extraction_status: 'none' | 'pending' | 'done' | 'failed';
+            uploaded_by_name: string | null;
+            created_at: string;
+            updated_at: string;
+            versions: {
+              version_id: number;
+              version: number;
+              file_name: string;
+              mime_type: string;
+              size: number;
+              sha256: string;
+              created_at: string;
+              uploaded_by: number | null;
+              uploaded_by_name: string | null;
+              /** @enum {string} */
+              extraction_status: 'none' | 'pending' | 'done' | 'failed';
+              extraction: {
+                /** @enum {string} */
+                source: 'text_layer' | 'ocr';
+                text_confidence: number;
+                fields: {
+                  course_name: {
+                    value: string | null;
+                    confidence: number;
+                  };
+                  provider: {
+                    value: string | null;
+                    confidence: number;
+                  };
+                  hours: {
+                    value: number | null;
+                    confidence: number;
+                  };
+                  completion_date: {
+                    value: string | null;
+                    confidence: number;
+                  };
+                  holder_name: {
+                    value: string | null;
+                    confidence: number;
+                  };
+                  license_number: {
+                    value: string | null;
+                    confidence: number;
+                  };
+                };
+                suggestion: {
+                  course_id: number | null;
+                  course_name: string | null;
+                  course_match: number;
+                  license_id: number | null;
+                  license_number: string | null;
+                  user_id: number | null;
+                  hours: number | null;
+                  completion_date: string | null;
+                };
+                text: string;
+                duration_ms: number;
+              } | null;
+              extraction_error: string | null;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'documents-delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
 }

@@ -25,6 +25,8 @@ import { openApiDocument } from './http/openapi.ts';
 import { fileRoutes } from './http/routes.ts';
 import { deviceCookieHeader } from './modules/auth/sources.ts';
 import { loginGate } from './modules/auth/login-gate.ts';
+import { requeuePendingExtractions } from './modules/documents/documents.service.ts';
+import { stopExtraction } from './modules/documents/extraction/index.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -106,6 +108,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
+        // The Documents drawer previews a PDF from a blob: URL of bytes it fetched with the session token.
+        frameSrc: ["'self'", 'blob:'],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
@@ -217,7 +221,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     void reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
   });
 
+  // CE certificates still waiting to be read when the server stopped go back to the reader (docs/decisions.md "Documents").
+  app.addHook('onReady', async () => {
+    await requeuePendingExtractions(db).catch((err: unknown) => app.log.error({ err }, 're-queueing certificate reading failed'));
+  });
+
   app.addHook('onClose', async () => {
+    await stopExtraction();
     if (ownsDb) await closeDatabase(db);
   });
 

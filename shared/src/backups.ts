@@ -31,7 +31,7 @@ export const BACKUP_STRINGS = {
 } as const;
 
 /** The data groups a restore can bring back, in the order the restore modal lists them. */
-export const BACKUP_GROUPS = ['users', 'licenses', 'courses', 'payments', 'brokerages', 'settings'] as const;
+export const BACKUP_GROUPS = ['users', 'licenses', 'courses', 'payments', 'documents', 'brokerages', 'settings'] as const;
 export type BackupGroup = (typeof BACKUP_GROUPS)[number];
 
 export const BACKUP_GROUP_LABELS: Record<BackupGroup, string> = {
@@ -39,6 +39,7 @@ export const BACKUP_GROUP_LABELS: Record<BackupGroup, string> = {
   licenses: 'Licenses',
   courses: 'Courses and completions',
   payments: 'Payments',
+  documents: 'Documents',
   brokerages: 'Brokerages',
   settings: 'System settings',
 };
@@ -87,6 +88,7 @@ export const restoreFlagsSchema = z.object({
   include_licenses: z.boolean().optional().default(false),
   include_courses: z.boolean().optional().default(false),
   include_payments: z.boolean().optional().default(false),
+  include_documents: z.boolean().optional().default(false),
   include_brokerages: z.boolean().optional().default(false),
   include_settings: z.boolean().optional().default(false),
 });

@@ -94,8 +94,8 @@ export const SETTINGS_TABS = [
     label: 'Security',
     fields: ['password_min_length', 'session_timeout_minutes', 'max_login_attempts', 'lockout_duration_minutes'],
   },
-  // allowed_file_types is not offered: the only upload is the backup zip (docs/decisions.md "Settings").
-  { value: 'uploads', label: 'File Uploads', fields: ['max_file_size_mb'] },
+  // Both govern uploads: documents (size, types, content) and backup zips (size) (docs/decisions.md "Settings").
+  { value: 'uploads', label: 'File Uploads', fields: ['max_file_size_mb', 'allowed_file_types'] },
   { value: 'system', label: 'System', fields: ['maintenance_mode', 'debug_mode', 'log_level'] },
 ] as const satisfies ReadonlyArray<{ value: string; label: string; fields: ReadonlyArray<keyof Settings> }>;
 

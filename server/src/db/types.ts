@@ -9,6 +9,7 @@
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type * as schema from './schema/sqlite/index.ts';
 import type { Engine } from './engine.ts';
+import type { FileStore } from './files.ts';
 
 export type Drizzle = BetterSQLite3Database<typeof schema>;
 
@@ -35,6 +36,8 @@ export interface Db extends Reads {
   readonly shared: boolean;
   /** Sign-in counters (docs/security.md): atomic per key, shared by every instance. */
   readonly counters: Counters;
+  /** The stored files (documents): on disk beside SQLite, in the database on PostgreSQL (db/files.ts). */
+  readonly files: FileStore;
   /**
    * Runs `fn` while holding a named lock that every instance honours, or returns `{ acquired: false }`
    * at once when someone else holds it (backup and restore guards).

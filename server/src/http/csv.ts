@@ -45,8 +45,8 @@ async function pump(source: CsvSource, csv: Stringifier): Promise<void> {
   }
 }
 
-/** Answers `source` as a CSV attachment named `fileName`. */
-export function sendCsv(reply: FastifyReply, source: CsvSource, fileName: string): FastifyReply {
+/** `source` as a CSV byte stream (an entry of a zip: the audit pack). */
+export function csvStream(source: CsvSource): Stringifier {
   const csv = stringify({
     header: true,
     columns: source.columns.map((c) => ({ key: c.key, header: c.header })),
@@ -54,6 +54,12 @@ export function sendCsv(reply: FastifyReply, source: CsvSource, fileName: string
     cast: { string: (value) => neutraliseCsvCell(value), boolean: (value) => (value ? 'Yes' : 'No') },
   });
   void pump(source, csv);
+  return csv;
+}
+
+/** Answers `source` as a CSV attachment named `fileName`. */
+export function sendCsv(reply: FastifyReply, source: CsvSource, fileName: string): FastifyReply {
+  const csv = csvStream(source);
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${fileName}"`)

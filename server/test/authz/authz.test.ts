@@ -68,6 +68,15 @@ function objectFor(kind: ObjectKind, relation: Relation, who: Who): number | und
             ? byUser(world.completionOf)
             : undefined;
       return byUser(world.completionOf);
+    case 'document':
+      // A School sees the certificates of completions of its course (agent1's, on school1's course).
+      if (who === 'School')
+        return relation === 'own'
+          ? world.documentOf.get(world.agent1.user_id)
+          : relation === 'other'
+            ? byUser(world.documentOf)
+            : undefined;
+      return byUser(world.documentOf);
     case 'course':
       if (relation === 'own') return who === 'School' ? world.course1 : undefined;
       if (relation === 'same') return undefined;

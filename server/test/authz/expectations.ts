@@ -24,7 +24,8 @@ import type { World } from './world.ts';
 
 export type Outcome = 'ok' | 400 | 401 | 403 | 404 | 409;
 export type Relation = 'own' | 'same' | 'other' | 'none';
-export type ObjectKind = 'user' | 'brokerage' | 'license' | 'payment' | 'completion' | 'course' | 'template' | 'backup' | 'ceRule';
+export type ObjectKind =
+  'user' | 'brokerage' | 'license' | 'payment' | 'completion' | 'course' | 'template' | 'backup' | 'ceRule' | 'document';
 export type Row = Outcome | Partial<Record<Relation, Outcome>>;
 
 export interface Expectation {
@@ -200,6 +201,25 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'ceRules.delete': { object: 'ceRule', input: (id) => ({ id }), ...adminOnly },
 
   // payments: Admin all; Broker own + own brokerage's, records; Agent own (read); School 403.
+  // Documents (docs/decisions.md "Documents"): a School reads only certificates of completions of its courses.
+  'documents.page': { input: empty, ...everyone },
+  'documents.get': {
+    object: 'document',
+    input: (id) => ({ id }),
+    Admin: 'ok',
+    Broker: brokerScope,
+    Agent: ownOnly,
+    School: { own: 'ok', other: 404, none: 404 },
+  },
+  'documents.update': {
+    object: 'document',
+    input: (id, _w, n) => ({ id, title: `Renamed ${n}.pdf` }),
+    Admin: 'ok',
+    Broker: brokerScope,
+    Agent: ownOnly,
+    School: 403,
+  },
+  'documents.delete': { object: 'document', input: (id) => ({ id }), Admin: 'ok', Broker: brokerScope, Agent: ownOnly, School: 403 },
   'payments.list': { input: empty, ...notSchool },
   'payments.page': { input: empty, ...notSchool },
   'payments.summary': { input: empty, ...notSchool },

@@ -5,7 +5,10 @@
  * CE rule (for a state none of the licenses is in, so it changes no license's figures).
  * Everything is created through the real services (as the Admin), users through seedUser.
  */
+import { Readable } from 'node:stream';
 import type { RoleName } from '@lm/shared';
+import { newStorageKey } from '../../src/db/client.ts';
+import { documents, documentVersions } from '../../src/db/schema/index.ts';
 import { issueLinkToken, LINK_VALIDITY_MS } from '../../src/modules/auth/password-reset.service.ts';
 import { callerFor, seedBrokerage, seedUser, tokenFor, type SeededUser, type TestEnv } from '../helpers.ts';
 
@@ -35,6 +38,8 @@ export interface World {
   licenseOf: Map<number, number>;
   paymentOf: Map<number, number>;
   completionOf: Map<number, number>;
+  /** Per user id: a CE certificate document linked to their completion (its file in the file store). */
+  documentOf: Map<number, number>;
   /** Courses by owner: school1's, school2's, and one made by the Admin (no school). */
   course1: number;
   course2: number;
@@ -81,6 +86,7 @@ export async function seedWorld(env: TestEnv, opts: { backup?: boolean } = {}): 
   const licenseOf = new Map<number, number>();
   const paymentOf = new Map<number, number>();
   const completionOf = new Map<number, number>();
+  const documentOf = new Map<number, number>();
   for (const p of [broker1, agent1, agent1b, broker2, agent2, agent2b]) {
     const lic = await asAdmin.licenses.create({
       user_id: p.user_id,
@@ -100,6 +106,25 @@ export async function seedWorld(env: TestEnv, opts: { backup?: boolean } = {}): 
       completion_date: '2025-03-01',
     });
     completionOf.set(p.user_id, done.completion_id);
+    const key = newStorageKey();
+    const bytes = Buffer.from(`%PDF-1.4 certificate of ${p.user_id}`);
+    const stored = await env.db.files.put(key, Readable.from([bytes]), { maxBytes: 1024 });
+    const docId = await env.db.transaction(async (tx) => {
+      const [doc] = await tx
+        .insert(documents)
+        .values({ owner_id: p.user_id, completion_id: done.completion_id, category: 'ce_certificate', title: 'certificate.pdf' })
+        .returning();
+      await tx.insert(documentVersions).values({
+        document_id: doc!.document_id,
+        version: 1,
+        file_name: 'certificate.pdf',
+        mime_type: 'application/pdf',
+        ...stored,
+        storage_key: key,
+      });
+      return doc!.document_id;
+    });
+    documentOf.set(p.user_id, docId);
   }
   const template = (
     await asAdmin.admin.notifications.create({
@@ -128,6 +153,7 @@ export async function seedWorld(env: TestEnv, opts: { backup?: boolean } = {}): 
     licenseOf,
     paymentOf,
     completionOf,
+    documentOf,
     course1,
     course2,
     courseAdmin,

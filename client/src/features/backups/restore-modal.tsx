@@ -28,6 +28,7 @@ export function RestoreModal({ backup, onClose }: { backup: Backup | null; onClo
         include_licenses: chosen.licenses,
         include_courses: chosen.courses,
         include_payments: chosen.payments,
+        include_documents: chosen.documents,
         include_brokerages: chosen.brokerages,
         include_settings: chosen.settings,
       },

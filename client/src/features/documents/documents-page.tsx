@@ -1,17 +1,482 @@
-import { PlannedFeatures } from '../../components/planned-features.tsx';
+/**
+ * The Documents screen (docs/product.md, docs/decisions.md "Documents"): a person's files with their versions.
+ * The list (filters, sort, paging, CSV), a drawer per document (preview, versions, new version, edit, delete)
+ * and the upload modal (Dropzone, progress, the server's refusal shown in place).
+ */
+import '@mantine/dropzone/styles.css';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  Alert,
+  Badge,
+  Button,
+  Divider,
+  Drawer,
+  Group,
+  Modal,
+  Progress,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { Dropzone } from '@mantine/dropzone';
+import { IconDownload, IconFileUpload, IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
+import {
+  DOCUMENT_CATEGORIES,
+  DOCUMENT_CATEGORY_LABELS,
+  DOCUMENT_SORT_COLUMNS,
+  DOCUMENT_STRINGS,
+  formatBytes,
+  type DocumentCategory,
+  type DocumentDetail,
+  type DocumentItem,
+} from '@lm/shared';
+import { useAuth } from '../../lib/auth.tsx';
+import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { formatDate, formatDateTime } from '../../lib/format.ts';
+import { confirm } from '../../components/confirm.ts';
+import { ExportButton } from '../../components/export-button.tsx';
+import { ListTable } from '../../components/list-table.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { QueryError } from '../../components/query-error.tsx';
+import {
+  downloadVersion,
+  useDeleteDocument,
+  useDocument,
+  useDocumentsPage,
+  useOwnerCompletions,
+  useOwnerLicenses,
+  useOwners,
+  usePreviewUrl,
+  useUpdateDocument,
+  useUploadDocument,
+} from './api.ts';
+import { ExtractionPanel } from './extraction-panel.tsx';
+
+const CATEGORY_OPTIONS = DOCUMENT_CATEGORIES.map((c) => ({ value: c, label: DOCUMENT_CATEGORY_LABELS[c] }));
+const sortKey = (key: string) =>
+  (DOCUMENT_SORT_COLUMNS as readonly string[]).includes(key) ? (key as (typeof DOCUMENT_SORT_COLUMNS)[number]) : 'created_at';
+const isPreviewable = (mime: string) => mime === 'application/pdf' || mime.startsWith('image/');
 
 export function DocumentsPage() {
+  const { hasRole } = useAuth();
+  const canUpload = hasRole('Admin', 'Broker', 'Agent');
+  const [uploading, setUploading] = useState(false);
   return (
-    <PlannedFeatures
-      title="Documents"
-      intro="Document management is planned for a coming release. It will include:"
-      features={[
-        'Document upload',
-        'Organization into folders and tags',
-        'Sharing with brokers and agents',
-        'Version history',
-        'Text recognition (OCR) for scanned licenses',
-      ]}
-    />
+    <>
+      <PageHeader
+        title={DOCUMENT_STRINGS.title}
+        actions={
+          canUpload && (
+            <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
+              {DOCUMENT_STRINGS.upload}
+            </Button>
+          )
+        }
+      />
+      <DocumentsTable canEdit={canUpload} />
+      {canUpload && <UploadModal opened={uploading} onClose={() => setUploading(false)} />}
+    </>
+  );
+}
+
+function DocumentsTable({ canEdit }: { canEdit: boolean }) {
+  const { hasRole } = useAuth();
+  const manager = hasRole('Admin', 'Broker');
+  const list = useListState({ sort: 'created_at', order: 'desc', filters: { owner: '', category: '', license: '', search: '' } });
+  const f = list.filters;
+  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
+  const [params, setParams] = useSearchParams();
+  const openId = Number(params.get('open')) || null;
+  const setOpenId = (id: number | null) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (id === null) next.delete('open');
+        else next.set('open', String(id));
+        return next;
+      },
+      { replace: true },
+    );
+  const owners = useOwners(manager);
+  // A School holds no licenses and may not list them.
+  const holder = !hasRole('School');
+  const licenses = useOwnerLicenses(f.owner ? Number(f.owner) : null, holder);
+
+  const view = {
+    sort: sortKey(list.sort),
+    order: list.order,
+    owner_id: f.owner ? Number(f.owner) : undefined,
+    category: (f.category || undefined) as DocumentCategory | undefined,
+    license_id: f.license ? Number(f.license) : undefined,
+    search: f.search || undefined,
+  };
+  const query = useDocumentsPage({ ...view, page: list.page, limit: list.limit });
+  const empty = !f.owner && !f.category && !f.license && !f.search;
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Group align="flex-end" wrap="wrap" gap="sm">
+          <TextInput
+            label="Search"
+            placeholder="Title"
+            leftSection={<IconSearch size={16} />}
+            value={searchText}
+            onChange={(e) => onSearch(e.currentTarget.value)}
+            w={220}
+          />
+          {manager && (
+            <Select
+              label="Owner"
+              placeholder="Everyone"
+              searchable
+              data={(owners.data ?? []).map((o) => ({ value: String(o.user_id), label: `${o.first_name} ${o.last_name}` }))}
+              value={f.owner || null}
+              onChange={(v) => list.setFilters({ owner: v ?? '', license: '' })}
+              clearable
+              w={200}
+            />
+          )}
+          <Select
+            label="Category"
+            placeholder="All categories"
+            data={CATEGORY_OPTIONS}
+            value={f.category || null}
+            onChange={(v) => list.setFilters({ category: v ?? '' })}
+            clearable
+            w={180}
+          />
+          {holder && (
+            <Select
+              label="License"
+              placeholder="Any license"
+              data={(licenses.data ?? []).map((l) => ({ value: String(l.license_id), label: l.license_number }))}
+              value={f.license || null}
+              onChange={(v) => list.setFilters({ license: v ?? '' })}
+              clearable
+              w={180}
+            />
+          )}
+        </Group>
+        <ExportButton path="/api/documents/export" params={view} things={DOCUMENT_STRINGS.things} />
+      </Group>
+      <ListTable<DocumentItem>
+        things={DOCUMENT_STRINGS.things}
+        query={query}
+        records={query.data?.documents}
+        total={query.data?.pagination.total ?? 0}
+        idAccessor="document_id"
+        list={list}
+        emptyText={
+          empty ? `${DOCUMENT_STRINGS.empty}. ${canEdit ? DOCUMENT_STRINGS.emptyHint : ''}`.trim() : 'No documents match these filters'
+        }
+        onOpen={(d) => setOpenId(d.document_id)}
+        columns={[
+          {
+            accessor: 'title',
+            title: 'Title',
+            sortable: true,
+            render: (d) => (
+              <Text size="sm" fw={500} lineClamp={2} maw={280}>
+                {d.title}
+              </Text>
+            ),
+          },
+          {
+            accessor: 'category',
+            title: 'Category',
+            sortable: true,
+            noWrap: true,
+            render: (d) => <Badge variant="light">{DOCUMENT_CATEGORY_LABELS[d.category]}</Badge>,
+          },
+          { accessor: 'owner', title: 'Owner', sortable: true, render: (d) => d.owner_name },
+          { accessor: 'license_number', title: 'License', render: (d) => d.license_number ?? d.completion_course_name ?? '-' },
+          { accessor: 'current_version', title: 'Version', textAlign: 'right', render: (d) => `v${d.current_version}` },
+          { accessor: 'created_at', title: 'Added', sortable: true, noWrap: true, render: (d) => formatDate(d.created_at) },
+        ]}
+      />
+      <DocumentDrawer documentId={openId} canEdit={canEdit} onClose={() => setOpenId(null)} />
+    </Stack>
+  );
+}
+
+function DocumentDrawer({ documentId, canEdit, onClose }: { documentId: number | null; canEdit: boolean; onClose: () => void }) {
+  const narrow = useMediaQuery('(max-width: 48em)');
+  return (
+    <Drawer
+      opened={documentId !== null}
+      onClose={onClose}
+      position="right"
+      size={narrow ? '100%' : 'xl'}
+      title={
+        <Title order={3} component="span">
+          Document
+        </Title>
+      }
+      closeButtonProps={{ 'aria-label': 'Close document details' }}
+    >
+      {documentId !== null && <DrawerBody documentId={documentId} canEdit={canEdit} onDeleted={onClose} />}
+    </Drawer>
+  );
+}
+
+function DrawerBody({ documentId, canEdit, onDeleted }: { documentId: number; canEdit: boolean; onDeleted: () => void }) {
+  const query = useDocument(documentId);
+  const remove = useDeleteDocument();
+  const [versionOpen, setVersionOpen] = useState(false);
+  if (query.isError) return <QueryError things="the document" query={query} />;
+  const doc = query.data;
+  if (!doc) return <Skeleton h={240} aria-label="Loading the document" />;
+  const current = doc.versions.find((v) => v.version === doc.current_version) ?? doc.versions.at(-1)!;
+  const onDelete = async () => {
+    if (await confirm(DOCUMENT_STRINGS.deleteConfirm, { confirmLabel: 'Delete' })) {
+      remove.mutate({ id: doc.document_id }, { onSuccess: onDeleted });
+    }
+  };
+  return (
+    <Stack>
+      <div>
+        <Text fw={600} style={{ wordBreak: 'break-word' }}>
+          {doc.title}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {DOCUMENT_CATEGORY_LABELS[doc.category]} · {doc.owner_name}
+          {doc.license_number ? ` · License ${doc.license_number}` : ''}
+          {doc.completion_course_name ? ` · ${doc.completion_course_name}` : ''}
+        </Text>
+      </div>
+      <Preview documentId={doc.document_id} version={current.version} mime={current.mime_type} title={current.file_name} />
+      {doc.category === 'ce_certificate' && <ExtractionPanel documentId={doc.document_id} version={current.version} />}
+      <Divider label="Versions" labelPosition="left" />
+      <Table.ScrollContainer minWidth={420}>
+        <Table aria-label="Versions">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Version</Table.Th>
+              <Table.Th>File</Table.Th>
+              <Table.Th>Size</Table.Th>
+              <Table.Th>Uploaded</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {[...doc.versions].reverse().map((v) => (
+              <Table.Tr key={v.version}>
+                <Table.Td>v{v.version}</Table.Td>
+                <Table.Td style={{ wordBreak: 'break-word' }}>{v.file_name}</Table.Td>
+                <Table.Td>{formatBytes(v.size)}</Table.Td>
+                <Table.Td>
+                  {formatDateTime(v.created_at)}
+                  {v.uploaded_by_name ? ` · ${v.uploaded_by_name}` : ''}
+                </Table.Td>
+                <Table.Td>
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    leftSection={<IconDownload size={14} />}
+                    aria-label={`Download ${v.file_name} (version ${v.version})`}
+                    onClick={() => void downloadVersion(doc.document_id, v.version, v.file_name)}
+                  >
+                    Download
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {canEdit && (
+        <>
+          <Group>
+            <Button leftSection={<IconFileUpload size={16} />} variant="light" onClick={() => setVersionOpen(true)}>
+              {DOCUMENT_STRINGS.uploadVersion}
+            </Button>
+            <Button color="red" variant="subtle" leftSection={<IconTrash size={16} />} onClick={() => void onDelete()}>
+              Delete
+            </Button>
+          </Group>
+          <Divider label="Details" labelPosition="left" />
+          <EditForm doc={doc} />
+          <UploadModal opened={versionOpen} documentId={doc.document_id} onClose={() => setVersionOpen(false)} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function Preview({ documentId, version, mime, title }: { documentId: number; version: number; mime: string; title: string }) {
+  const previewable = isPreviewable(mime);
+  const { url, error } = usePreviewUrl(documentId, version, previewable);
+  if (!previewable) {
+    return (
+      <Text size="sm" c="dimmed">
+        No preview for this type of file; download it below.
+      </Text>
+    );
+  }
+  if (error) return <Alert color="red">{error}</Alert>;
+  if (!url) return <Skeleton h={320} aria-label="Loading the preview" />;
+  if (mime === 'application/pdf') {
+    return <iframe src={url} title={`Preview of ${title}`} style={{ width: '100%', height: 420, border: 0 }} />;
+  }
+  return <img src={url} alt={`Preview of ${title}`} style={{ maxWidth: '100%', maxHeight: 420, objectFit: 'contain' }} />;
+}
+
+function EditForm({ doc }: { doc: DocumentDetail }) {
+  const update = useUpdateDocument();
+  const licenses = useOwnerLicenses(doc.owner_id, true);
+  const [category, setCategory] = useState<DocumentCategory>(doc.category);
+  const [licenseId, setLicenseId] = useState<string | null>(doc.license_id ? String(doc.license_id) : null);
+  const dirty = category !== doc.category || (licenseId ? Number(licenseId) : null) !== doc.license_id;
+  return (
+    <Stack gap="sm">
+      <Select
+        label="Category"
+        data={CATEGORY_OPTIONS}
+        value={category}
+        allowDeselect={false}
+        onChange={(v) => v && setCategory(v as DocumentCategory)}
+      />
+      <Select
+        label="License"
+        placeholder="No license"
+        data={(licenses.data ?? []).map((l) => ({ value: String(l.license_id), label: l.license_number }))}
+        value={licenseId}
+        onChange={setLicenseId}
+        clearable
+      />
+      <Group>
+        <Button
+          disabled={!dirty}
+          loading={update.isPending}
+          onClick={() => update.mutate({ id: doc.document_id, category, license_id: licenseId ? Number(licenseId) : null })}
+        >
+          Save changes
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** A new document (category, license, owner) or, with documentId, a new version of one. */
+function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose: () => void; documentId?: number }) {
+  const { hasRole, user } = useAuth();
+  const manager = hasRole('Admin', 'Broker');
+  const upload = useUploadDocument();
+  const [file, setFile] = useState<File | null>(null);
+  const [category, setCategory] = useState<DocumentCategory>('license_copy');
+  const [ownerId, setOwnerId] = useState<string | null>(null);
+  const [licenseId, setLicenseId] = useState<string | null>(null);
+  const [completionId, setCompletionId] = useState<string | null>(null);
+  const isVersion = documentId !== undefined;
+  const owners = useOwners(opened && manager && !isVersion);
+  const licenses = useOwnerLicenses(ownerId ? Number(ownerId) : (user?.user_id ?? null), opened && !isVersion);
+  const certificate = category === 'ce_certificate';
+  const completions = useOwnerCompletions(ownerId ? Number(ownerId) : (user?.user_id ?? null), opened && !isVersion && certificate);
+  const close = () => {
+    if (upload.isPending) return;
+    setFile(null);
+    setLicenseId(null);
+    setCompletionId(null);
+    upload.reset();
+    onClose();
+  };
+  const submit = () => {
+    if (!file) return;
+    upload.mutate(
+      isVersion
+        ? { file, documentId }
+        : {
+            file,
+            category,
+            licenseId: licenseId ? Number(licenseId) : null,
+            completionId: certificate && completionId ? Number(completionId) : null,
+            ownerId: ownerId ? Number(ownerId) : null,
+          },
+      { onSuccess: () => close() },
+    );
+  };
+  return (
+    <Modal opened={opened} onClose={close} title={isVersion ? DOCUMENT_STRINGS.uploadVersion : DOCUMENT_STRINGS.upload} size="lg">
+      <Stack>
+        <Dropzone onDrop={(files) => setFile(files[0] ?? null)} multiple={false} disabled={upload.isPending} aria-label="Choose a file">
+          <Stack align="center" gap={4} py="lg" style={{ pointerEvents: 'none' }}>
+            <IconUpload size={32} />
+            <Text size="sm" ta="center">
+              {file ? `${file.name} (${formatBytes(file.size)})` : 'Drag a file here or click to choose one'}
+            </Text>
+          </Stack>
+        </Dropzone>
+        {!isVersion && (
+          <>
+            <Select
+              label="Category"
+              data={CATEGORY_OPTIONS}
+              value={category}
+              allowDeselect={false}
+              onChange={(v) => v && setCategory(v as DocumentCategory)}
+            />
+            {manager && (
+              <Select
+                label="Owner"
+                placeholder="Myself"
+                searchable
+                data={(owners.data ?? []).map((o) => ({ value: String(o.user_id), label: `${o.first_name} ${o.last_name}` }))}
+                value={ownerId}
+                onChange={(v) => {
+                  setOwnerId(v);
+                  setLicenseId(null);
+                  setCompletionId(null);
+                }}
+                clearable
+              />
+            )}
+            <Select
+              label="License"
+              placeholder="No license"
+              data={(licenses.data ?? []).map((l) => ({ value: String(l.license_id), label: l.license_number }))}
+              value={licenseId}
+              onChange={setLicenseId}
+              clearable
+            />
+            {certificate && (
+              <Select
+                label="Completion"
+                placeholder="No completion"
+                data={(completions.data ?? []).map((c) => ({
+                  value: String(c.completion_id),
+                  label: `${c.course_name} (${formatDate(c.completion_date)})`,
+                }))}
+                value={completionId}
+                onChange={setCompletionId}
+                clearable
+              />
+            )}
+          </>
+        )}
+        {(upload.isPending || upload.isSuccess) && (
+          <Progress value={upload.progress} aria-label="Upload progress" animated={upload.isPending} />
+        )}
+        {upload.errorMessage && (
+          <Alert color="red" role="alert">
+            {upload.errorMessage}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close} disabled={upload.isPending}>
+            Cancel
+          </Button>
+          <Button onClick={submit} disabled={!file} loading={upload.isPending}>
+            Upload
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }

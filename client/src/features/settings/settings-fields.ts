@@ -31,10 +31,13 @@ export const SETTING_LABELS: Record<keyof Settings, { label: string; description
     label: 'Lockout Duration (minutes)',
     description: 'How long a locked account must wait before signing in again',
   },
-  max_file_size_mb: { label: 'Max File Size (MB)', description: 'Largest backup zip that may be uploaded under Backup & Restore' },
+  max_file_size_mb: {
+    label: 'Max File Size (MB)',
+    description: 'Largest document, or backup zip under Backup & Restore, that may be uploaded',
+  },
   allowed_file_types: {
     label: 'Allowed File Types',
-    description: 'Comma-separated extensions accepted for document uploads, e.g. pdf,docx,jpg',
+    description: 'Comma-separated extensions accepted for documents, e.g. pdf,docx,jpg; a file’s content must match its extension',
   },
   maintenance_mode: {
     label: 'Maintenance Mode',

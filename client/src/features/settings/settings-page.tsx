@@ -207,7 +207,14 @@ function SettingsForm({ initial }: { initial: Settings }) {
           </Tabs.Panel>
 
           <Tabs.Panel value="uploads">
-            <Stack maw={560}>{number('max_file_size_mb')}</Stack>
+            <Stack maw={560}>
+              {number('max_file_size_mb')}
+              <TextInput
+                {...SETTING_LABELS.allowed_file_types}
+                key={form.key('allowed_file_types')}
+                {...form.getInputProps('allowed_file_types')}
+              />
+            </Stack>
           </Tabs.Panel>
 
           <Tabs.Panel value="system">

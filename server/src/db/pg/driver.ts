@@ -7,6 +7,7 @@ import type { Db, Drizzle, Tx } from '../types.ts';
 import { currentTx, openTxOf, RAW, readsOn, txOn } from '../handles.ts';
 import { driverCode, translateDbError } from '../errors.ts';
 import { PgCounters } from './counters.ts';
+import { pgFileStore } from '../files.ts';
 
 export const PG_MIGRATIONS = path.join(ROOT, 'drizzle/pg');
 
@@ -71,6 +72,7 @@ export async function openPostgres(url: string, options: { migrate?: boolean; po
     engine: 'postgres',
     shared: true,
     counters,
+    files: pgFileStore(pool),
     pool,
     get [RAW]() {
       return openTxOf(db)?.drizzle ?? base;

@@ -31,4 +31,7 @@ export const {
   settings,
   passwordResetTokens,
   jobRuns,
+  documents,
+  documentVersions,
+  storedFileChunks,
 } = active;

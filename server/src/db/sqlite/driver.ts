@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ROOT } from '../../paths.ts';
@@ -9,6 +10,7 @@ import type { Db, Drizzle, Tx } from '../types.ts';
 import { currentTx, openTxOf, RAW, readsOn, txOn } from '../handles.ts';
 import { translateDbError } from '../errors.ts';
 import { SqliteCounters } from './counters.ts';
+import { diskFileStore } from '../files.ts';
 
 export const SQLITE_MIGRATIONS = path.join(ROOT, 'drizzle/sqlite');
 
@@ -82,7 +84,7 @@ export interface SqliteDb extends Db {
  * transaction. WAL gives the reader the last committed state, so a request never sees another request's
  * uncommitted writes, and reads never wait for a write.
  */
-export function openSqlite(file: string, options: { migrate?: boolean } = {}): SqliteDb {
+export function openSqlite(file: string, options: { migrate?: boolean; dataDir?: string | undefined } = {}): SqliteDb {
   const memory = file === ':memory:';
   if (!memory) fs.mkdirSync(path.dirname(file), { recursive: true });
   const writer = new Database(file);
@@ -120,6 +122,9 @@ export function openSqlite(file: string, options: { migrate?: boolean } = {}): S
     engine: 'sqlite',
     shared: false,
     counters,
+    files: diskFileStore(
+      path.join(options.dataDir ?? (memory ? fs.mkdtempSync(path.join(os.tmpdir(), 'lm-files-')) : path.dirname(file)), 'documents'),
+    ),
     writer,
     file,
     withWriter,

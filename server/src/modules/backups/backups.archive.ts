@@ -18,8 +18,19 @@ export const MANIFEST_ENTRY = 'manifest.json';
 export const FILES_PREFIX = 'files/';
 export const MANIFEST_FORMAT = 1;
 export const MANIFEST_APP = 'License Manager';
-/** Folders of $DATA_DIR copied into a backup with include_files. */
-export const FILE_FOLDERS = ['documents', 'outbox'] as const;
+/**
+ * Folders of $DATA_DIR copied into a backup with include_files. Documents are not among them: their files are
+ * read through the file store (db/files.ts), so a backup on PostgreSQL carries them too, as files/documents/<key>.
+ */
+export const FILE_FOLDERS = ['outbox'] as const;
+/** Zip folder of the stored documents' files. */
+export const DOCUMENTS_PREFIX = `${FILES_PREFIX}documents/`;
+
+/** A stored file going into a backup: read when the zip reaches it. */
+export interface StoredEntry {
+  rel: string;
+  open: () => Promise<NodeJS.ReadableStream>;
+}
 
 /** A snapshot larger than this is refused on extraction (a zip bomb must not fill the disk). */
 const MAX_DATABASE_BYTES = 16 * 1024 ** 3;
@@ -104,13 +115,21 @@ export function collectDataFiles(dataDir: string): Array<{ abs: string; rel: str
 /** Writes the zip to `target` through a temporary name, fsyncs it, then renames it into place. */
 export async function writeBackupZip(
   target: string,
-  parts: { databaseFile: string; manifest: Manifest; files: Array<{ abs: string; rel: string }> },
+  parts: { databaseFile: string; manifest: Manifest; files: Array<{ abs: string; rel: string }>; stored?: StoredEntry[] },
 ): Promise<number> {
   const partial = `${target}.partial`;
   const zip = new yazl.ZipFile();
   zip.addFile(parts.databaseFile, DATABASE_ENTRY);
   zip.addBuffer(Buffer.from(JSON.stringify(parts.manifest, null, 2)), MANIFEST_ENTRY);
   for (const f of parts.files) zip.addFile(f.abs, `${FILES_PREFIX}${f.rel}`);
+  for (const f of parts.stored ?? []) {
+    zip.addReadStreamLazy(`${FILES_PREFIX}${f.rel}`, (cb) => {
+      f.open().then(
+        (stream) => cb(null, stream),
+        (err: unknown) => cb(err, undefined as never),
+      );
+    });
+  }
   zip.end();
   try {
     await pipeline(zip.outputStream, fs.createWriteStream(partial));
@@ -244,4 +263,35 @@ export async function extractBackup(
     throw badRequest(NOT_A_BACKUP);
   }
   return { manifest, ...extracted };
+}
+
+/**
+ * Calls `take` for every entry under files/documents/ of a backup zip whose name (the storage key) is in
+ * `wanted`, with a stream of its bytes, one entry at a time. Entry names are never used as paths.
+ */
+export async function eachDocumentFile(
+  zipFile: string,
+  wanted: Set<string>,
+  take: (key: string, stream: NodeJS.ReadableStream) => Promise<void>,
+): Promise<void> {
+  const zip = await openZip(zipFile);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', () => reject(badRequest(NOT_A_BACKUP)));
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: yauzl.Entry) => {
+        const key = entry.fileName.startsWith(DOCUMENTS_PREFIX) ? entry.fileName.slice(DOCUMENTS_PREFIX.length) : '';
+        if (!wanted.has(key)) {
+          zip.readEntry();
+          return;
+        }
+        entryStream(zip, entry)
+          .then((stream) => take(key, stream))
+          .then(() => zip.readEntry(), reject);
+      });
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
 }

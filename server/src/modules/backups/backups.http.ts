@@ -46,6 +46,7 @@ const uploadFields = z.object({
   include_licenses: z.stringbool().optional(),
   include_courses: z.stringbool().optional(),
   include_payments: z.stringbool().optional(),
+  include_documents: z.stringbool().optional(),
   include_brokerages: z.stringbool().optional(),
   include_settings: z.stringbool().optional(),
 });
@@ -167,6 +168,7 @@ export const backupsFileRoutes: FileRoutes = {
                   include_licenses: { type: 'boolean' },
                   include_courses: { type: 'boolean' },
                   include_payments: { type: 'boolean' },
+                  include_documents: { type: 'boolean' },
                   include_brokerages: { type: 'boolean' },
                   include_settings: { type: 'boolean' },
                 },

@@ -23,6 +23,8 @@ export const GROUP_TABLES: Record<BackupGroup, string[]> = {
   licenses: ['licenses', 'ce_adjustments', 'license_cycles', 'ce_rules'],
   courses: ['courses', 'completions'],
   payments: ['payments'],
+  // The rows; their stored files come back through the file store (backups.service.ts restoreDocumentFiles).
+  documents: ['documents', 'document_versions'],
   settings: ['settings'],
 };
 

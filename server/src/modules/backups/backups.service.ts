@@ -23,7 +23,7 @@ import {
   type RestoreFlags,
   type RestoreResult,
 } from '@lm/shared';
-import { backups, users } from '../../db/schema/index.ts';
+import { backups, documentVersions, users } from '../../db/schema/index.ts';
 import type { AuthedContext, Context } from '../../core/context.ts';
 import { audit } from '../../core/audit.ts';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.ts';
@@ -31,12 +31,14 @@ import { getSettings, invalidateSettings } from '../../core/settings.ts';
 import { applyRuntimeSettings } from '../settings/settings.service.ts';
 import {
   collectDataFiles,
+  eachDocumentFile,
   UPLOAD_INFLATION_RATIO,
   MANIFEST_APP,
   MANIFEST_FORMAT,
   sha256File,
   writeBackupZip,
   type Manifest,
+  type StoredEntry,
 } from './backups.archive.ts';
 import { prepareSnapshot, removeDatabaseFile, takeSnapshot } from './backups.snapshot.ts';
 import { restoreGroups } from './backups.restore.ts';
@@ -173,6 +175,41 @@ function short(err: unknown): string {
 }
 
 /**
+ * The stored files of every document version (deleted documents too: they keep their files), read through the
+ * file store so a backup on PostgreSQL carries them as well (docs/architecture.md "Stored files").
+ */
+async function storedDocumentFiles(ctx: AuthedContext): Promise<Array<StoredEntry & { size: number }>> {
+  const rows = await ctx.db
+    .select({ key: documentVersions.storage_key, size: documentVersions.size })
+    .from(documentVersions)
+    .orderBy(asc(documentVersions.version_id));
+  const out: Array<StoredEntry & { size: number }> = [];
+  for (const r of rows) {
+    if (!(await ctx.db.files.has(r.key))) continue; // a file already gone cannot be backed up
+    out.push({ rel: `documents/${r.key}`, size: r.size, open: () => ctx.db.files.openRead(r.key) });
+  }
+  return out;
+}
+
+/**
+ * After the documents group was restored: every version whose file the store no longer has gets it back from
+ * the backup (through the file store, at most the recorded size); files the store still has are kept, and
+ * versions whose file is in neither stay without one.
+ */
+async function restoreDocumentFiles(ctx: AuthedContext, zipFile: string): Promise<void> {
+  const rows = await ctx.db.select({ key: documentVersions.storage_key, size: documentVersions.size }).from(documentVersions);
+  const sizes = new Map<string, number>();
+  for (const r of rows) if (!(await ctx.db.files.has(r.key))) sizes.set(r.key, r.size);
+  if (sizes.size === 0) return;
+  await eachDocumentFile(zipFile, new Set(sizes.keys()), async (key, stream) => {
+    await ctx.db.files.put(key, stream, {
+      maxBytes: sizes.get(key)!,
+      tooLargeMessage: 'A stored file in the backup is larger than recorded',
+    });
+  });
+}
+
+/**
  * Creates a backup: the row (in_progress, audited), a consistent snapshot, the zip with its manifest and,
  * with include_files, $DATA_DIR/documents and outbox; then completed with its size, or failed with
  * the reason (both audited). A failure answers 500 with 'Failed to create backup: <reason>'; another
@@ -206,6 +243,7 @@ async function createHeld(ctx: AuthedContext, input: CreateBackupInput, type: Ba
     fs.mkdirSync(scratch, { recursive: true });
     const snapshot = await takeSnapshot(ctx.db, path.join(scratch, 'database.sqlite'));
     const files = includeFiles ? collectDataFiles(ctx.config.dataDir) : [];
+    const stored = includeFiles ? await storedDocumentFiles(ctx) : [];
     const manifest: Manifest = {
       format: MANIFEST_FORMAT,
       app: MANIFEST_APP,
@@ -218,10 +256,10 @@ async function createHeld(ctx: AuthedContext, input: CreateBackupInput, type: Ba
       database: { file: 'database.sqlite', size: snapshot.size, sha256: await sha256File(snapshot.file) },
       row_counts: snapshot.rowCounts,
       include_files: includeFiles,
-      files: files.map((f) => ({ path: f.rel, size: f.size })),
+      files: [...files.map((f) => ({ path: f.rel, size: f.size })), ...stored.map((f) => ({ path: f.rel, size: f.size }))],
     };
     const fileName = backupFileName(row.id);
-    const size = await writeBackupZip(path.join(backupsDir(ctx), fileName), { databaseFile: snapshot.file, manifest, files });
+    const size = await writeBackupZip(path.join(backupsDir(ctx), fileName), { databaseFile: snapshot.file, manifest, files, stored });
     const completedAt = new Date().toISOString();
     await ctx.db.transaction(async (tx) => {
       await tx
@@ -321,6 +359,7 @@ async function restoreHeld(
       throw new AppError('INTERNAL_SERVER_ERROR', 'The safety backup failed, so nothing was restored', { cause: err });
     }
     const result = await restoreGroups(ctx, workFile, groups, { backupId: id, safetyBackupId: safety.id, source });
+    if (groups.includes('documents')) await restoreDocumentFiles(ctx, zipFile);
     invalidateSettings();
     await applyRuntimeSettings(ctx);
     return result;

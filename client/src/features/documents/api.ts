@@ -1,0 +1,182 @@
+/**
+ * The documents feature's server calls (docs/architecture.md "Client"): the list page, one document with its
+ * versions, edit and delete through tRPC; uploads (with progress), previews and downloads through the REST file
+ * routes with the stored token. A change refreshes the documents queries.
+ */
+import { useEffect, useState } from 'react';
+import { keepPreviousData, useMutation } from '@tanstack/react-query';
+import { DOCUMENT_STRINGS, type DocumentCategory, type DocumentDetail, type DocumentListQuery } from '@lm/shared';
+import { trpc } from '../../lib/trpc.ts';
+import { notify } from '../../lib/notify.ts';
+import { authHeaders, FileCallError, fileCallMessage, responseError } from '../../lib/download.ts';
+import { tokenStore } from '../../lib/token.ts';
+import { UNAUTHORIZED_EVENT } from '../../lib/auth.tsx';
+
+function useRefreshDocuments() {
+  const utils = trpc.useUtils();
+  return () => void utils.documents.invalidate();
+}
+
+/** One page of the Documents list; the previous page stays on screen while the next loads. */
+export function useDocumentsPage(input: DocumentListQuery) {
+  return trpc.documents.page.useQuery(input, { placeholderData: keepPreviousData });
+}
+
+/** The drawer: one document with its versions. */
+export function useDocument(documentId: number | null) {
+  return trpc.documents.get.useQuery({ id: documentId ?? 0 }, { enabled: documentId !== null });
+}
+
+/** The owner select (Admin, Broker): the license holders in the caller's scope. */
+export function useOwners(enabled: boolean) {
+  return trpc.licenses.holders.useQuery(undefined, { enabled, staleTime: 60_000 });
+}
+
+/** The license select: the owner's licenses (the caller's own when no owner is given). */
+export function useOwnerLicenses(userId: number | null, enabled: boolean) {
+  return trpc.licenses.list.useQuery(userId ? { user_id: userId } : {}, { enabled });
+}
+
+/** The completion select of a CE certificate: the owner's completions. */
+export function useOwnerCompletions(userId: number | null, enabled: boolean) {
+  return trpc.completions.list.useQuery(userId ? { user_id: userId } : {}, { enabled });
+}
+
+export function useUpdateDocument() {
+  const refresh = useRefreshDocuments();
+  return trpc.documents.update.useMutation({
+    onSuccess: () => {
+      notify.success(DOCUMENT_STRINGS.updated);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, 'Failed to update the document'),
+  });
+}
+
+export function useDeleteDocument() {
+  const refresh = useRefreshDocuments();
+  return trpc.documents.delete.useMutation({
+    onSuccess: () => {
+      notify.success(DOCUMENT_STRINGS.deleted);
+      refresh();
+    },
+    onError: (err) => notify.failure(err, 'Failed to delete the document'),
+  });
+}
+
+/** POSTs a multipart form with XMLHttpRequest, so the upload's progress can be shown. */
+function postWithProgress(url: string, form: FormData, onProgress: (percent: number) => void): Promise<DocumentDetail> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(Math.round((e.loaded * 100) / e.total));
+    };
+    xhr.onload = () => {
+      let body: { error?: unknown } | null = null;
+      try {
+        body = JSON.parse(xhr.responseText) as { error?: unknown };
+      } catch {
+        body = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(body as unknown as DocumentDetail);
+      if (xhr.status === 401 && tokenStore.get()) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
+      reject(new FileCallError(typeof body?.error === 'string' ? body.error : 'The upload failed'));
+    };
+    xhr.onerror = () => reject(new FileCallError('The upload failed: the server could not be reached'));
+    xhr.send(form);
+  });
+}
+
+export interface UploadInput {
+  file: File;
+  /** A new version of this document; otherwise a new document with the fields below. */
+  documentId?: number;
+  category?: DocumentCategory;
+  licenseId?: number | null;
+  completionId?: number | null;
+  ownerId?: number | null;
+}
+
+/** Upload a document or a new version, with progress; the server's 400/413 text is the error's message. */
+export function useUploadDocument() {
+  const refresh = useRefreshDocuments();
+  const [progress, setProgress] = useState(0);
+  const mutation = useMutation({
+    mutationFn: (input: UploadInput) => {
+      setProgress(0);
+      const form = new FormData();
+      // The fields first, then the file (the server reads the parts in order).
+      if (input.documentId === undefined) {
+        form.append('category', input.category ?? 'other');
+        if (input.licenseId) form.append('license_id', String(input.licenseId));
+        if (input.completionId) form.append('completion_id', String(input.completionId));
+        if (input.ownerId) form.append('owner_id', String(input.ownerId));
+      }
+      form.append('file', input.file, input.file.name);
+      const url = input.documentId === undefined ? '/api/documents' : `/api/documents/${input.documentId}/versions`;
+      return postWithProgress(url, form, setProgress);
+    },
+    onSuccess: (_doc, input) => {
+      setProgress(100);
+      notify.success(input.documentId === undefined ? DOCUMENT_STRINGS.uploaded : DOCUMENT_STRINGS.versionUploaded);
+      refresh();
+    },
+  });
+  return { ...mutation, progress, errorMessage: mutation.error ? fileCallMessage(mutation.error, 'The upload failed') : null };
+}
+
+const fileUrl = (documentId: number, version?: number) =>
+  version === undefined ? `/api/documents/${documentId}/download` : `/api/documents/${documentId}/versions/${version}/download`;
+
+async function fetchFile(url: string, failure: string): Promise<Blob> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: authHeaders() });
+  } catch {
+    throw new FileCallError(failure);
+  }
+  if (!res.ok) throw await responseError(res, failure);
+  return res.blob();
+}
+
+/** Saves one version under its original file name. */
+export async function downloadVersion(documentId: number, version: number, fileName: string): Promise<void> {
+  const failure = 'Failed to download the file';
+  try {
+    const url = URL.createObjectURL(await fetchFile(fileUrl(documentId, version), failure));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = fileName;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (err) {
+    notify.error(fileCallMessage(err, failure));
+  }
+}
+
+/** A blob: URL of a version's bytes for the preview (images and PDF), revoked when no longer shown. */
+export function usePreviewUrl(documentId: number, version: number, enabled: boolean): { url: string | null; error: string | null } {
+  const [state, setState] = useState<{ url: string | null; error: string | null }>({ url: null, error: null });
+  useEffect(() => {
+    if (!enabled) return;
+    let url: string | null = null;
+    let cancelled = false;
+    setState({ url: null, error: null });
+    fetchFile(`${fileUrl(documentId, version)}?inline=1`, 'The preview could not be loaded')
+      .then((blob) => {
+        if (cancelled) return;
+        url = URL.createObjectURL(blob);
+        setState({ url, error: null });
+      })
+      .catch((err: unknown) => !cancelled && setState({ url: null, error: fileCallMessage(err, 'The preview could not be loaded') }));
+    return () => {
+      cancelled = true;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [documentId, version, enabled]);
+  return state;
+}

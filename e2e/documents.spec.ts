@@ -1,0 +1,78 @@
+import { expect, test } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { apiToken, signIn } from './fixtures/auth.ts';
+
+const uid = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+async function pdf(text: string): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([300, 200]);
+  page.drawText(text, { x: 20, y: 100, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+  return Buffer.from(await doc.save());
+}
+
+test.describe.configure({ timeout: 60_000 });
+
+test('an Agent uploads a PDF, previews it, adds a version; an Agent of another brokerage cannot see it', async ({ page, request }) => {
+  const name = `license-${uid()}.pdf`;
+  await signIn(page, 'agent');
+  await page.goto('/documents');
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Upload document' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload document' });
+  // A ".pdf" that is really HTML: the server's message is shown in the modal.
+  await dialog
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'evil.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<html><body>x</body></html>') });
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toContainText('evil.pdf is not a real PDF file');
+  await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: 'application/pdf', buffer: await pdf('License copy') });
+  await expect(dialog.getByText(name)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText('Document uploaded')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  const row = page.getByRole('row').filter({ hasText: name });
+  await expect(row).toBeVisible();
+  await row.click();
+  const drawer = page.getByRole('dialog', { name: 'Document' });
+  await expect(drawer.getByTitle(`Preview of ${name}`)).toBeVisible();
+  await expect(drawer.getByRole('button', { name: `Download ${name} (version 1)` })).toBeVisible();
+
+  const second = `license-v2-${uid()}.pdf`;
+  await drawer.getByRole('button', { name: 'Upload new version' }).click();
+  const versionDialog = page.getByRole('dialog', { name: 'Upload new version' });
+  await versionDialog
+    .locator('input[type="file"]')
+    .setInputFiles({ name: second, mimeType: 'application/pdf', buffer: await pdf('Renewed') });
+  await versionDialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText('New version uploaded')).toBeVisible();
+  const versions = drawer.getByRole('table', { name: 'Versions' });
+  await expect(versions.getByRole('row')).toHaveCount(3);
+  await expect(versions.getByText(name)).toBeVisible();
+  await expect(versions.getByText(second)).toBeVisible();
+
+  // An Agent of another brokerage: not in the list, 404 on the document.
+  const admin = { authorization: `Bearer ${await apiToken(request, 'admin')}` };
+  const brokerage = await request.post('/api/brokerages', { headers: admin, data: { name: `Elsewhere Realty ${uid()}` } });
+  const brokerageId = ((await brokerage.json()) as { brokerage_id: number }).brokerage_id;
+  const email = `stranger-${uid()}@e2e.test`;
+  const password = 'Str4nger!Pass';
+  const created = await request.post('/api/users', {
+    headers: admin,
+    data: { email, password, first_name: 'Stan', last_name: 'Stranger', role_id: 3, brokerage_id: brokerageId },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const login = await request.post('/api/auth/login', { data: { email, password } });
+  const stranger = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+  const list = await request.get('/api/documents?limit=500', { headers: stranger });
+  const docs = ((await list.json()) as { documents: Array<{ document_id: number; title: string }> }).documents;
+  expect(docs.map((d) => d.title)).not.toContain(second);
+  const mine = await request.get(`/api/documents?search=${encodeURIComponent(second)}`, {
+    headers: { authorization: `Bearer ${await apiToken(request, 'agent')}` },
+  });
+  const id = ((await mine.json()) as { documents: Array<{ document_id: number }> }).documents[0]!.document_id;
+  expect((await request.get(`/api/documents/${id}`, { headers: stranger })).status()).toBe(404);
+  expect((await request.get(`/api/documents/${id}/download`, { headers: stranger })).status()).toBe(404);
+});
