@@ -3,7 +3,7 @@
  * The list (filters, sort, paging, CSV), a drawer per document (preview, versions, new version, edit, delete)
  * and the upload modal (Dropzone, progress, the server's refusal shown in place).
  */
-import '@mantine/dropzone/styles.css';
+import '@mantine/dropzone/styles.layer.css';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
