@@ -19,3 +19,4 @@ export * from './notifications.ts';
 export * from './backups.ts';
 export * from './password-reset.ts';
 export * from './extraction.ts';
+export * from './inbox.ts';

@@ -31,4 +31,7 @@ export const {
   settings,
   passwordResetTokens,
   jobRuns,
+  inboxNotifications,
+  notificationPreferences,
+  calendarFeeds,
 } = active;
