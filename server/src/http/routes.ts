@@ -14,6 +14,7 @@ import { brokeragesExport } from '../modules/brokerages/brokerages.http.ts';
 import { coursesExport } from '../modules/courses/courses.http.ts';
 import { completionsExport } from '../modules/completions/completions.http.ts';
 import { ceRulesExport } from '../modules/ce-rules/ce-rules.http.ts';
+import { calendarFileRoutes } from '../modules/inbox/calendar.http.ts';
 
 export type { FileRoutes, RouteDeps } from './file-routes.ts';
 
@@ -50,6 +51,7 @@ export const fileRoutes: FileRoutes[] = [
   coursesExport,
   completionsExport,
   ceRulesExport,
+  calendarFileRoutes,
 ];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));
