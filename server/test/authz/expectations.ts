@@ -278,7 +278,10 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'inbox.readAll': { input: none, ...everyone },
   'inbox.markRead': { input: () => ({ id: 2_147_483_647 }), Admin: 404, Broker: 404, Agent: 404, School: 404 },
   'inbox.preferences': { input: none, ...everyone },
-  'inbox.savePreferences': { input: () => ({ events: [{ event: 'password_changed', in_app: true, email: false, sms: false }] }), ...everyone },
+  'inbox.savePreferences': {
+    input: () => ({ events: [{ event: 'password_changed', in_app: true, email: false, sms: false }] }),
+    ...everyone,
+  },
   'inbox.calendarStatus': { input: none, ...everyone },
   'inbox.createCalendarToken': { input: none, ...everyone },
   'inbox.deleteCalendarToken': { input: none, ...everyone },

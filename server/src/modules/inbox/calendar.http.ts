@@ -10,11 +10,14 @@ import { calendarFeed } from './calendar.service.ts';
 
 async function serveFeed(deps: RouteDeps, req: FastifyRequest, reply: FastifyReply) {
   const { token } = req.params as { token: string };
-  const cal = await calendarFeed(deps.db, deps.config, token);
-  return reply
-    .type('text/calendar; charset=utf-8')
-    .header('content-disposition', 'inline; filename="license-manager.ics"')
-    .send(cal.toString());
+  const text = (await calendarFeed(deps.db, deps.config, token)).toString();
+  return (
+    reply
+      .type('text/calendar; charset=utf-8')
+      .header('content-disposition', 'inline; filename="license-manager.ics"')
+      // RFC 5545 ends every content line with CRLF, the last one included.
+      .send(text.endsWith('\r\n') ? text : `${text}\r\n`)
+  );
 }
 
 export const calendarFileRoutes: FileRoutes = {

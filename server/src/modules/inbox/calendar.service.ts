@@ -81,18 +81,29 @@ export async function calendarStatus(ctx: AuthedContext): Promise<{ active: bool
  */
 export async function calendarFeed(db: Db, config: Config, token: string): Promise<ICalCalendar> {
   const [owner] = await db
-    .select({ user_id: users.user_id, role_id: users.role_id, brokerage_id: users.brokerage_id, is_active: users.is_active, deleted_at: users.deleted_at })
+    .select({
+      user_id: users.user_id,
+      role_id: users.role_id,
+      brokerage_id: users.brokerage_id,
+      is_active: users.is_active,
+      deleted_at: users.deleted_at,
+    })
     .from(calendarFeeds)
     .innerJoin(users, eq(users.user_id, calendarFeeds.user_id))
     .where(eq(calendarFeeds.token_hash, hashOf(token)));
   if (!owner || !owner.is_active || owner.deleted_at) throw notFound('Calendar feed');
   await assertNotInMaintenance({ db }, owner);
   const settings = await getSettings(db);
-  const cal = ical({ name: `${settings.app_name}: license dates`, prodId: { company: settings.app_name, product: 'License Manager', language: 'EN' } });
+  const cal = ical({
+    name: `${settings.app_name}: license dates`,
+    prodId: { company: settings.app_name, product: 'License Manager', language: 'EN' },
+  });
   if (owner.role_id === ROLE.School) return cal;
 
   const scope: SQL | undefined =
-    owner.role_id === ROLE.Broker ? visibleUsersCondition({ ...owner, email: '', first_name: '', last_name: '' }, licenses.user_id) : eq(licenses.user_id, owner.user_id);
+    owner.role_id === ROLE.Broker
+      ? visibleUsersCondition({ ...owner, email: '', first_name: '', last_name: '' }, licenses.user_id)
+      : eq(licenses.user_id, owner.user_id);
   const rows = await db
     .select({
       license_id: licenses.license_id,

@@ -40,7 +40,15 @@ export const inboxRouter = router({
     .query(({ ctx, input }) => inbox.listNotifications(ctx, input)),
 
   unreadCount: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/notifications/unread-count', tags, summary: 'How many of my notifications are unread', protect: true } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/notifications/unread-count',
+        tags,
+        summary: 'How many of my notifications are unread',
+        protect: true,
+      },
+    })
     .input(none)
     .output(unreadCountOutput)
     .query(({ ctx }) => inbox.unreadCount(ctx)),
@@ -88,7 +96,9 @@ export const inboxRouter = router({
     .mutation(({ ctx, input }) => inbox.markRead(ctx, input.id)),
 
   calendarStatus: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/calendar/status', tags, summary: 'Whether my calendar feed is on, since when', protect: true } })
+    .meta({
+      openapi: { method: 'GET', path: '/calendar/status', tags, summary: 'Whether my calendar feed is on, since when', protect: true },
+    })
     .input(none)
     .output(calendarStatusOutput)
     .query(({ ctx }) => calendar.calendarStatus(ctx)),
@@ -108,7 +118,9 @@ export const inboxRouter = router({
     .mutation(({ ctx }) => calendar.createCalendarToken(ctx)),
 
   deleteCalendarToken: authedProcedure
-    .meta({ openapi: { method: 'DELETE', path: '/calendar/token', tags, summary: 'Stop my calendar feed (its link answers 404)', protect: true } })
+    .meta({
+      openapi: { method: 'DELETE', path: '/calendar/token', tags, summary: 'Stop my calendar feed (its link answers 404)', protect: true },
+    })
     .input(none)
     .output(successSchema)
     .mutation(({ ctx }) => calendar.deleteCalendarToken(ctx)),

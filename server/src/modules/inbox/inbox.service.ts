@@ -160,7 +160,10 @@ export async function savePreferences(ctx: AuthedContext, input: PreferencesInpu
       await tx
         .insert(notificationPreferences)
         .values({ user_id: userId, event: e.event, ...next, updated_at: now })
-        .onConflictDoUpdate({ target: [notificationPreferences.user_id, notificationPreferences.event], set: { ...next, updated_at: now } });
+        .onConflictDoUpdate({
+          target: [notificationPreferences.user_id, notificationPreferences.event],
+          set: { ...next, updated_at: now },
+        });
       if (next.in_app !== old.in_app || next.email !== old.email || next.sms !== old.sms) changed.push({ event: e.event, old, new: next });
     }
     if (changed.length > 0) {

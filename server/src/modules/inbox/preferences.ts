@@ -5,7 +5,14 @@
  * Settings stay the outer bound: deliver() skips a channel they switched off whatever the user chose.
  */
 import { and, eq } from 'drizzle-orm';
-import { INBOX_EVENT_TRIGGERS, INBOX_EVENTS, type EventPreference, type InboxEvent, type NotificationType, type TriggerEvent } from '@lm/shared';
+import {
+  INBOX_EVENT_TRIGGERS,
+  INBOX_EVENTS,
+  type EventPreference,
+  type InboxEvent,
+  type NotificationType,
+  type TriggerEvent,
+} from '@lm/shared';
 import { notificationPreferences } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
 

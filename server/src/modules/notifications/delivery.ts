@@ -182,7 +182,7 @@ export interface DeliveryRequest {
 }
 
 export type DeliveryOutcome =
-  | { status: 'skipped'; reason: 'channel_disabled' | 'duplicate' | 'user_preference' } | { status: 'sent' | 'failed'; delivery: Delivery };
+  { status: 'skipped'; reason: 'channel_disabled' | 'duplicate' | 'user_preference' } | { status: 'sent' | 'failed'; delivery: Delivery };
 
 type DeliveryRow = typeof notificationDeliveries.$inferSelect;
 
