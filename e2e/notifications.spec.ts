@@ -48,7 +48,7 @@ test('an Agent sees its unread notifications in the bell and the notification ce
   await page.getByRole('button', { name: 'Mark all read' }).click();
   await expect(page.getByRole('link', { name: 'Notifications', exact: true }).first()).toBeVisible();
   await expect(page.getByTestId('notification-bell')).toHaveAccessibleName('Notifications');
-  await page.getByRole('switch', { name: 'Unread only' }).check();
+  await page.getByRole('switch', { name: 'Unread only' }).check({ force: true });
   await expect(page.getByText('No unread notifications')).toBeVisible();
 
   // Preferences: SMS is not available (no gateway); switch e-mail off for completions and save.
@@ -56,12 +56,12 @@ test('an Agent sees its unread notifications in the bell and the notification ce
   await expect(page.getByRole('switch', { name: 'SMS for Completion approved' })).toBeDisabled();
   await expect(page.getByRole('switch', { name: 'Email for Password changed' })).toBeDisabled();
   const email = page.getByRole('switch', { name: 'Email for Completion approved' });
-  await email.uncheck();
+  await email.uncheck({ force: true });
   await page.getByRole('button', { name: 'Save preferences' }).click();
   await expect(page.getByText('Preferences saved')).toBeVisible();
   const prefs = await call(request, agent, 'get', '/api/notifications/preferences');
   expect((prefs.events as { event: string; email: boolean }[]).find((e) => e.event === 'completion_approved')!.email).toBe(false);
-  await email.check();
+  await email.check({ force: true });
   await page.getByRole('button', { name: 'Save preferences' }).click();
   await expect(page.getByText('Preferences saved')).toHaveCount(2);
 
