@@ -22,7 +22,12 @@ test('an Agent sees its unread notifications in the bell and the notification ce
   await call(request, agent, 'post', '/api/notifications/read-all');
   const me = await call(request, agent, 'get', '/api/auth/me');
   const courseName = `Inbox Ethics ${unique()}`;
-  const course = await call(request, admin, 'post', '/api/courses', { course_name: courseName, description: 'E2E', provider: 'Office', ce_hours: 2 });
+  const course = await call(request, admin, 'post', '/api/courses', {
+    course_name: courseName,
+    description: 'E2E',
+    provider: 'Office',
+    ce_hours: 2,
+  });
   const completion = await call(request, admin, 'post', '/api/completions', {
     user_id: me.user_id,
     course_id: course.course_id,
