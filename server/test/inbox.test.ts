@@ -215,6 +215,29 @@ describe('preferences', () => {
     expect(outboxEmails(env.dir, agent.email)).toHaveLength(2); // e-mail back on
   });
 
+  it('the daily pass honours the e-mail preference: license_expiring e-mail off leaves only the in-app notification', async () => {
+    const agent = await seedUser(env, 'Agent');
+    await callerFor(env, agent.user_id).inbox.savePreferences({
+      events: [{ event: 'license_expiring', in_app: true, email: false, sms: false }],
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    await env.db.transaction((tx) =>
+      tx.insert(licenses).values({
+        user_id: agent.user_id,
+        license_number: `PREF-${Date.now() % 100000}`,
+        state: 'TX',
+        license_type: 'Sales',
+        issue_date: '2020-01-01',
+        expiration_date: addDays(today, 7),
+        status: 'Active',
+      }),
+    );
+    const summary = await runReminders(env.db, env.config);
+    expect(summary.disabled).toBeGreaterThanOrEqual(1);
+    expect(outboxEmails(env.dir, agent.email)).toEqual([]);
+    expect((await notificationsOf(agent.user_id)).map((n) => n.event)).toEqual(['license_expiring']);
+  });
+
   it('turning on SMS (no gateway) or e-mail the Admin disabled is refused with 400, nothing saved; the choice is audited', async () => {
     const agent = await seedUser(env, 'Agent');
     const token = await tokenFor(env, agent.user_id);

@@ -37,7 +37,7 @@ export interface ReminderSummary {
   failed: number;
   /** Already sent before (reminder key taken). */
   duplicates: number;
-  /** Channel switched off in System Settings. */
+  /** Channel switched off in System Settings, or by the recipient for this event (notification preferences). */
   disabled: number;
   /** No address for the channel (an SMS template and no phone number). */
   no_address: number;
