@@ -1234,6 +1234,127 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My notifications, newest first (page, limit, unread_only), with my unread count */
+    get: operations['inbox-list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/unread-count': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How many of my notifications are unread */
+    get: operations['inbox-unreadCount'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/read-all': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark all my notifications read */
+    post: operations['inbox-readAll'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/preferences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My channels per event (in-app, e-mail, SMS) and which channels the Admin settings and gateways allow */
+    get: operations['inbox-preferences'];
+    /** Save my channels per event (400 when switching on a channel that is not available) */
+    put: operations['inbox-savePreferences'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/{id}/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark one of my notifications read */
+    post: operations['inbox-markRead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/calendar/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether my calendar feed is on, since when */
+    get: operations['inbox-calendarStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/calendar/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create or rotate my calendar feed link ({url}, shown once; the previous link stops working) */
+    post: operations['inbox-createCalendarToken'];
+    /** Stop my calendar feed (its link answers 404) */
+    delete: operations['inbox-deleteCalendarToken'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/health': {
     parameters: {
       query?: never;
@@ -3230,6 +3351,66 @@ export interface paths {
           };
         };
         500: components['responses']['InternalServerError'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/calendar/{token}.ics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The calendar feed (iCalendar) of the user whose secret link this is; no session: the token is the credential
+     * @description One all-day event per license expiration (UID license-{id}-expiration@{host}), its renewal deadline (expiration minus license_expiry_warning_days) and, when CE hours are required, the CE due date with the hours remaining. Agent: own licenses; Broker: own and its brokerage agents; Admin: own only; School: an empty calendar. Create, rotate or stop the link with /calendar/token.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          token: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/calendar */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/calendar': string;
+          };
+        };
+        /** @description No such feed (unknown, rotated or stopped link) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        500: components['responses']['InternalServerError'];
+        /** @description Maintenance mode (unless the feed is an Admin one) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
       };
     };
     put?: never;
@@ -8024,6 +8205,362 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'inbox-list': {
+    parameters: {
+      query?: {
+        page?: number;
+        limit?: number;
+        unread_only?: 'true' | 'false' | '1' | '0';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            notifications: {
+              id: number;
+              /** @enum {string} */
+              event:
+                | 'license_expiring'
+                | 'license_expired'
+                | 'completion_approved'
+                | 'completion_rejected'
+                | 'payment_recorded'
+                | 'payment_due'
+                | 'password_changed'
+                | 'document_added';
+              title: string;
+              body: string;
+              link: string | null;
+              object_type: string | null;
+              object_id: number | null;
+              read_at: string | null;
+              created_at: string;
+            }[];
+            unread: number;
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'inbox-unreadCount': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            unread: number;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'inbox-readAll': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            /** @constant */
+            unread: 0;
+            updated: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'inbox-preferences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            events: {
+              /** @enum {string} */
+              event:
+                | 'license_expiring'
+                | 'license_expired'
+                | 'completion_approved'
+                | 'completion_rejected'
+                | 'payment_recorded'
+                | 'payment_due'
+                | 'password_changed'
+                | 'document_added';
+              in_app: boolean;
+              email: boolean;
+              sms: boolean;
+              label: string;
+              external: boolean;
+            }[];
+            channels: {
+              /** @constant */
+              in_app: true;
+              email: boolean;
+              sms: boolean;
+              email_reason: string | null;
+              sms_reason: string | null;
+            };
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'inbox-savePreferences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          events: {
+            /** @enum {string} */
+            event:
+              | 'license_expiring'
+              | 'license_expired'
+              | 'completion_approved'
+              | 'completion_rejected'
+              | 'payment_recorded'
+              | 'payment_due'
+              | 'password_changed'
+              | 'document_added';
+            in_app: boolean;
+            email: boolean;
+            sms: boolean;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            events: {
+              /** @enum {string} */
+              event:
+                | 'license_expiring'
+                | 'license_expired'
+                | 'completion_approved'
+                | 'completion_rejected'
+                | 'payment_recorded'
+                | 'payment_due'
+                | 'password_changed'
+                | 'document_added';
+              in_app: boolean;
+              email: boolean;
+              sms: boolean;
+              label: string;
+              external: boolean;
+            }[];
+            channels: {
+              /** @constant */
+              in_app: true;
+              email: boolean;
+              sms: boolean;
+              email_reason: string | null;
+              sms_reason: string | null;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'inbox-markRead': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            unread: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'inbox-calendarStatus': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            active: boolean;
+            created_at: string | null;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'inbox-createCalendarToken': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            url: string;
+            created_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'inbox-deleteCalendarToken': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
     };

@@ -14,6 +14,7 @@ import { reportsRouter } from './modules/reports/reports.router.ts';
 import { adminRouter } from './modules/admin/admin.router.ts';
 import { publicSettingsRouter } from './modules/settings/public-settings.router.ts';
 import { documentsRouter } from './modules/documents/documents.router.ts';
+import { inboxRouter } from './modules/inbox/inbox.router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -30,6 +31,7 @@ export const appRouter = router({
   admin: adminRouter,
   settings: publicSettingsRouter,
   documents: documentsRouter,
+  inbox: inboxRouter,
 });
 
 export type AppRouter = typeof appRouter;

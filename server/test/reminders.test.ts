@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import { addDays, type LicenseStatus, type Settings } from '@lm/shared';
 import { auditLogs, jobRuns, licenses, notificationDeliveries, notificationTemplates, users } from '../src/db/schema/index.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
@@ -71,7 +71,9 @@ const read = (file: string, e: TestEnv = env) =>
     .replace(/\r\n[ \t]+/g, ' ');
 /** The messages in the outbox addressed to this recipient. */
 const outboxTo = (email: string, e: TestEnv = env) => outbox(e).filter((f) => new RegExp(`^To: ${email}\\r?$`, 'mi').test(read(f, e)));
-const deliveries = (db = env.db) => db.select().from(notificationDeliveries).orderBy(asc(notificationDeliveries.id));
+/** E-mail, SMS and push attempts (the notification centre's in_app rows are tested in inbox.test.ts). */
+const deliveries = (db = env.db) =>
+  db.select().from(notificationDeliveries).where(ne(notificationDeliveries.channel, 'in_app')).orderBy(asc(notificationDeliveries.id));
 
 describe('default templates', () => {
   it('a fresh database gets one template per trigger event once, audited with no actor', async () => {
@@ -121,9 +123,13 @@ describe('REST: a license expiring inside the warning window', () => {
     expect(eml).not.toContain('{{');
 
     const history = await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token });
-    expect(history.body.total_sent).toBe(2);
+    // The holder's reminder, the broker's digest and the holder's in-app notification.
+    expect(history.body.total_sent).toBe(3);
     expect(history.body.recent).toContainEqual(
       expect.objectContaining({ recipient: roles.agent.email, template_name: 'License Expiring Reminder', status: 'sent' }),
+    );
+    expect(history.body.recent).toContainEqual(
+      expect.objectContaining({ recipient: roles.agent.email, channel: 'in_app', status: 'sent' }),
     );
 
     // The same process again the same day: nothing new (the reminder and the day's digest were sent).
@@ -152,7 +158,8 @@ describe('REST: a license expiring inside the warning window', () => {
     expect(again.sent).toBe(1); // only the broker's digest of the new day
     expect(outboxTo(roles.agent.email)).toHaveLength(1);
     const after = await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token });
-    expect(after.body.recent.filter((d: { recipient: string }) => d.recipient === roles.agent.email)).toHaveLength(1);
+    // One e-mail and one in-app notification for the holder, each once.
+    expect(after.body.recent.filter((d: { recipient: string }) => d.recipient === roles.agent.email)).toHaveLength(2);
   });
 });
 
@@ -421,7 +428,12 @@ describe('the scheduler', () => {
       [DAILY_PASS_JOB, '2026-03-10'],
       [DAILY_PASS_JOB, '2026-03-11'],
     ]);
-    expect(await env.db.select().from(notificationDeliveries).where(isNull(notificationDeliveries.reminder_key))).toEqual([]);
+    expect(
+      await env.db
+        .select()
+        .from(notificationDeliveries)
+        .where(and(isNull(notificationDeliveries.reminder_key), ne(notificationDeliveries.channel, 'in_app'))),
+    ).toEqual([]);
   });
   it('a day another instance has claimed is not run again here', async () => {
     vi.useFakeTimers({

@@ -20,3 +20,4 @@ export * from './backups.ts';
 export * from './password-reset.ts';
 export * from './extraction.ts';
 export * from './documents.ts';
+export * from './inbox.ts';

@@ -217,7 +217,8 @@ export const historyInput = z
   .optional();
 
 /**
- * total_sent counts every attempt; successful only those handed to a mail server (delivered);
+ * total_sent counts every attempt; successful only those delivered: handed to a mail server, or shown in
+ * the notification centre (channel in_app, transport null);
  * in_outbox those written to the outbox (not delivered: no mail server); failed includes the
  * ones that could not go (no SMS or push gateway).
  */

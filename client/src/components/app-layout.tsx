@@ -27,6 +27,7 @@ import { NAV, navFor } from '../app/nav.ts';
 import { usePublicSettings } from '../features/auth/api.ts';
 import { useDocumentTitle } from '../features/auth/use-document-title.ts';
 import { installRowFocusReturn } from '../lib/row-focus.ts';
+import { NotificationBell } from './notification-bell.tsx';
 
 /** The skip link moves the focus to the page itself (docs/decisions.md "Accessibility"). */
 function skipToMain(e: MouseEvent<HTMLAnchorElement>) {
@@ -86,6 +87,7 @@ export function AppLayout() {
             </Text>
           </Group>
           <Group gap="sm">
+            <NotificationBell />
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={200}>
               <Menu.Target>

@@ -15,6 +15,7 @@ import { coursesExport } from '../modules/courses/courses.http.ts';
 import { completionsExport } from '../modules/completions/completions.http.ts';
 import { ceRulesExport } from '../modules/ce-rules/ce-rules.http.ts';
 import { documentsExport, documentsFileRoutes } from '../modules/documents/documents.http.ts';
+import { calendarFileRoutes } from '../modules/inbox/calendar.http.ts';
 
 export type { FileRoutes, RouteDeps } from './file-routes.ts';
 
@@ -53,6 +54,7 @@ export const fileRoutes: FileRoutes[] = [
   ceRulesExport,
   documentsFileRoutes,
   documentsExport,
+  calendarFileRoutes,
 ];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));

@@ -290,4 +290,19 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'dashboard.stats': { input: none, ...everyone },
   'dashboard.recentActivity': { input: none, ...everyone },
   'dashboard.expiringLicenses': { input: empty, ...everyone },
+
+  // inbox: every role, its own notifications, preferences and calendar link only (docs/decisions.md
+  // "Notification centre"); another user's notification answers 404 like a missing one (server/test/inbox.test.ts).
+  'inbox.list': { input: empty, ...everyone },
+  'inbox.unreadCount': { input: none, ...everyone },
+  'inbox.readAll': { input: none, ...everyone },
+  'inbox.markRead': { input: () => ({ id: 2_147_483_647 }), Admin: 404, Broker: 404, Agent: 404, School: 404 },
+  'inbox.preferences': { input: none, ...everyone },
+  'inbox.savePreferences': {
+    input: () => ({ events: [{ event: 'password_changed', in_app: true, email: false, sms: false }] }),
+    ...everyone,
+  },
+  'inbox.calendarStatus': { input: none, ...everyone },
+  'inbox.createCalendarToken': { input: none, ...everyone },
+  'inbox.deleteCalendarToken': { input: none, ...everyone },
 };

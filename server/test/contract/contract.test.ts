@@ -83,6 +83,7 @@ const RESOURCES: Record<string, { table: string; column: string }> = {
   backups: { table: 'backups', column: 'id' },
   'ce-rules': { table: 'ce_rules', column: 'rule_id' },
   documents: { table: 'documents', column: 'document_id' },
+  notifications: { table: 'inbox_notifications', column: 'id' },
 };
 const ID_COLUMN: Record<string, string> = Object.fromEntries(Object.values(RESOURCES).map((r) => [r.table, r.column]));
 

@@ -1,17 +1,360 @@
-import { PlannedFeatures } from '../../components/planned-features.tsx';
+import { useEffect, useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Center,
+  CopyButton,
+  Group,
+  Loader,
+  Pagination,
+  Stack,
+  Switch,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Tooltip,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconBell, IconCalendar, IconCheck, IconCopy, IconSettings } from '@tabler/icons-react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { INBOX_EVENT_LABELS, INBOX_STRINGS, showingText, type EventPreference, type InboxNotification, type Preferences } from '@lm/shared';
+import { PageHeader } from '../../components/page-header.tsx';
+import { QueryError } from '../../components/query-error.tsx';
+import { confirm } from '../../components/confirm.ts';
+import { formatDate, formatDateTime } from '../../lib/format.ts';
+import { useUrlState } from '../../lib/use-url-state.ts';
+import {
+  useCalendarStatus,
+  useCreateCalendarLink,
+  useMarkAllRead,
+  useMarkRead,
+  useNotifications,
+  usePreferences,
+  useSavePreferences,
+  useStopCalendarFeed,
+} from './api.ts';
 
+const PAGE_SIZE = 20;
+const TABS = ['notifications', 'preferences', 'calendar'] as const;
+type Tab = (typeof TABS)[number];
+
+/** The notification centre (docs/decisions.md "Notification centre", "Calendar feed"): the tab is kept in the URL. */
 export function NotificationsPage() {
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  const tab: Tab = TABS.includes(asked as Tab) ? (asked as Tab) : 'notifications';
   return (
-    <PlannedFeatures
-      title="Notifications"
-      intro="Personal notification settings are planned for a coming release. They will include:"
-      features={[
-        'Notification history',
-        'Notification preferences',
-        'Email and SMS settings',
-        'License expiration alerts',
-        'Continuing-education reminders',
-      ]}
-    />
+    <>
+      <PageHeader title={INBOX_STRINGS.title} />
+      <Tabs value={tab} onChange={(v) => setParams(v && v !== 'notifications' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="notifications" leftSection={<IconBell size={16} />}>
+            {INBOX_STRINGS.tabNotifications}
+          </Tabs.Tab>
+          <Tabs.Tab value="preferences" leftSection={<IconSettings size={16} />}>
+            {INBOX_STRINGS.tabPreferences}
+          </Tabs.Tab>
+          <Tabs.Tab value="calendar" leftSection={<IconCalendar size={16} />}>
+            {INBOX_STRINGS.tabCalendar}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="notifications">
+          <NotificationList />
+        </Tabs.Panel>
+        <Tabs.Panel value="preferences">
+          <PreferencesPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="calendar">
+          <CalendarPanel />
+        </Tabs.Panel>
+      </Tabs>
+    </>
+  );
+}
+
+function NotificationList() {
+  const [state, update] = useUrlState({ page: '1', unread: '' });
+  const page = Math.max(1, Number(state.page) || 1);
+  const unreadOnly = state.unread === '1';
+  const query = useNotifications({ page, limit: PAGE_SIZE, unread_only: unreadOnly ? 'true' : undefined });
+  const markRead = useMarkRead();
+  const markAll = useMarkAllRead();
+  const navigate = useNavigate();
+  const data = query.data;
+  const total = data?.pagination.total ?? 0;
+
+  const open = (n: InboxNotification) => {
+    if (!n.read_at) markRead.mutate({ id: n.id });
+    if (n.link) void navigate(n.link);
+  };
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <Switch
+          label={INBOX_STRINGS.unreadOnly}
+          checked={unreadOnly}
+          onChange={(e) => update({ unread: e.currentTarget.checked ? '1' : '' })}
+        />
+        <Group gap="sm">
+          <Text size="sm" c="dimmed" data-testid="unread-total">
+            {data ? `${data.unread} unread` : ''}
+          </Text>
+          <Button
+            variant="light"
+            leftSection={<IconCheck size={16} />}
+            disabled={!data || data.unread === 0}
+            loading={markAll.isPending}
+            onClick={() => markAll.mutate()}
+          >
+            {INBOX_STRINGS.markAllRead}
+          </Button>
+        </Group>
+      </Group>
+      {query.error ? (
+        <QueryError things={INBOX_STRINGS.things} query={query} />
+      ) : query.isLoading ? (
+        <Center py="xl">
+          <Loader />
+        </Center>
+      ) : total === 0 ? (
+        <Text c="dimmed" ta="center" py="xl">
+          {unreadOnly ? INBOX_STRINGS.emptyUnread : INBOX_STRINGS.empty}
+        </Text>
+      ) : (
+        <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={INBOX_STRINGS.title}>
+          {data!.notifications.map((n) => (
+            <li key={n.id}>
+              <NotificationCard n={n} onOpen={() => open(n)} />
+            </li>
+          ))}
+        </Stack>
+      )}
+      {total > 0 && (
+        <Group justify="space-between" wrap="wrap">
+          <Text size="sm" c="dimmed">
+            {showingText(page, PAGE_SIZE, total, INBOX_STRINGS.things)}
+          </Text>
+          <Pagination
+            total={data!.pagination.pages}
+            value={page}
+            onChange={(p) => update({ page: String(p) })}
+            getControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
+          />
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function NotificationCard({ n, onOpen }: { n: InboxNotification; onOpen: () => void }) {
+  const unread = !n.read_at;
+  return (
+    <UnstyledButton onClick={onOpen} w="100%" data-testid="notification" data-unread={unread ? 'true' : 'false'}>
+      <Card
+        withBorder
+        padding="sm"
+        radius="md"
+        style={unread ? { borderLeft: '4px solid var(--mantine-color-blue-filled)' } : undefined}
+        bg={unread ? 'var(--mantine-color-blue-light)' : undefined}
+      >
+        <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
+          <Stack gap={2} style={{ minWidth: 0 }}>
+            <Text fw={unread ? 700 : 500} size="sm">
+              {unread && <VisuallyHidden>Unread: </VisuallyHidden>}
+              {n.title}
+            </Text>
+            {n.body && (
+              <Text size="sm" c="dimmed">
+                {n.body}
+              </Text>
+            )}
+            <Text size="xs" c="dimmed">
+              {INBOX_EVENT_LABELS[n.event]} · {formatDateTime(n.created_at)}
+            </Text>
+          </Stack>
+          {unread && (
+            <Badge size="sm" variant="filled" style={{ flexShrink: 0 }}>
+              New
+            </Badge>
+          )}
+        </Group>
+      </Card>
+    </UnstyledButton>
+  );
+}
+
+type Channel = 'in_app' | 'email' | 'sms';
+
+function PreferencesPanel() {
+  const query = usePreferences();
+  const save = useSavePreferences();
+  const [draft, setDraft] = useState<EventPreference[] | null>(null);
+  useEffect(() => {
+    if (query.data) setDraft(query.data.events.map(({ event, in_app, email, sms }) => ({ event, in_app, email, sms })));
+  }, [query.data]);
+  if (query.error) return <QueryError things="preferences" query={query} />;
+  if (!query.data || !draft) {
+    return (
+      <Center py="xl">
+        <Loader />
+      </Center>
+    );
+  }
+  const prefs: Preferences = query.data;
+  const set = (event: EventPreference['event'], channel: Channel, value: boolean) =>
+    setDraft((d) => d!.map((p) => (p.event === event ? { ...p, [channel]: value } : p)));
+  const reason = (channel: Channel, external: boolean): string | null => {
+    if (channel === 'in_app') return null;
+    if (!external) return INBOX_STRINGS.inAppOnly;
+    return channel === 'email' ? prefs.channels.email_reason : prefs.channels.sms_reason;
+  };
+  const columns: { channel: Channel; label: string }[] = [
+    { channel: 'in_app', label: 'In-app' },
+    { channel: 'email', label: 'Email' },
+    { channel: 'sms', label: 'SMS' },
+  ];
+
+  return (
+    <Stack gap="md">
+      <Text size="sm" c="dimmed">
+        Choose how each kind of notification reaches you. E-mail and SMS follow the office settings: a channel the administrator switched
+        off cannot be switched on here.
+      </Text>
+      {prefs.channels.email_reason && <Alert color="yellow">{prefs.channels.email_reason}</Alert>}
+      <Table.ScrollContainer minWidth={360}>
+        <Table striped withTableBorder verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Event</Table.Th>
+              {columns.map((c) => (
+                <Table.Th key={c.channel} ta="center">
+                  {c.label}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {prefs.events.map((row) => {
+              const value = draft.find((d) => d.event === row.event)!;
+              return (
+                <Table.Tr key={row.event}>
+                  <Table.Td>{row.label}</Table.Td>
+                  {columns.map(({ channel, label }) => {
+                    const why = reason(channel, row.external);
+                    const sw = (
+                      <Switch
+                        aria-label={`${label} for ${row.label}`}
+                        checked={why ? false : value[channel]}
+                        disabled={Boolean(why)}
+                        onChange={(e) => set(row.event, channel, e.currentTarget.checked)}
+                        style={{ display: 'inline-block' }}
+                      />
+                    );
+                    return (
+                      <Table.Td key={channel} ta="center">
+                        {why ? (
+                          <Tooltip label={why}>
+                            <span>{sw}</span>
+                          </Tooltip>
+                        ) : (
+                          sw
+                        )}
+                      </Table.Td>
+                    );
+                  })}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {prefs.channels.sms_reason && (
+        <Text size="xs" c="dimmed">
+          SMS: {prefs.channels.sms_reason}.
+        </Text>
+      )}
+      <Group>
+        <Button
+          loading={save.isPending}
+          onClick={() =>
+            save.mutate({
+              events: draft.map((d) => {
+                const row = prefs.events.find((r) => r.event === d.event)!;
+                return {
+                  event: d.event,
+                  in_app: d.in_app,
+                  email: row.external && prefs.channels.email && d.email,
+                  sms: row.external && prefs.channels.sms && d.sms,
+                };
+              }),
+            })
+          }
+        >
+          Save preferences
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function CalendarPanel() {
+  const status = useCalendarStatus();
+  const create = useCreateCalendarLink();
+  const stop = useStopCalendarFeed();
+  const [url, setUrl] = useState<string | null>(null);
+  const active = status.data?.active ?? false;
+
+  const onCreate = () => create.mutate(undefined, { onSuccess: (r) => setUrl(r.url) });
+  const onStop = async () => {
+    if (!(await confirm('Stop the calendar feed? Calendars subscribed to its link stop updating.', { confirmLabel: 'Stop feed' }))) return;
+    stop.mutate(undefined, { onSuccess: () => setUrl(null) });
+  };
+
+  if (status.error) return <QueryError things="calendar feed" query={status} />;
+  return (
+    <Stack gap="md" maw={720}>
+      <Text size="sm">
+        Subscribe to your license dates in Google Calendar, Outlook or Apple Calendar: each license&apos;s expiration, the date to start its
+        renewal, and its continuing-education due date with the hours remaining. Brokers also see their agents&apos; licenses.
+      </Text>
+      <Text size="sm" c="dimmed">
+        The link is a secret: anyone who has it can read these dates. It is shown once; rotating it makes the old link stop working.
+      </Text>
+      <Text size="sm" data-testid="calendar-status">
+        {status.isLoading ? 'Loading…' : active ? `Feed active since ${formatDate(status.data!.created_at)}` : 'No calendar feed'}
+      </Text>
+      {url && (
+        <Stack gap={4}>
+          <TextInput label="Your calendar link (shown once)" value={url} readOnly onFocus={(e) => e.currentTarget.select()} />
+          <CopyButton value={url}>
+            {({ copied, copy }) => (
+              <Button
+                variant="light"
+                w="fit-content"
+                leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                onClick={copy}
+              >
+                {copied ? 'Copied' : 'Copy link'}
+              </Button>
+            )}
+          </CopyButton>
+        </Stack>
+      )}
+      <Group>
+        <Button loading={create.isPending} onClick={onCreate} leftSection={<IconCalendar size={16} />}>
+          {active ? 'Rotate link' : 'Create calendar link'}
+        </Button>
+        {active && (
+          <Button variant="default" color="red" loading={stop.isPending} onClick={() => void onStop()}>
+            Stop feed
+          </Button>
+        )}
+      </Group>
+    </Stack>
   );
 }

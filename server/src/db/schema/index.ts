@@ -34,4 +34,7 @@ export const {
   documents,
   documentVersions,
   storedFileChunks,
+  inboxNotifications,
+  notificationPreferences,
+  calendarFeeds,
 } = active;

@@ -12,6 +12,7 @@ import { findUserByEmail, getPublicUser } from '../users/users.queries.ts';
 import { accountLockKey, loginCounters, type CounterLimit } from './throttle.ts';
 import { hashDevice, rememberSource, resolveSource } from './sources.ts';
 import { createSession, revokeSession, revokeUserSessions } from './sessions.ts';
+import { notifyUser, passwordChangedNotice } from '../inbox/notify.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 
@@ -172,6 +173,7 @@ export async function changePassword(ctx: AuthedContext, input: ChangePasswordIn
       id: ctx.user.user_id,
       new: { other_sessions_revoked: revoked },
     });
+    await notifyUser(tx, passwordChangedNotice(ctx.user.user_id));
   });
   return { success: true };
 }

@@ -26,6 +26,7 @@ import { sendPasswordLink, type LinkPurpose } from '../notifications/events.ts';
 import type { DeliveryOutcome } from '../notifications/delivery.ts';
 import { assertPasswordAcceptable } from './auth.service.ts';
 import { hashToken, revokeUserSessions } from './sessions.ts';
+import { notifyUser, passwordChangedNotice } from '../inbox/notify.ts';
 import { accountLockKey, loginCounters } from './throttle.ts';
 
 const MINUTE = 60_000;
@@ -215,6 +216,8 @@ export async function resetPassword(ctx: Context, input: ResetPasswordInput): Pr
         new: { purpose: row.purpose, sessions_revoked: revoked },
       },
     );
+    // A first password (welcome link) is not a change worth telling about.
+    if (row.purpose === 'reset') await notifyUser(tx, passwordChangedNotice(row.user_id));
     return row.email;
   });
   // Whoever holds the mailbox may sign in again from a new device: the strangers' lock on the account goes.

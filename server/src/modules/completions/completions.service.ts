@@ -26,6 +26,7 @@ import { found, visibleUsersCondition } from '../../core/scope.ts';
 import { cycleContaining, ledgerOf, refreshCeCache } from '../licenses/ce-ledger.ts';
 import { assertHolder, assertLicenseOfHolder } from '../licenses/licenses.service.ts';
 import { notifyCourseCompleted } from '../notifications/events.ts';
+import { notifyUser, type InboxMessage } from '../inbox/notify.ts';
 
 /**
  * Who sees which completions (docs/decisions.md): Admin all; Broker its own and its brokerage's people's;
@@ -213,6 +214,23 @@ export async function recordCompletion(ctx: AuthedContext, input: z.output<typeo
  * it Approved and credits nothing; a review that would change nothing (same status, no new note) is a
  * no-op: no write, no audit entry.
  */
+/** The holder's in-app notification of a review (docs/decisions.md "Notification centre"). */
+function reviewNotice(c: Completion): InboxMessage {
+  const approved = c.status === 'Approved';
+  const hours = `${c.hours} CE hour${c.hours === 1 ? '' : 's'}`;
+  return {
+    user_id: c.user_id,
+    event: approved ? 'completion_approved' : 'completion_rejected',
+    title: approved ? `Completion approved: ${c.course_name}` : `Completion rejected: ${c.course_name}`,
+    body: approved
+      ? `Your completion of "${c.course_name}" on ${c.completion_date} was approved (${hours}).`
+      : `Your completion of "${c.course_name}" on ${c.completion_date} was rejected.${c.note ? ` Note: ${c.note}` : ''}`,
+    link: `/courses?tab=completions&search=${encodeURIComponent(c.course_name)}`,
+    object_type: 'completion',
+    object_id: c.completion_id,
+  };
+}
+
 export async function reviewCompletion(ctx: AuthedContext, input: z.output<typeof completionReviewInput>): Promise<Completion> {
   const { result, approvedNow } = await ctx.db.transaction(async (tx) => {
     const old = found(await getVisible(tx, ctx.user, input.id), 'Completion');
@@ -257,6 +275,9 @@ export async function reviewCompletion(ctx: AuthedContext, input: z.output<typeo
         old: { ce_hours_completed: ce.before },
         new: { ce_hours_completed: ce.after, completion_id: input.id, hours: before.change, cycle_start_date: before.cycleStart },
       });
+    }
+    if (updated.status !== old.status && updated.status !== 'Pending' && updated.user_id !== ctx.user.user_id) {
+      await notifyUser(tx, reviewNotice(updated));
     }
     return { result: updated, approvedNow: updated.status === 'Approved' && old.status !== 'Approved' };
   });

@@ -17,6 +17,7 @@ import {
   type Delivery,
   type DeliveryStatusInfo,
   type DeliveryTransport,
+  type InboxEvent,
   type NotificationType,
   type Settings,
 } from '@lm/shared';
@@ -26,6 +27,7 @@ import type { Config } from '../../config.ts';
 import { audit, type Actor } from '../../core/audit.ts';
 import { getSettings } from '../../core/settings.ts';
 import { notFound } from '../../core/errors.ts';
+import { userAllowsChannel } from '../inbox/preferences.ts';
 
 export interface OutgoingMessage {
   /** The delivery row's id (names the outbox file). */
@@ -167,6 +169,11 @@ export interface DeliveryRequest {
   reminder_key?: string | null;
   /** Who caused it; automatic sends are the system (null). */
   actor?: Actor;
+  /**
+   * The notification-centre event this message belongs to: its recipient's e-mail/SMS preference for that
+   * event applies (user_id required), inside the bound of the settings switch (docs/decisions.md "Notification centre").
+   */
+  inbox_event?: InboxEvent;
   /** Sends even when the channel is switched off in settings (the Admin's test; account e-mails). */
   ignoreChannelSwitch?: boolean;
   /** The Admin's "Send Test" (marked so in the audit entry). */
@@ -175,7 +182,7 @@ export interface DeliveryRequest {
 }
 
 export type DeliveryOutcome =
-  { status: 'skipped'; reason: 'channel_disabled' | 'duplicate' } | { status: 'sent' | 'failed'; delivery: Delivery };
+  { status: 'skipped'; reason: 'channel_disabled' | 'duplicate' | 'user_preference' } | { status: 'sent' | 'failed'; delivery: Delivery };
 
 type DeliveryRow = typeof notificationDeliveries.$inferSelect;
 
@@ -212,6 +219,9 @@ const SYSTEM: Actor = { userId: null, ip: null };
 export async function deliver(db: Db, config: Config, req: DeliveryRequest): Promise<DeliveryOutcome> {
   const settings = await getSettings(db);
   if (!req.ignoreChannelSwitch && !channelEnabled(settings, req.channel)) return { status: 'skipped', reason: 'channel_disabled' };
+  if (req.inbox_event && req.user_id && !(await userAllowsChannel(db, req.user_id, req.inbox_event, req.channel))) {
+    return { status: 'skipped', reason: 'user_preference' };
+  }
   const actor = req.actor ?? SYSTEM;
   const now = req.now ?? new Date();
 

@@ -12,6 +12,7 @@ import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { deliver, type DeliveryOutcome } from './delivery.ts';
 import { activeTemplates, commonValues, recipientFor, userValues } from './events.ts';
+import { notifyUser } from '../inbox/notify.ts';
 
 export interface DuePayment {
   payment_id: number;
@@ -86,6 +87,19 @@ export async function remindPayers(
       due_date: p.payment_date,
       payment_type: p.payment_type,
     };
+    // The payer's notification centre, once per payment (docs/decisions.md "Notification centre").
+    await db.transaction((tx) =>
+      notifyUser(tx, {
+        user_id: p.user_id,
+        event: 'payment_due',
+        title: `Payment of ${paymentAmount(p)} due`,
+        body: `Your ${p.payment_type} payment of ${paymentAmount(p)} was due on ${p.payment_date} and is still pending.`,
+        link: '/payments',
+        object_type: 'payment',
+        object_id: p.payment_id,
+        dedup_key: `payment_due:${p.user_id}:${p.payment_id}`,
+      }),
+    );
     for (const t of templates) {
       const recipient = recipientFor(t.type, p);
       if (!recipient) {
@@ -102,6 +116,7 @@ export async function remindPayers(
           user_id: p.user_id,
           license_id: p.license_id,
           reminder_key: `payment_due:${p.payment_id}:${t.type}`,
+          inbox_event: 'payment_due',
           now,
         }),
       );

@@ -25,6 +25,7 @@ import { today as officeToday } from '../../core/dates.ts';
 import { deliver, type DeliveryOutcome } from './delivery.ts';
 import { describePayment, duePayments, remindPayers, type DuePayment } from './reminders.payments.ts';
 import { activeTemplates, recipientFor } from './events.ts';
+import { notifyUser, type InboxMessage } from '../inbox/notify.ts';
 
 /** An expiry older than this when first seen is not announced (no flood after importing old records). */
 export const EXPIRED_LOOKBACK_DAYS = 30;
@@ -36,7 +37,7 @@ export interface ReminderSummary {
   failed: number;
   /** Already sent before (reminder key taken). */
   duplicates: number;
-  /** Channel switched off in System Settings. */
+  /** Channel switched off in System Settings, or by the recipient for this event (notification preferences). */
   disabled: number;
   /** No address for the channel (an SMS template and no phone number). */
   no_address: number;
@@ -124,6 +125,27 @@ function licenseValues(l: DueLicense, settings: Settings): Record<string, string
     brokerage_name: l.brokerage_name ?? '',
     app_name: settings.app_name,
     support_email: settings.support_email,
+  };
+}
+
+/** "License CA-123 expires in 30 days" / "License CA-123 expired": the holder's in-app notification. */
+function licenseNotice(l: DueLicense): InboxMessage {
+  const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+  const title =
+    l.trigger === 'license_expired'
+      ? `License ${l.license_number} expired`
+      : l.days_left === 0
+        ? `License ${l.license_number} expires today`
+        : `License ${l.license_number} expires in ${days(l.days_left)}`;
+  return {
+    user_id: l.user_id,
+    event: l.trigger,
+    title,
+    body: `Your ${l.license_type} license ${l.license_number} (${l.state}) ${l.trigger === 'license_expired' ? 'expired' : 'expires'} on ${l.expiration_date}.`,
+    link: `/licenses?search=${encodeURIComponent(l.license_number)}`,
+    object_type: 'license',
+    object_id: l.license_id,
+    dedup_key: `${l.trigger}:${l.user_id}:${l.license_id}:${l.expiration_date}`,
   };
 }
 
@@ -219,6 +241,8 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
     license_expired: await activeTemplates(db, 'license_expired'),
   };
   for (const l of due) {
+    // The holder's notification centre: once per license, threshold and cycle (docs/decisions.md "Notification centre").
+    await db.transaction((tx) => notifyUser(tx, licenseNotice(l)));
     const values = licenseValues(l, settings);
     for (const t of templates[l.trigger]) {
       const recipient = recipientFor(t.type, l);
@@ -236,6 +260,7 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
           user_id: l.user_id,
           license_id: l.license_id,
           reminder_key: `${l.trigger}:${l.license_id}:${l.expiration_date}:${t.type}`,
+          inbox_event: l.trigger,
           now,
         }),
       );

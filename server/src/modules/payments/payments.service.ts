@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
+  formatPaymentAmount,
   makePagination,
   PAYMENT_MESSAGES,
   roleName,
@@ -22,6 +23,7 @@ import { found, visibleUsersCondition } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { assertLicenseOfHolder, assertPersonInScope, licenseWithHolder } from '../licenses/licenses.service.ts';
+import { notifyUser } from '../inbox/notify.ts';
 
 const paymentColumns = {
   payment_id: payments.payment_id,
@@ -205,7 +207,21 @@ export async function createPayment(ctx: AuthedContext, input: CreatePaymentInpu
       })
       .returning();
     await audit(tx, ctx.actor, { action: 'create', table: 'payments', id: row!.payment_id, new: row });
-    return written(tx, row!.payment_id);
+    const payment = await written(tx, row!.payment_id);
+    // The payer hears of a payment someone else recorded for them (docs/decisions.md "Notification centre").
+    if (payment.user_id !== ctx.user.user_id) {
+      const amount = formatPaymentAmount(payment.amount);
+      await notifyUser(tx, {
+        user_id: payment.user_id,
+        event: 'payment_recorded',
+        title: `Payment recorded: ${amount}`,
+        body: `A ${payment.payment_type} payment of ${amount} dated ${payment.payment_date} (${payment.status}) was recorded for you.`,
+        link: '/payments',
+        object_type: 'payment',
+        object_id: payment.payment_id,
+      });
+    }
+    return payment;
   });
 }
 

@@ -1,0 +1,127 @@
+/**
+ * The notification centre and the calendar link of the signed-in user (docs/decisions.md "Notification
+ * centre", "Calendar feed"). Every role; own data only. Static paths come before /notifications/{id}: the
+ * REST adapter takes the first path that matches.
+ */
+import { z } from 'zod';
+import {
+  calendarStatusOutput,
+  calendarTokenOutput,
+  inboxIdInput,
+  inboxListOutput,
+  inboxListQuery,
+  markAllReadOutput,
+  markReadOutput,
+  preferencesInput,
+  preferencesOutput,
+  successSchema,
+  unreadCountOutput,
+} from '@lm/shared';
+import { authedProcedure, router } from '../../core/trpc.ts';
+import * as inbox from './inbox.service.ts';
+import * as calendar from './calendar.service.ts';
+
+const tags = ['notifications'];
+const none = z.object({}).optional();
+
+export const inboxRouter = router({
+  list: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/notifications',
+        tags,
+        summary: 'My notifications, newest first (page, limit, unread_only), with my unread count',
+        protect: true,
+      },
+    })
+    .input(inboxListQuery)
+    .output(inboxListOutput)
+    .query(({ ctx, input }) => inbox.listNotifications(ctx, input)),
+
+  unreadCount: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/notifications/unread-count',
+        tags,
+        summary: 'How many of my notifications are unread',
+        protect: true,
+      },
+    })
+    .input(none)
+    .output(unreadCountOutput)
+    .query(({ ctx }) => inbox.unreadCount(ctx)),
+
+  readAll: authedProcedure
+    .meta({ openapi: { method: 'POST', path: '/notifications/read-all', tags, summary: 'Mark all my notifications read', protect: true } })
+    .input(none)
+    .output(markAllReadOutput)
+    .mutation(({ ctx }) => inbox.markAllRead(ctx)),
+
+  preferences: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/notifications/preferences',
+        tags,
+        summary: 'My channels per event (in-app, e-mail, SMS) and which channels the Admin settings and gateways allow',
+        protect: true,
+      },
+    })
+    .input(none)
+    .output(preferencesOutput)
+    .query(({ ctx }) => inbox.getPreferences(ctx)),
+
+  savePreferences: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/notifications/preferences',
+        tags,
+        summary: 'Save my channels per event (400 when switching on a channel that is not available)',
+        protect: true,
+      },
+    })
+    .input(preferencesInput)
+    .output(preferencesOutput)
+    .mutation(({ ctx, input }) => inbox.savePreferences(ctx, input)),
+
+  markRead: authedProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/notifications/{id}/read', tags, summary: 'Mark one of my notifications read', protect: true },
+    })
+    .input(inboxIdInput)
+    .output(markReadOutput)
+    .mutation(({ ctx, input }) => inbox.markRead(ctx, input.id)),
+
+  calendarStatus: authedProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/calendar/status', tags, summary: 'Whether my calendar feed is on, since when', protect: true },
+    })
+    .input(none)
+    .output(calendarStatusOutput)
+    .query(({ ctx }) => calendar.calendarStatus(ctx)),
+
+  createCalendarToken: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/calendar/token',
+        tags,
+        summary: 'Create or rotate my calendar feed link ({url}, shown once; the previous link stops working)',
+        protect: true,
+      },
+    })
+    .input(none)
+    .output(calendarTokenOutput)
+    .mutation(({ ctx }) => calendar.createCalendarToken(ctx)),
+
+  deleteCalendarToken: authedProcedure
+    .meta({
+      openapi: { method: 'DELETE', path: '/calendar/token', tags, summary: 'Stop my calendar feed (its link answers 404)', protect: true },
+    })
+    .input(none)
+    .output(successSchema)
+    .mutation(({ ctx }) => calendar.deleteCalendarToken(ctx)),
+});

@@ -1,0 +1,181 @@
+/**
+ * The notification centre of the signed-in user (docs/decisions.md "Notification centre"): their own
+ * notifications only (another user's id answers 404), read state, and their channel preferences per event.
+ */
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import {
+  INBOX_EVENT_LABELS,
+  INBOX_EVENT_TRIGGERS,
+  INBOX_STRINGS,
+  makePagination,
+  NOTIFICATION_STRINGS,
+  type InboxList,
+  type Preferences,
+  type PreferencesInput,
+} from '@lm/shared';
+import type { z } from 'zod';
+import type { inboxListQuery } from '@lm/shared';
+import { inboxNotifications, notificationPreferences } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { countOf } from '../../db/sql.ts';
+import { audit } from '../../core/audit.ts';
+import { badRequest, notFound } from '../../core/errors.ts';
+import { getSettings } from '../../core/settings.ts';
+import type { AuthedContext } from '../../core/trpc.ts';
+import { deliveryStatus } from '../notifications/delivery.ts';
+import { preferencesOf } from './preferences.ts';
+
+type Row = typeof inboxNotifications.$inferSelect;
+
+const toApi = (r: Row) => ({
+  id: r.id,
+  event: r.event,
+  title: r.title,
+  body: r.body,
+  link: r.link,
+  object_type: r.object_type,
+  object_id: r.object_id,
+  read_at: r.read_at,
+  created_at: r.created_at,
+});
+
+async function unreadOf(db: DbOrTx, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: countOf() })
+    .from(inboxNotifications)
+    .where(and(eq(inboxNotifications.user_id, userId), isNull(inboxNotifications.read_at)));
+  return Number(row?.n ?? 0);
+}
+
+/** GET /notifications: mine, newest first, one page; optionally the unread ones only. */
+export async function listNotifications(ctx: AuthedContext, q: z.output<typeof inboxListQuery>): Promise<InboxList> {
+  const mine = eq(inboxNotifications.user_id, ctx.user.user_id);
+  const where = q.unread_only ? and(mine, isNull(inboxNotifications.read_at)) : mine;
+  const [counted] = await ctx.db.select({ n: countOf() }).from(inboxNotifications).where(where);
+  const rows = await ctx.db
+    .select()
+    .from(inboxNotifications)
+    .where(where)
+    .orderBy(desc(inboxNotifications.created_at), desc(inboxNotifications.id))
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit);
+  return {
+    notifications: rows.map(toApi),
+    unread: await unreadOf(ctx.db, ctx.user.user_id),
+    pagination: makePagination(q.page, q.limit, Number(counted?.n ?? 0)),
+  };
+}
+
+export async function unreadCount(ctx: AuthedContext): Promise<{ unread: number }> {
+  return { unread: await unreadOf(ctx.db, ctx.user.user_id) };
+}
+
+/** Reading is not audited (it changes nothing but the reader's own view). */
+export async function markRead(ctx: AuthedContext, id: number): Promise<{ success: true; unread: number }> {
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ read_at: inboxNotifications.read_at })
+      .from(inboxNotifications)
+      .where(and(eq(inboxNotifications.id, id), eq(inboxNotifications.user_id, ctx.user.user_id)));
+    if (!row) throw notFound('Notification');
+    if (!row.read_at) await tx.update(inboxNotifications).set({ read_at: new Date().toISOString() }).where(eq(inboxNotifications.id, id));
+    return { success: true as const, unread: await unreadOf(tx, ctx.user.user_id) };
+  });
+}
+
+export async function markAllRead(ctx: AuthedContext): Promise<{ success: true; unread: 0; updated: number }> {
+  const updated = await ctx.db.transaction((tx) =>
+    tx
+      .update(inboxNotifications)
+      .set({ read_at: new Date().toISOString() })
+      .where(and(eq(inboxNotifications.user_id, ctx.user.user_id), isNull(inboxNotifications.read_at)))
+      .returning({ id: inboxNotifications.id }),
+  );
+  return { success: true, unread: 0, updated: updated.length };
+}
+
+/** Which channels a user may switch on: e-mail if the Admin allows it; SMS if allowed and a gateway exists. */
+async function channelsAllowed(ctx: AuthedContext): Promise<Preferences['channels']> {
+  const settings = await getSettings(ctx.db);
+  const gateway = deliveryStatus(ctx.config).sms_gateway;
+  return {
+    in_app: true,
+    email: settings.email_notifications_enabled,
+    sms: settings.sms_notifications_enabled && gateway,
+    email_reason: settings.email_notifications_enabled ? null : INBOX_STRINGS.emailDisabled,
+    sms_reason: !settings.sms_notifications_enabled ? INBOX_STRINGS.smsDisabled : gateway ? null : NOTIFICATION_STRINGS.noSmsGateway,
+  };
+}
+
+/**
+ * GET /notifications/preferences: what reaches the user now. A channel the Admin disabled shows off (whatever
+ * was stored: the stored choice comes back when the Admin enables it again), as do e-mail and SMS of the
+ * events that only exist in the notification centre.
+ */
+export async function getPreferences(ctx: AuthedContext): Promise<Preferences> {
+  const channels = await channelsAllowed(ctx);
+  const prefs = await preferencesOf(ctx.db, ctx.user.user_id);
+  return {
+    events: prefs.map((p) => {
+      const external = INBOX_EVENT_TRIGGERS[p.event] !== null;
+      return {
+        event: p.event,
+        label: INBOX_EVENT_LABELS[p.event],
+        external,
+        in_app: p.in_app,
+        email: external && channels.email && p.email,
+        sms: external && channels.sms && p.sms,
+      };
+    }),
+    channels,
+  };
+}
+
+/**
+ * PUT /notifications/preferences: saves the listed events (upsert), audited. Switching on a channel the Admin
+ * disabled (or SMS without a gateway) is refused (400, nothing saved); for such a channel the stored choice is
+ * kept. E-mail and SMS of in-app-only events are stored off.
+ */
+export async function savePreferences(ctx: AuthedContext, input: PreferencesInput): Promise<Preferences> {
+  const channels = await channelsAllowed(ctx);
+  if (!channels.email && input.events.some((e) => e.email && INBOX_EVENT_TRIGGERS[e.event] !== null)) {
+    throw badRequest(channels.email_reason ?? INBOX_STRINGS.emailDisabled);
+  }
+  if (!channels.sms && input.events.some((e) => e.sms && INBOX_EVENT_TRIGGERS[e.event] !== null)) {
+    throw badRequest(`SMS notifications cannot be switched on: ${channels.sms_reason ?? NOTIFICATION_STRINGS.noSmsGateway}`);
+  }
+  const userId = ctx.user.user_id;
+  await ctx.db.transaction(async (tx) => {
+    const before = await preferencesOf(tx, userId);
+    const now = new Date().toISOString();
+    const changed = [];
+    for (const e of input.events) {
+      const old = before.find((b) => b.event === e.event)!;
+      const external = INBOX_EVENT_TRIGGERS[e.event] !== null;
+      const next = {
+        in_app: e.in_app,
+        email: external && (channels.email ? e.email : old.email),
+        sms: external && (channels.sms ? e.sms : old.sms),
+      };
+      await tx
+        .insert(notificationPreferences)
+        .values({ user_id: userId, event: e.event, ...next, updated_at: now })
+        .onConflictDoUpdate({
+          target: [notificationPreferences.user_id, notificationPreferences.event],
+          set: { ...next, updated_at: now },
+        });
+      if (next.in_app !== old.in_app || next.email !== old.email || next.sms !== old.sms) changed.push({ event: e.event, old, new: next });
+    }
+    if (changed.length > 0) {
+      await audit(tx, ctx.actor, {
+        action: 'update_notification_preferences',
+        table: 'notification_preferences',
+        id: userId,
+        // A list, not an object keyed by event: audit() drops keys that look like secrets (password_changed).
+        old: { events: changed.map((c) => ({ event: c.event, in_app: c.old.in_app, email: c.old.email, sms: c.old.sms })) },
+        new: { events: changed.map((c) => ({ event: c.event, ...c.new })) },
+      });
+    }
+  });
+  return getPreferences(ctx);
+}

@@ -1,0 +1,120 @@
+/** The notification centre and the calendar feed (docs/decisions.md "Notification centre", "Calendar feed"). */
+import { z } from 'zod';
+import { idParam, paginationSchema, queryBoolean } from './common.ts';
+import { INBOX_EVENTS, type InboxEvent, type TriggerEvent } from './domain-constants.ts';
+
+export const INBOX_EVENT_LABELS: Record<InboxEvent, string> = {
+  license_expiring: 'License expiring',
+  license_expired: 'License expired',
+  completion_approved: 'Completion approved',
+  completion_rejected: 'Completion rejected',
+  payment_recorded: 'Payment recorded',
+  payment_due: 'Payment due',
+  password_changed: 'Password changed',
+  document_added: 'Document added',
+};
+
+/**
+ * The template trigger whose e-mails and text messages an event's e-mail/SMS preference governs; null for the
+ * events that only exist in the notification centre (their e-mail and SMS switches are always off).
+ */
+export const INBOX_EVENT_TRIGGERS: Record<InboxEvent, TriggerEvent | null> = {
+  license_expiring: 'license_expiring',
+  license_expired: 'license_expired',
+  completion_approved: 'course_completed',
+  completion_rejected: null,
+  payment_recorded: null,
+  payment_due: 'payment_due',
+  password_changed: null,
+  document_added: null,
+};
+
+export const INBOX_STRINGS = {
+  title: 'Notifications',
+  tabNotifications: 'Notifications',
+  tabPreferences: 'Preferences',
+  tabCalendar: 'Calendar',
+  markAllRead: 'Mark all read',
+  unreadOnly: 'Unread only',
+  empty: 'No notifications',
+  emptyUnread: 'No unread notifications',
+  things: 'notifications',
+  preferencesSaved: 'Preferences saved',
+  emailDisabled: 'E-mail notifications are switched off by the administrator',
+  smsDisabled: 'SMS notifications are switched off by the administrator',
+  inAppOnly: 'Only in the notification centre',
+  calendarCreated: 'Calendar link created',
+  calendarStopped: 'Calendar feed stopped',
+} as const;
+
+export const inboxNotificationSchema = z.object({
+  id: z.number().int(),
+  event: z.enum(INBOX_EVENTS),
+  title: z.string(),
+  body: z.string(),
+  link: z.string().nullable(),
+  object_type: z.string().nullable(),
+  object_id: z.number().int().nullable(),
+  read_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type InboxNotification = z.infer<typeof inboxNotificationSchema>;
+
+export const inboxListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  unread_only: queryBoolean.optional(),
+});
+export type InboxListQuery = z.input<typeof inboxListQuery>;
+
+export const inboxListOutput = z.object({
+  notifications: z.array(inboxNotificationSchema),
+  unread: z.number().int(),
+  pagination: paginationSchema,
+});
+export type InboxList = z.infer<typeof inboxListOutput>;
+
+export const unreadCountOutput = z.object({ unread: z.number().int() });
+export const inboxIdInput = z.object({ id: idParam });
+export const markReadOutput = z.object({ success: z.literal(true), unread: z.number().int() });
+export const markAllReadOutput = z.object({ success: z.literal(true), unread: z.literal(0), updated: z.number().int() });
+
+export const eventPreferenceSchema = z.object({
+  event: z.enum(INBOX_EVENTS),
+  in_app: z.boolean(),
+  email: z.boolean(),
+  sms: z.boolean(),
+});
+export type EventPreference = z.infer<typeof eventPreferenceSchema>;
+
+export const preferencesOutput = z.object({
+  events: z.array(
+    eventPreferenceSchema.extend({
+      label: z.string(),
+      /** False: the event only exists in the notification centre (no e-mail or SMS is ever sent for it). */
+      external: z.boolean(),
+    }),
+  ),
+  /** Which channels a user may switch on: the Admin's settings and the gateways decide; the reason says why not. */
+  channels: z.object({
+    in_app: z.literal(true),
+    email: z.boolean(),
+    sms: z.boolean(),
+    email_reason: z.string().nullable(),
+    sms_reason: z.string().nullable(),
+  }),
+});
+export type Preferences = z.infer<typeof preferencesOutput>;
+
+export const preferencesInput = z.object({
+  events: z
+    .array(eventPreferenceSchema)
+    .min(1)
+    .max(INBOX_EVENTS.length)
+    .refine((list) => new Set(list.map((e) => e.event)).size === list.length, 'Each event at most once'),
+});
+export type PreferencesInput = z.infer<typeof preferencesInput>;
+
+export const calendarTokenOutput = z.object({ url: z.string(), created_at: z.string() });
+export const calendarStatusOutput = z.object({ active: z.boolean(), created_at: z.string().nullable() });
+export type CalendarStatus = z.infer<typeof calendarStatusOutput>;
