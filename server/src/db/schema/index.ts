@@ -31,4 +31,6 @@ export const {
   settings,
   passwordResetTokens,
   jobRuns,
+  documents,
+  documentVersions,
 } = active;

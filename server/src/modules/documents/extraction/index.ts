@@ -1,0 +1,73 @@
+/**
+ * Certificates read for you (docs/ocr.md, docs/decisions.md "Certificates read for you"): after an upload
+ * commits, the documents module calls queueExtraction; the reading runs in the background, one at a time, and
+ * its result (or error) is written to the version's row. A person always confirms the suggested completion.
+ */
+import { eq } from 'drizzle-orm';
+import { EXTRACTION_MESSAGES, type CertificateExtraction } from '@lm/shared';
+import type { Db } from '../../../db/client.ts';
+import { documents, documentVersions } from '../../../db/schema/index.ts';
+import { AppError } from '../../../core/errors.ts';
+import { readCertificate } from './reader.ts';
+import { matchCertificate } from './match.ts';
+import { stopOcr } from './ocr.ts';
+
+export { readCertificate, type CertificateReading } from './reader.ts';
+export { matchCertificate, similarity } from './match.ts';
+export { parseCertificate, parseDate } from './parse.ts';
+
+/** The queue: each reading starts when the previous one has finished (concurrency 1). */
+let tail: Promise<void> = Promise.resolve();
+let queued = 0;
+
+async function extract(db: Db, versionId: number, read: () => Promise<Buffer>): Promise<void> {
+  let result: { extraction: CertificateExtraction } | { error: string };
+  try {
+    const [row] = await db
+      .select({ mime: documentVersions.mime_type, owner: documents.owner_id })
+      .from(documentVersions)
+      .innerJoin(documents, eq(documents.document_id, documentVersions.document_id))
+      .where(eq(documentVersions.version_id, versionId));
+    if (!row) return; // deleted meanwhile
+    const reading = await readCertificate(await read(), row.mime);
+    const suggestion = await matchCertificate(db, reading.fields, row.owner);
+    result = { extraction: { ...reading, suggestion } };
+  } catch (err) {
+    if (!(err instanceof AppError)) console.error(`extraction of document version ${versionId} failed:`, err);
+    result = { error: err instanceof AppError ? err.message : EXTRACTION_MESSAGES.unreadable };
+  }
+  const done = 'extraction' in result;
+  await db.transaction(async (tx) => {
+    await tx
+      .update(documentVersions)
+      .set({
+        extraction_status: done ? 'done' : 'failed',
+        extraction: done ? JSON.stringify(result.extraction) : null,
+        extraction_error: done ? null : result.error,
+        extracted_at: new Date().toISOString(),
+      })
+      .where(eq(documentVersions.version_id, versionId));
+  });
+}
+
+/** Reads the version's file in the background and writes the result to its row. Never throws. */
+export function queueExtraction(db: Db, versionId: number, read: () => Promise<Buffer>): void {
+  queued++;
+  tail = tail
+    .then(() => extract(db, versionId, read))
+    .catch((err: unknown) => console.error(`extraction of document version ${versionId} failed:`, err))
+    .finally(() => {
+      queued--;
+    });
+}
+
+/** Resolves when every reading queued so far (and any queued meanwhile) has been written. */
+export async function extractionsSettled(): Promise<void> {
+  while (queued > 0) await tail;
+}
+
+/** Waits for the queue, then terminates the OCR worker (the app's close; tests' afterAll). */
+export async function stopExtraction(): Promise<void> {
+  await extractionsSettled();
+  await stopOcr();
+}
