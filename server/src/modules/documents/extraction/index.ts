@@ -13,7 +13,7 @@ import { matchCertificate } from './match.ts';
 import { stopOcr } from './ocr.ts';
 
 export { readCertificate, type CertificateReading } from './reader.ts';
-export { matchCertificate, similarity } from './match.ts';
+export { bestCourse, matchCertificate, similarity, tokens } from './match.ts';
 export { parseCertificate, parseDate } from './parse.ts';
 
 /** The queue: each reading starts when the previous one has finished (concurrency 1). */

@@ -58,27 +58,40 @@ export const COURSE_MATCH_MIN = 0.5;
 
 const normNumber = (s: string) => s.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
 
-export async function matchCertificate(db: DbOrTx, fields: CertificateFields, ownerId: number): Promise<CompletionSuggestion> {
-  let course: { course_id: number; course_name: string; ce_hours: number } | null = null;
-  let courseMatch = 0;
+export interface CatalogueCourse {
+  course_id: number;
+  course_name: string;
+  provider: string;
+  ce_hours: number;
+}
+
+/** The catalogue course most like the certificate's (null under COURSE_MATCH_MIN), with its score. */
+export function bestCourse<C extends CatalogueCourse>(fields: CertificateFields, catalogue: C[]): { course: C | null; score: number } {
   const read = fields.course_name.value;
-  if (read) {
-    const catalogue = await db
-      .select({ course_id: courses.course_id, course_name: courses.course_name, provider: courses.provider, ce_hours: courses.ce_hours })
-      .from(courses)
-      .where(eq(courses.is_active, true));
-    for (const c of catalogue) {
-      let s = similarity(read, c.course_name);
-      // The provider breaks near ties and lifts a close name; it never makes a poor name match.
-      if (fields.provider.value && s >= 0.35) s = Math.min(1, s + 0.1 * (similarity(fields.provider.value, c.provider) - 0.5));
-      if (fields.hours.value !== null && Math.abs(fields.hours.value - c.ce_hours) < 0.01) s = Math.min(1, s + 0.02);
-      if (s > courseMatch || (s === courseMatch && course && c.course_id < course.course_id)) {
-        courseMatch = s;
-        course = c;
-      }
+  let course: C | null = null;
+  let best = 0;
+  if (!read) return { course, score: 0 };
+  for (const c of catalogue) {
+    let s = similarity(read, c.course_name);
+    // The provider breaks near ties and lifts a close name; it never makes a poor name match.
+    if (fields.provider.value && s >= 0.35) s = Math.min(1, s + 0.1 * (similarity(fields.provider.value, c.provider) - 0.5));
+    if (fields.hours.value !== null && Math.abs(fields.hours.value - c.ce_hours) < 0.01) s = Math.min(1, s + 0.02);
+    if (s > best || (s === best && course && c.course_id < course.course_id)) {
+      best = s;
+      course = c;
     }
   }
-  if (courseMatch < COURSE_MATCH_MIN) course = null;
+  return best < COURSE_MATCH_MIN ? { course: null, score: best } : { course, score: best };
+}
+
+export async function matchCertificate(db: DbOrTx, fields: CertificateFields, ownerId: number): Promise<CompletionSuggestion> {
+  const catalogue = fields.course_name.value
+    ? await db
+        .select({ course_id: courses.course_id, course_name: courses.course_name, provider: courses.provider, ce_hours: courses.ce_hours })
+        .from(courses)
+        .where(eq(courses.is_active, true))
+    : [];
+  const { course, score: courseMatch } = bestCourse(fields, catalogue);
 
   const owned = await db
     .select({ license_id: licenses.license_id, license_number: licenses.license_number, status: licenses.status })

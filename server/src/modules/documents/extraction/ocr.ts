@@ -75,6 +75,7 @@ async function normalise(bytes: Buffer): Promise<{ png: Buffer; width: number; h
   const out = await img
     .resize({ width: w >= h ? target : undefined, height: h > w ? target : undefined, kernel: 'lanczos3' })
     .normalise()
+    .withMetadata({ density: 300 })
     .png()
     .toBuffer({ resolveWithObject: true });
   return { png: out.data, width: out.info.width, height: out.info.height };

@@ -198,8 +198,23 @@ function courseName(lines: TextLine[]): Found<string> {
   return nothing();
 }
 
+/** Words that name a school; a letterhead line with one is taken for the provider when no label names it. */
+const SCHOOL_WORDS = /\b(school|academy|institute|college|university|center|centre|online|education|learning|partners|association|realtors?)\b/i;
+
+function titleCase(s: string): string {
+  return s === s.toUpperCase() ? s.toLowerCase().replace(/\b([a-z])/g, (c) => c.toUpperCase()).replace(/\bCe\b/g, 'CE') : s;
+}
+
 function providerOf(lines: TextLine[]): Found<string> {
-  return labelled(lines, PROVIDER_LABELS, (v) => plausible(v));
+  const found = labelled(lines, PROVIDER_LABELS, (v) => plausible(v));
+  if (found.value) return found;
+  // The letterhead: one of the first lines, naming a school, not the certificate's title.
+  for (const line of lines.slice(0, 3)) {
+    if (SCHOOL_WORDS.test(line.text) && plausible(line.text) && !/certif|complet|continuing\s+education\s+cert/i.test(line.text)) {
+      return { value: titleCase(clean(line.text)), confidence: 0.6 * line.confidence };
+    }
+  }
+  return nothing();
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;

@@ -3,7 +3,7 @@
  * from it (docs/ocr.md). Pure: bytes in, reading out; nothing is stored here.
  */
 import sharp from 'sharp';
-import { extractImages, getDocumentProxy } from 'unpdf';
+import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { EXTRACTION_MESSAGES, type CertificateExtraction } from '@lm/shared';
 import { badRequest } from '../../../core/errors.ts';
 import { ocrImage } from './ocr.ts';
@@ -49,14 +49,43 @@ async function pdfLines(bytes: Buffer): Promise<{ lines: TextLine[]; pdf: Awaite
   return { lines, pdf };
 }
 
-/** A scanned PDF: the largest image of its first page, when it has one, read by OCR. */
+/**
+ * A scanned PDF: the largest image painted on its first page, when it has one, read by OCR. (The page's own
+ * object store is awaited for each image: unpdf's extractImages asks for objects before they are resolved.)
+ */
 async function pdfScanImage(pdf: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<Buffer | null> {
-  const images = await extractImages(pdf, 1);
-  const largest = images.sort((a, b) => b.width * b.height - a.width * a.height)[0];
+  const { OPS } = await getResolvedPDFJS();
+  const page = await pdf.getPage(1);
+  const ops = await page.getOperatorList();
+  let largest: PdfImage | null = null;
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    if (ops.fnArray[i] !== OPS.paintImageXObject) continue;
+    const name = (ops.argsArray[i] as unknown[])[0] as string;
+    const image = await new Promise<PdfImage | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), 10_000);
+      page.objs.get(name, (value: PdfImage) => {
+        clearTimeout(timer);
+        resolve(value);
+      });
+    });
+    if (image?.data && (!largest || image.width * image.height > largest.width * largest.height)) largest = image;
+  }
   if (!largest || largest.width * largest.height < 200_000) return null;
-  return sharp(Buffer.from(largest.data), { raw: { width: largest.width, height: largest.height, channels: largest.channels } })
+  // pdf.js image kinds: 1 one bit per pixel (not handled), 2 RGB, 3 RGBA.
+  const channels = largest.kind === 3 ? 4 : largest.kind === 2 ? 3 : 0;
+  if (!channels) return null;
+  return sharp(Buffer.from(largest.data.buffer, largest.data.byteOffset, largest.data.byteLength), {
+    raw: { width: largest.width, height: largest.height, channels },
+  })
     .png()
     .toBuffer();
+}
+
+interface PdfImage {
+  width: number;
+  height: number;
+  kind: number;
+  data: Uint8Array | Uint8ClampedArray;
 }
 
 export async function readCertificate(bytes: Buffer, mime: string): Promise<CertificateReading> {
