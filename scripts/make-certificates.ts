@@ -154,7 +154,9 @@ async function noise(width: number, height: number, amount: number, next: () => 
     raw[i * 4] = raw[i * 4 + 1] = raw[i * 4 + 2] = Math.max(0, Math.min(255, v));
     raw[i * 4 + 3] = Math.round(255 * amount);
   }
-  return sharp(raw, { raw: { width, height, channels: 4 } }).png().toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 async function scanImage(svg: string, opts: { blur: number; contrast: number; noise: number; jpeg: boolean }, next: () => number) {

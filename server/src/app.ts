@@ -25,6 +25,7 @@ import { openApiDocument } from './http/openapi.ts';
 import { fileRoutes } from './http/routes.ts';
 import { deviceCookieHeader } from './modules/auth/sources.ts';
 import { loginGate } from './modules/auth/login-gate.ts';
+import { stopExtraction } from './modules/documents/extraction/index.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -218,6 +219,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   app.addHook('onClose', async () => {
+    await stopExtraction();
     if (ownsDb) await closeDatabase(db);
   });
 

@@ -13,6 +13,7 @@ import { auditRouter } from './modules/audit/audit.router.ts';
 import { reportsRouter } from './modules/reports/reports.router.ts';
 import { adminRouter } from './modules/admin/admin.router.ts';
 import { publicSettingsRouter } from './modules/settings/public-settings.router.ts';
+import { certificatesRouter } from './modules/certificates/certificates.router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -28,6 +29,7 @@ export const appRouter = router({
   reports: reportsRouter,
   admin: adminRouter,
   settings: publicSettingsRouter,
+  certificates: certificatesRouter,
 });
 
 export type AppRouter = typeof appRouter;

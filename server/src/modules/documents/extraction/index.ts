@@ -21,7 +21,8 @@ let tail: Promise<void> = Promise.resolve();
 let queued = 0;
 
 async function extract(db: Db, versionId: number, read: () => Promise<Buffer>): Promise<void> {
-  let result: { extraction: CertificateExtraction } | { error: string };
+  let extraction: CertificateExtraction | null = null;
+  let error: string | null = null;
   try {
     const [row] = await db
       .select({ mime: documentVersions.mime_type, owner: documents.owner_id })
@@ -31,19 +32,18 @@ async function extract(db: Db, versionId: number, read: () => Promise<Buffer>): 
     if (!row) return; // deleted meanwhile
     const reading = await readCertificate(await read(), row.mime);
     const suggestion = await matchCertificate(db, reading.fields, row.owner);
-    result = { extraction: { ...reading, suggestion } };
+    extraction = { ...reading, suggestion };
   } catch (err) {
     if (!(err instanceof AppError)) console.error(`extraction of document version ${versionId} failed:`, err);
-    result = { error: err instanceof AppError ? err.message : EXTRACTION_MESSAGES.unreadable };
+    error = err instanceof AppError ? err.message : EXTRACTION_MESSAGES.unreadable;
   }
-  const done = 'extraction' in result;
   await db.transaction(async (tx) => {
     await tx
       .update(documentVersions)
       .set({
-        extraction_status: done ? 'done' : 'failed',
-        extraction: done ? JSON.stringify(result.extraction) : null,
-        extraction_error: done ? null : result.error,
+        extraction_status: extraction ? 'done' : 'failed',
+        extraction: extraction ? JSON.stringify(extraction) : null,
+        extraction_error: error,
         extracted_at: new Date().toISOString(),
       })
       .where(eq(documentVersions.version_id, versionId));

@@ -103,7 +103,10 @@ export async function matchCertificate(db: DbOrTx, fields: CertificateFields, ow
     (number ? owned.find((l) => normNumber(l.license_number) === number) : undefined) ?? (active.length === 1 ? active[0]! : null);
 
   // The hours cannot exceed the course's (the completion's rule), so a larger reading is capped at them.
-  const hours = fields.hours.value !== null && course ? Math.min(fields.hours.value, course.ce_hours) : (fields.hours.value ?? course?.ce_hours ?? null);
+  const hours =
+    fields.hours.value !== null && course
+      ? Math.min(fields.hours.value, course.ce_hours)
+      : (fields.hours.value ?? course?.ce_hours ?? null);
   return {
     course_id: course?.course_id ?? null,
     course_name: course?.course_name ?? null,

@@ -12,9 +12,22 @@ export interface TextLine {
 }
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
@@ -113,17 +126,27 @@ function labelled(lines: TextLine[], rules: LabelRule[], accept: (v: string) => 
 
 const COURSE_LABELS: LabelRule[] = [
   { label: /\bcourse\s*(?:title|name)?\s*[:#-]\s*/i, score: 1 },
-  { label: /\b(?:has\s+)?(?:successfully\s+)?completed\s+(?:the\s+)?(?:(?:continuing\s+education|ce|online|classroom)\s+)?(?:course|class|program)?\s*(?:entitled|titled|named)?\s*:?\s*/i, score: 0.85 },
+  {
+    label:
+      /\b(?:has\s+)?(?:successfully\s+)?completed\s+(?:the\s+)?(?:(?:continuing\s+education|ce|online|classroom)\s+)?(?:course|class|program)?\s*(?:entitled|titled|named)?\s*:?\s*/i,
+    score: 0.85,
+  },
   { label: /\bfor\s+(?:the\s+)?(?:completion\s+of|completing)\s*(?:the\s+)?(?:course)?\s*:?\s*/i, score: 0.8 },
 ];
 const PROVIDER_LABELS: LabelRule[] = [
   { label: /\b(?:course\s+)?provider(?:\s+name)?\s*[:#-]\s*/i, score: 1 },
-  { label: /\b(?:school|sponsor|sponsored\s+by|offered\s+by|provided\s+by|presented\s+by|issued\s+by|approved\s+provider)\s*:?\s+/i, score: 0.85 },
+  {
+    label: /\b(?:school|sponsor|sponsored\s+by|offered\s+by|provided\s+by|presented\s+by|issued\s+by|approved\s+provider)\s*:?\s+/i,
+    score: 0.85,
+  },
 ];
 const HOLDER_LABELS: LabelRule[] = [
   { label: /\b(?:licensee|student|attendee|participant|holder|agent)(?:\s+name)?\s*[:#-]\s*/i, score: 1 },
   { label: /^\s*name\s*[:#-]\s*/i, score: 0.95 },
-  { label: /\b(?:this\s+(?:is\s+to\s+)?certif(?:y|ies)\s+that|awarded\s+to|presented\s+to|granted\s+to|certifies\s+that)\s*:?\s*/i, score: 0.9 },
+  {
+    label: /\b(?:this\s+(?:is\s+to\s+)?certif(?:y|ies)\s+that|awarded\s+to|presented\s+to|granted\s+to|certifies\s+that)\s*:?\s*/i,
+    score: 0.9,
+  },
 ];
 
 const NAME_RE = /^([A-Z][A-Za-z'’.-]+(?:\s+[A-Z][A-Za-z'’.-]*){1,3})/;
@@ -131,12 +154,13 @@ const NAME_RE = /^([A-Z][A-Za-z'’.-]+(?:\s+[A-Z][A-Za-z'’.-]*){1,3})/;
 function holderName(lines: TextLine[]): Found<string> {
   const raw = labelled(lines, HOLDER_LABELS, (v) => NAME_RE.test(v));
   if (!raw.value) return raw;
-  const name = NAME_RE.exec(raw.value)![1]!.replace(/\s+(has|license|lic|who|for)\b.*$/i, '').trim();
+  const name = NAME_RE.exec(raw.value)![1]!
+    .replace(/\s+(has|license|lic|who|for)\b.*$/i, '')
+    .trim();
   return { value: name, confidence: raw.confidence };
 }
 
-const LICENSE_RE =
-  /\b(?:license|licence|lic\.?)\s*(?:no\.?|number|num\.?|#)?\s*[:#]?\s*([A-Z]{0,4}[-\s]?\d[\dA-Z-]{3,})\b/i;
+const LICENSE_RE = /\b(?:license|licence|lic\.?)\s*(?:no\.?|number|num\.?|#)?\s*[:#]?\s*([A-Z]{0,4}[-\s]?\d[\dA-Z-]{3,})\b/i;
 
 function licenseNumber(lines: TextLine[]): Found<string> {
   for (const line of lines) {
@@ -199,10 +223,16 @@ function courseName(lines: TextLine[]): Found<string> {
 }
 
 /** Words that name a school; a letterhead line with one is taken for the provider when no label names it. */
-const SCHOOL_WORDS = /\b(school|academy|institute|college|university|center|centre|online|education|learning|partners|association|realtors?)\b/i;
+const SCHOOL_WORDS =
+  /\b(school|academy|institute|college|university|center|centre|online|education|learning|partners|association|realtors?)\b/i;
 
 function titleCase(s: string): string {
-  return s === s.toUpperCase() ? s.toLowerCase().replace(/\b([a-z])/g, (c) => c.toUpperCase()).replace(/\bCe\b/g, 'CE') : s;
+  return s === s.toUpperCase()
+    ? s
+        .toLowerCase()
+        .replace(/\b([a-z])/g, (c) => c.toUpperCase())
+        .replace(/\bCe\b/g, 'CE')
+    : s;
 }
 
 function providerOf(lines: TextLine[]): Found<string> {

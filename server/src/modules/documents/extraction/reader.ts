@@ -96,7 +96,10 @@ export async function readCertificate(bytes: Buffer, mime: string): Promise<Cert
   let text: string;
   if (mime === 'application/pdf') {
     const read = await pdfLines(bytes);
-    const letters = read.lines.map((l) => l.text).join('').replace(/[^A-Za-z]/g, '').length;
+    const letters = read.lines
+      .map((l) => l.text)
+      .join('')
+      .replace(/[^A-Za-z]/g, '').length;
     if (letters >= 20) {
       lines = read.lines;
       source = 'text_layer';
