@@ -4,6 +4,7 @@
  * contrast, JPEG-compressed), photos turned a quarter or a few degrees, and a scanned PDF (an image, no text).
  *
  *   npx tsx scripts/make-certificates.ts <dir> [count]
+ *   npx tsx scripts/make-certificates.ts --fixtures [server/test/fixtures/certificates]
  *
  * writes <dir>/<name>.{pdf,png,jpg} and <dir>/truth.json. Deterministic (seeded), so runs compare.
  */
@@ -244,10 +245,56 @@ export async function makeCertificates(dir: string, count = 24, seed = 13): Prom
   return truth;
 }
 
+/**
+ * The two committed test fixtures (server/test/fixtures/certificates/): a typed PDF and a mildly noisy greyscale
+ * PNG scan, each well under 200 KB, with fixtures.json as their truth.
+ */
+export async function makeFixtures(dir: string): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  const next = rng(7);
+  const pdfTruth = {
+    course_name: 'Fair Housing Essentials',
+    provider: 'Realty Academy of Texas',
+    hours: 3,
+    completion_date: '2026-03-03',
+    holder_name: 'Jane Q. Smith',
+    license_number: 'SA-123456',
+  };
+  const pngTruth = {
+    course_name: 'Contract Law Update 2026',
+    provider: 'Lone Star Real Estate School',
+    hours: 4,
+    completion_date: '2026-02-14',
+    holder_name: 'Carlos Rivera',
+    license_number: 'TX-778812',
+  };
+  const base = { file: '', mime: '', kind: 'typed_pdf' as CertificateKind, variant: '' };
+  const pdf = { ...base, ...pdfTruth, file: 'certificate-typed.pdf', mime: 'application/pdf', variant: 'layout 0, "March 3, 2026"' };
+  fs.writeFileSync(path.join(dir, pdf.file), await typedPdf(linesOf(pdf, 0, 0), 0));
+  const png = {
+    ...base,
+    ...pngTruth,
+    kind: 'scan' as CertificateKind,
+    file: 'certificate-scan.png',
+    mime: 'image/png',
+    variant: 'layout 1, "02/14/2026", noise',
+  };
+  const scan = await scanImage(svgOf(linesOf(png, 1, 1), 1, 900, 700), { blur: 0.6, contrast: 0.8, noise: 0.06, jpeg: false }, next);
+  fs.writeFileSync(
+    path.join(dir, png.file),
+    await sharp(scan).greyscale().png({ compressionLevel: 9, palette: true, colours: 16 }).toBuffer(),
+  );
+  fs.writeFileSync(path.join(dir, 'fixtures.json'), `${JSON.stringify([pdf, png], null, 2)}\n`);
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const dir = process.argv[2];
+  if (dir === '--fixtures') {
+    await makeFixtures(process.argv[3] ?? 'server/test/fixtures/certificates');
+    process.exit(0);
+  }
   if (!dir) {
-    console.error('usage: npx tsx scripts/make-certificates.ts <dir> [count]');
+    console.error('usage: npx tsx scripts/make-certificates.ts <dir> [count] | --fixtures [dir]');
     process.exit(2);
   }
   const made = await makeCertificates(dir, Number(process.argv[3] ?? 24));
