@@ -191,7 +191,7 @@ export async function makeCertificates(dir: string, count = 24, seed = 13): Prom
   const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]!;
   const truth: CertificateTruth[] = [];
   const kinds: CertificateKind[] = ['typed_pdf', 'scan', 'rotated_photo', 'scan', 'typed_pdf', 'rotated_photo', 'scanned_pdf', 'scan'];
-  const angles = [90, 180, 270, 3, -4, 6, -2];
+  const angles = [90, 180, 270, 3, -4, 6, -9, 12];
   for (let i = 0; i < count; i++) {
     const course = CATALOGUE[i % CATALOGUE.length]!;
     const kind = kinds[i % kinds.length]!;
@@ -228,9 +228,16 @@ export async function makeCertificates(dir: string, count = 24, seed = 13): Prom
       const harsh = i % 3 === 2;
       const opts = { blur: harsh ? 1.4 : 0.7, contrast: harsh ? 0.45 : 0.75, noise: harsh ? 0.18 : 0.1, jpeg: i % 8 !== 3 };
       bytes = await scanImage(svgOf(lines, i), opts, next);
+      // Every fifth scan is small (a low-resolution fax or thumbnail).
+      const lowRes = i % 5 === 4;
+      if (lowRes)
+        bytes = await sharp(bytes)
+          .resize({ width: 560 })
+          .toFormat(opts.jpeg ? 'jpeg' : 'png')
+          .toBuffer();
       t.file = `${name}.${opts.jpeg ? 'jpg' : 'png'}`;
       t.mime = opts.jpeg ? 'image/jpeg' : 'image/png';
-      t.variant = `${harsh ? 'harsh' : 'mild'} noise/blur/contrast, layout ${layout}`;
+      t.variant = `${harsh ? 'harsh' : 'mild'} noise/blur/contrast${lowRes ? ', 560 px wide' : ''}, layout ${layout}`;
     } else {
       const angle = angles[i % angles.length]!;
       bytes = await photo(svgOf(lines, i), angle, next);

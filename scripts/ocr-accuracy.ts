@@ -20,14 +20,14 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-certs-'));
 const truth = await makeCertificates(dir, count);
 const catalogue = CATALOGUE.map((c, i) => ({ ...c, course_id: i + 1 }));
 
-type Tally = Record<Field, number> & { n: number; ms: number[]; failed: number };
+type Tally = Record<Field, number> & { n: number; ms: number[]; cpu: number[]; failed: number };
 const byKind = new Map<CertificateKind, Tally>();
 const misses: string[] = [];
 
 function tallyOf(kind: CertificateKind): Tally {
   let t = byKind.get(kind);
   if (!t) {
-    t = { n: 0, ms: [], failed: 0, ...(Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>) };
+    t = { n: 0, ms: [], cpu: [], failed: 0, ...(Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>) };
     byKind.set(kind, t);
   }
   return t;
@@ -37,9 +37,15 @@ for (const t of truth as CertificateTruth[]) {
   const tally = tallyOf(t.kind);
   tally.n++;
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
+  const cpu = () => {
+    const used = process.cpuUsage(cpuStarted);
+    return (used.user + used.system) / 1000;
+  };
   try {
     const r = await readCertificate(fs.readFileSync(path.join(dir, t.file)), t.mime);
     tally.ms.push(performance.now() - started);
+    tally.cpu.push(cpu());
     const f = r.fields;
     const matched = bestCourse(f, catalogue).course;
     const ok: Record<Field, boolean> = {
@@ -61,6 +67,7 @@ for (const t of truth as CertificateTruth[]) {
     }
   } catch (err) {
     tally.ms.push(performance.now() - started);
+    tally.cpu.push(cpu());
     tally.failed++;
     misses.push(`${t.file} (${t.variant}) failed: ${(err as Error).message}`);
   }
@@ -69,22 +76,25 @@ await stopExtraction();
 
 const pct = (a: number, n: number) => (n ? `${Math.round((100 * a) / n)}%` : '-');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const header = ['kind', 'n', ...FIELDS, 'failed', 'median ms', 'max ms'];
+const header = ['kind', 'n', ...FIELDS, 'failed', 'median ms', 'max ms', 'median CPU ms'];
 console.log(`| ${header.join(' | ')} |`);
 console.log(`|${header.map(() => '---').join('|')}|`);
-const all: Tally = { n: 0, ms: [], failed: 0, ...(Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>) };
+const all: Tally = { n: 0, ms: [], cpu: [], failed: 0, ...(Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>) };
 for (const [kind, t] of byKind) {
   console.log(
-    `| ${kind} | ${t.n} | ${FIELDS.map((f) => pct(t[f], t.n)).join(' | ')} | ${t.failed} | ${Math.round(median(t.ms))} | ${Math.round(Math.max(...t.ms))} |`,
+    `| ${kind} | ${t.n} | ${FIELDS.map((f) => pct(t[f], t.n)).join(' | ')} | ${t.failed} | ${Math.round(median(t.ms))} | ${Math.round(Math.max(...t.ms))} | ${Math.round(median(t.cpu))} |`,
   );
   all.n += t.n;
   all.failed += t.failed;
   all.ms.push(...t.ms);
+  all.cpu.push(...t.cpu);
   for (const f of FIELDS) all[f] += t[f];
 }
 console.log(
-  `| all | ${all.n} | ${FIELDS.map((f) => pct(all[f], all.n)).join(' | ')} | ${all.failed} | ${Math.round(median(all.ms))} | ${Math.round(Math.max(...all.ms))} |`,
+  `| all | ${all.n} | ${FIELDS.map((f) => pct(all[f], all.n)).join(' | ')} | ${all.failed} | ${Math.round(median(all.ms))} | ${Math.round(Math.max(...all.ms))} | ${Math.round(median(all.cpu))} |`,
 );
-console.log(`\n${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}`);
+console.log(
+  `\n${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}`,
+);
 if (misses.length) console.log(`\nMisses:\n${misses.map((m) => `  ${m}`).join('\n')}`);
 fs.rmSync(dir, { recursive: true, force: true });

@@ -87,26 +87,60 @@ function score(r: Recognized): number {
   return r.confidence + Math.min(words, 8) * 0.05;
 }
 
+/** The coefficient of variation of a profile (how strongly it alternates between ink and gaps). */
+function variation(profile: Float64Array): number {
+  const mean = profile.reduce((a, b) => a + b, 0) / profile.length;
+  if (mean === 0) return 0;
+  const variance = profile.reduce((a, b) => a + (b - mean) ** 2, 0) / profile.length;
+  return Math.sqrt(variance) / mean;
+}
+
 /**
- * Reads an image. Photos may be on their side: when the upright reading is poor, the other three quarter
- * turns are tried on a smaller copy and the best (by mean confidence and certificate words) is read in full.
- * Small skews are straightened by tesseract's own page layout (rotateAuto).
+ * Whether the lines of text run across (true) or down the image, without OCR: lines of text make the row
+ * profile of dark pixels alternate (line, gap, line) far more than the column profile, and the other way
+ * round when the image is on its side.
+ */
+export async function linesRunAcross(png: Buffer): Promise<boolean> {
+  const { data, info } = await sharp(png)
+    .resize({ width: 600, height: 600, fit: 'inside' })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let sum = 0;
+  for (const v of data) sum += v;
+  const threshold = (sum / data.length) * 0.75;
+  const rows = new Float64Array(info.height);
+  const cols = new Float64Array(info.width);
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      if (data[y * info.width + x]! < threshold) {
+        rows[y]!++;
+        cols[x]!++;
+      }
+    }
+  }
+  return variation(rows) >= variation(cols);
+}
+
+/**
+ * Reads an image. Photos may be on their side: the direction of the lines (linesRunAcross) chooses between
+ * upright/upside down and the two quarter turns; the first is read, and when that reading is poor the opposite
+ * turn is tried on a smaller copy and read in full if it does better. Small skews are straightened by
+ * tesseract's own page layout (rotateAuto).
  */
 export async function ocrImage(bytes: Buffer): Promise<OcrResult> {
   const { png, width, height } = await normalise(bytes);
-  const upright = await recognize(png);
-  if (score(upright) >= 0.95) return { ...upright, rotation: 0 };
+  const [first, second] = (await linesRunAcross(png)) ? [0, 180] : [90, 270];
+  const turn = (rotation: number, image: Buffer) => (rotation ? sharp(image).rotate(rotation).png().toBuffer() : Promise.resolve(image));
+  const firstRead = await recognize(await turn(first, png));
+  if (score(firstRead) >= 0.95) return { ...firstRead, rotation: first };
   const scale = Math.min(1, 1200 / Math.max(width, height));
   const small = await sharp(png)
     .resize({ width: Math.round(width * scale) })
     .png()
     .toBuffer();
-  let best = { rotation: 0, score: -1 };
-  for (const rotation of [90, 180, 270]) {
-    const r = await recognize(await sharp(small).rotate(rotation).png().toBuffer());
-    if (score(r) > best.score) best = { rotation, score: score(r) };
-  }
-  if (best.score <= score(upright)) return { ...upright, rotation: 0 };
-  const turned = await recognize(await sharp(png).rotate(best.rotation).png().toBuffer());
-  return score(turned) > score(upright) ? { ...turned, rotation: best.rotation } : { ...upright, rotation: 0 };
+  const trial = await recognize(await turn(second, small));
+  if (score(trial) <= score(firstRead)) return { ...firstRead, rotation: first };
+  const secondRead = await recognize(await turn(second, png));
+  return score(secondRead) > score(firstRead) ? { ...secondRead, rotation: second } : { ...firstRead, rotation: first };
 }
