@@ -95,3 +95,16 @@ export const completionCertificateSchema = z.object({
   file_name: z.string().nullable(),
 });
 export type CompletionCertificate = z.infer<typeof completionCertificateSchema>;
+
+export const EXTRACTION_STRINGS = {
+  recorded: 'Completion recorded; it waits for approval',
+  recordFailed: 'Could not record the completion',
+  pending: 'Reading the certificate...',
+  noCertificate: 'No certificate uploaded',
+  previewFailed: 'Could not load the certificate',
+} as const;
+
+/** The colour of a confidence (0..1): green when it can be trusted, yellow to check, red when it is a guess. */
+export function confidenceColor(confidence: number): 'green' | 'yellow' | 'red' {
+  return confidence >= 0.8 ? 'green' : confidence >= 0.5 ? 'yellow' : 'red';
+}
