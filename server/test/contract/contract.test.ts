@@ -82,6 +82,7 @@ const RESOURCES: Record<string, { table: string; column: string }> = {
   'notification-templates': { table: 'notification_templates', column: 'id' },
   backups: { table: 'backups', column: 'id' },
   'ce-rules': { table: 'ce_rules', column: 'rule_id' },
+  documents: { table: 'documents', column: 'document_id' },
 };
 const ID_COLUMN: Record<string, string> = Object.fromEntries(Object.values(RESOURCES).map((r) => [r.table, r.column]));
 
