@@ -191,7 +191,7 @@ export async function makeCertificates(dir: string, count = 24, seed = 13): Prom
   const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]!;
   const truth: CertificateTruth[] = [];
   const kinds: CertificateKind[] = ['typed_pdf', 'scan', 'rotated_photo', 'scan', 'typed_pdf', 'rotated_photo', 'scanned_pdf', 'scan'];
-  const angles = [90, 180, 270, 3, -4, 6, -9, 12];
+  const angles = [90, 180, 270, 3, -4, 8, -14, 12];
   for (let i = 0; i < count; i++) {
     const course = CATALOGUE[i % CATALOGUE.length]!;
     const kind = kinds[i % kinds.length]!;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import type { TextLine } from './parse.ts';
 
@@ -96,51 +96,108 @@ function variation(profile: Float64Array): number {
 }
 
 /**
- * Whether the lines of text run across (true) or down the image, without OCR: lines of text make the row
- * profile of dark pixels alternate (line, gap, line) far more than the column profile, and the other way
- * round when the image is on its side.
+ * The row and column profiles of ink in a small copy of the image: pixels clearly darker than their
+ * neighbourhood (a 31 px box mean), so flat dark areas (a table behind a photo, the corners a rotation fills)
+ * do not count, only strokes.
  */
-export async function linesRunAcross(png: Buffer): Promise<boolean> {
-  const { data, info } = await sharp(png)
-    .resize({ width: 600, height: 600, fit: 'inside' })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  let sum = 0;
-  for (const v of data) sum += v;
-  const threshold = (sum / data.length) * 0.75;
-  const rows = new Float64Array(info.height);
-  const cols = new Float64Array(info.width);
-  for (let y = 0; y < info.height; y++) {
-    for (let x = 0; x < info.width; x++) {
-      if (data[y * info.width + x]! < threshold) {
+async function profiles(image: Sharp): Promise<{ rows: Float64Array; cols: Float64Array }> {
+  const { data, info } = await image.greyscale().raw().toBuffer({ resolveWithObject: true });
+  const w = info.width;
+  const h = info.height;
+  const integral = new Float64Array((w + 1) * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let row = 0;
+    for (let x = 0; x < w; x++) {
+      row += data[y * w + x]!;
+      integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1]! + row;
+    }
+  }
+  const r = 15;
+  const rows = new Float64Array(h);
+  const cols = new Float64Array(w);
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.max(0, y - r);
+    const y1 = Math.min(h, y + r + 1);
+    for (let x = 0; x < w; x++) {
+      const x0 = Math.max(0, x - r);
+      const x1 = Math.min(w, x + r + 1);
+      const box = integral[y1 * (w + 1) + x1]! - integral[y0 * (w + 1) + x1]! - integral[y1 * (w + 1) + x0]! + integral[y0 * (w + 1) + x0]!;
+      const local = box / ((x1 - x0) * (y1 - y0));
+      if (data[y * w + x]! < local - 40) {
         rows[y]!++;
         cols[x]!++;
       }
     }
   }
-  return variation(rows) >= variation(cols);
+  return { rows, cols };
+}
+
+const small = (png: Buffer, size: number) => sharp(png).resize({ width: size, height: size, fit: 'inside' });
+
+/** The largest skew straightened, in degrees. */
+const MAX_SKEW = 15;
+
+/**
+ * How the text lies, without OCR: lines of text make the row profile of ink alternate (line, gap, line) far
+ * more than the column profile, and the other way round when the image is on its side; and they alternate most
+ * when the lines are level. So the small rotation within ±15° (coarse steps of 3°, then 1° around the best)
+ * whose row or column profile alternates most gives both the quarter turn (0 or 90) and the skew. A skew under
+ * 2° (or no clear winner) is left to tesseract's own layout.
+ */
+export async function orientation(png: Buffer): Promise<{ quarter: 0 | 90; skew: number }> {
+  const base = await small(png, 700).png().toBuffer();
+  const cache = new Map<number, { rows: number; cols: number }>();
+  const at = async (angle: number) => {
+    let v = cache.get(angle);
+    if (!v) {
+      const p = await profiles(angle ? sharp(base).rotate(angle, { background: '#ffffff' }) : sharp(base));
+      v = { rows: variation(p.rows), cols: variation(p.cols) };
+      cache.set(angle, v);
+    }
+    return v;
+  };
+  const best = async (key: 'rows' | 'cols') => {
+    let angle = 0;
+    for (let a = -MAX_SKEW; a <= MAX_SKEW; a += 3) if ((await at(a))[key] > (await at(angle))[key]) angle = a;
+    for (const a of [angle - 1, angle + 1]) if (Math.abs(a) <= MAX_SKEW && (await at(a))[key] > (await at(angle))[key]) angle = a;
+    return { angle, score: (await at(angle))[key], level: (await at(0))[key] };
+  };
+  const across = await best('rows');
+  const down = await best('cols');
+  const chosen = across.score >= down.score ? across : down;
+  const skew = Math.abs(chosen.angle) >= 2 && chosen.score > chosen.level * 1.05 ? chosen.angle : 0;
+  return { quarter: chosen === across ? 0 : 90, skew };
 }
 
 /**
- * Reads an image. Photos may be on their side: the direction of the lines (linesRunAcross) chooses between
- * upright/upside down and the two quarter turns; the first is read, and when that reading is poor the opposite
- * turn is tried on a smaller copy and read in full if it does better. Small skews are straightened by
- * tesseract's own page layout (rotateAuto).
+ * Reads an image. Photos may be on their side or askew: the lie of the lines (orientation) chooses between
+ * upright/upside down and the two quarter turns, and the skew to straighten; the first is read, and when that reading is poor the opposite
+ * turn is tried on a smaller copy and read in full if it does better. tesseract's own page layout (rotateAuto)
+ * takes the last degree of skew.
  */
 export async function ocrImage(bytes: Buffer): Promise<OcrResult> {
-  const { png, width, height } = await normalise(bytes);
-  const [first, second] = (await linesRunAcross(png)) ? [0, 180] : [90, 270];
-  const turn = (rotation: number, image: Buffer) => (rotation ? sharp(image).rotate(rotation).png().toBuffer() : Promise.resolve(image));
-  const firstRead = await recognize(await turn(first, png));
-  if (score(firstRead) >= 0.95) return { ...firstRead, rotation: first };
-  const scale = Math.min(1, 1200 / Math.max(width, height));
-  const small = await sharp(png)
-    .resize({ width: Math.round(width * scale) })
+  const normalised = await normalise(bytes);
+  const { quarter, skew } = await orientation(normalised.png);
+  const [first, second] = [quarter, quarter + 180];
+  const turned = skew ? await sharp(normalised.png).rotate(skew, { background: '#ffffff' }).png().toBuffer() : normalised.png;
+  const png = first ? await sharp(turned).rotate(first).png().toBuffer() : turned;
+  const turn = (image: Buffer) =>
+    sharp(image)
+      .rotate(second - first)
+      .png()
+      .toBuffer();
+  const rotation = (r: number) => (r + skew + 360) % 360;
+
+  const firstRead = await recognize(png);
+  if (score(firstRead) >= 0.95) return { ...firstRead, rotation: rotation(first) };
+  const { width, height } = await sharp(png).metadata();
+  const scale = Math.min(1, 1200 / Math.max(width ?? 1, height ?? 1));
+  const smaller = await sharp(png)
+    .resize({ width: Math.round((width ?? 1) * scale) })
     .png()
     .toBuffer();
-  const trial = await recognize(await turn(second, small));
-  if (score(trial) <= score(firstRead)) return { ...firstRead, rotation: first };
-  const secondRead = await recognize(await turn(second, png));
-  return score(secondRead) > score(firstRead) ? { ...secondRead, rotation: second } : { ...firstRead, rotation: first };
+  const trial = await recognize(await turn(smaller));
+  if (score(trial) <= score(firstRead)) return { ...firstRead, rotation: rotation(first) };
+  const secondRead = await recognize(await turn(png));
+  return score(secondRead) > score(firstRead) ? { ...secondRead, rotation: rotation(second) } : { ...firstRead, rotation: rotation(first) };
 }
