@@ -95,7 +95,10 @@ export async function readCertificate(bytes: Buffer, mime: string): Promise<Cert
   let textConfidence: number;
   let text: string;
   if (mime === 'application/pdf') {
-    const read = await pdfLines(bytes);
+    // A damaged or encrypted PDF is the uploader's file, not a server fault: say so, without a stack trace.
+    const read = await pdfLines(bytes).catch(() => {
+      throw badRequest(EXTRACTION_MESSAGES.unreadable);
+    });
     const letters = read.lines
       .map((l) => l.text)
       .join('')
