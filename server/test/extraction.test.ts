@@ -241,6 +241,19 @@ describe('the background queue and the REST paths', () => {
     expect(res.body.error).toMatch(/could not be read|no text layer/);
   });
 
+  it('stopping drops the readings not started (they stay pending) and later ones run', async () => {
+    const dropped = await seedDocument(roles.agent.user_id, 'application/pdf');
+    queueExtraction(env.db, dropped.versionId, async () => pdfBytes);
+    await stopExtraction();
+    const later = await seedDocument(roles.agent.user_id, 'application/pdf');
+    queueExtraction(env.db, later.versionId, async () => pdfBytes);
+    await extractionsSettled();
+    const status = async (versionId: number) =>
+      (await env.db.select().from(documentVersions).where(eq(documentVersions.version_id, versionId)))[0]!.extraction_status;
+    expect(await status(dropped.versionId)).toBe('pending');
+    expect(await status(later.versionId)).toBe('done');
+  });
+
   it('records a Pending completion from the confirmed values and links the certificate, once', async () => {
     const { documentId } = await seedDocument(roles.agent.user_id, 'application/pdf');
     const body = { course_id: course.course_id, license_id: licenseId, hours: 3, completion_date: '2026-03-03' };

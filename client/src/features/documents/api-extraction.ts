@@ -8,10 +8,16 @@ import { notify } from '../../lib/notify.ts';
 
 export const EXTRACTION_POLL_MS = 2000;
 
-export function useDocumentExtraction(documentId: number) {
+/** The reading of the document's current version; polled while it is pending or older than `version`. */
+export function useDocumentExtraction(documentId: number, version: number) {
   return trpc.certificates.extraction.useQuery(
     { id: documentId },
-    { refetchInterval: (query) => (query.state.data?.status === 'pending' ? EXTRACTION_POLL_MS : false) },
+    {
+      refetchInterval: (query) => {
+        const data = query.state.data;
+        return data && (data.status === 'pending' || data.version < version) ? EXTRACTION_POLL_MS : false;
+      },
+    },
   );
 }
 

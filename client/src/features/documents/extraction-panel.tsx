@@ -184,7 +184,7 @@ function RecordCompletionForm({ documentId, extraction }: { documentId: number; 
  */
 export function ExtractionPanel({ documentId, version }: { documentId: number; version: number }) {
   const { hasRole } = useAuth();
-  const query = useDocumentExtraction(documentId);
+  const query = useDocumentExtraction(documentId, version);
   if (query.isError) return <QueryError things="the certificate reading" query={query} />;
   const data = query.data;
   if (!data || (data.status === 'pending' && data.version === version) || data.version < version) {

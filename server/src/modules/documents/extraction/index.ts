@@ -19,6 +19,8 @@ export { parseCertificate, parseDate } from './parse.ts';
 /** The queue: each reading starts when the previous one has finished (concurrency 1). */
 let tail: Promise<void> = Promise.resolve();
 let queued = 0;
+/** Bumped by stopExtraction: readings queued before it and not yet started are dropped (their rows stay pending). */
+let generation = 0;
 
 async function extract(db: Db, versionId: number, read: () => Promise<Buffer>): Promise<void> {
   let extraction: CertificateExtraction | null = null;
@@ -53,8 +55,9 @@ async function extract(db: Db, versionId: number, read: () => Promise<Buffer>): 
 /** Reads the version's file in the background and writes the result to its row. Never throws. */
 export function queueExtraction(db: Db, versionId: number, read: () => Promise<Buffer>): void {
   queued++;
+  const queuedIn = generation;
   tail = tail
-    .then(() => extract(db, versionId, read))
+    .then(() => (queuedIn === generation ? extract(db, versionId, read) : undefined))
     .catch((err: unknown) => console.error(`extraction of document version ${versionId} failed:`, err))
     .finally(() => {
       queued--;
@@ -66,8 +69,12 @@ export async function extractionsSettled(): Promise<void> {
   while (queued > 0) await tail;
 }
 
-/** Waits for the queue, then terminates the OCR worker (the app's close; tests' afterAll). */
+/**
+ * The app's close (and tests' afterAll): lets the reading in progress finish, drops those not started (their
+ * versions stay pending), then terminates the OCR worker. Readings queued afterwards run as usual.
+ */
 export async function stopExtraction(): Promise<void> {
+  generation++;
   await extractionsSettled();
   await stopOcr();
 }
