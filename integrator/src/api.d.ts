@@ -1355,6 +1355,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/documents/{id}/extraction': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What was read from a CE certificate's current version: status (pending, done, failed), the fields with their confidence and the suggested completion */
+    get: operations['certificates-extraction'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/documents/{id}/completion': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Record a Pending completion for the certificate's owner from the confirmed values and link the certificate to it (never approves) */
+    post: operations['certificates-recordCompletion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/completions/{id}/certificates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The certificates linked to a completion (for its reviewer); the scope of GET /completions */
+    get: operations['certificates-forCompletion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/health': {
     parameters: {
       query?: never;
@@ -8561,6 +8612,178 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'certificates-extraction': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            document_id: number;
+            version: number;
+            /** @enum {string} */
+            status: 'none' | 'pending' | 'done' | 'failed';
+            extraction: {
+              /** @enum {string} */
+              source: 'text_layer' | 'ocr';
+              text_confidence: number;
+              fields: {
+                course_name: {
+                  value: string | null;
+                  confidence: number;
+                };
+                provider: {
+                  value: string | null;
+                  confidence: number;
+                };
+                hours: {
+                  value: number | null;
+                  confidence: number;
+                };
+                completion_date: {
+                  value: string | null;
+                  confidence: number;
+                };
+                holder_name: {
+                  value: string | null;
+                  confidence: number;
+                };
+                license_number: {
+                  value: string | null;
+                  confidence: number;
+                };
+              };
+              suggestion: {
+                course_id: number | null;
+                course_name: string | null;
+                course_match: number;
+                license_id: number | null;
+                license_number: string | null;
+                user_id: number | null;
+                hours: number | null;
+                completion_date: string | null;
+              };
+              text: string;
+              duration_ms: number;
+            } | null;
+            error: string | null;
+            extracted_at: string | null;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'certificates-recordCompletion': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          course_id: number;
+          license_id?: number | null;
+          hours: number;
+          completion_date: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            completion_id: number;
+            user_id: number;
+            first_name: string;
+            last_name: string;
+            course_id: number;
+            course_name: string;
+            course_school_id: number | null;
+            license_id: number | null;
+            license_number: string | null;
+            license_state: string | null;
+            completion_date: string;
+            hours: number;
+            /** @enum {string} */
+            status: 'Pending' | 'Approved' | 'Rejected';
+            rating: number | null;
+            reviewed_by: number | null;
+            reviewed_at: string | null;
+            note: string | null;
+            created_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'certificates-forCompletion': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            document_id: number;
+            title: string;
+            /** @enum {string} */
+            category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+            current_version: number;
+            mime_type: string | null;
+            file_name: string | null;
+          }[];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
     };

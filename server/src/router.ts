@@ -15,6 +15,7 @@ import { adminRouter } from './modules/admin/admin.router.ts';
 import { publicSettingsRouter } from './modules/settings/public-settings.router.ts';
 import { documentsRouter } from './modules/documents/documents.router.ts';
 import { inboxRouter } from './modules/inbox/inbox.router.ts';
+import { certificatesRouter } from './modules/certificates/certificates.router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -32,6 +33,7 @@ export const appRouter = router({
   settings: publicSettingsRouter,
   documents: documentsRouter,
   inbox: inboxRouter,
+  certificates: certificatesRouter,
 });
 
 export type AppRouter = typeof appRouter;

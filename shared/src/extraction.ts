@@ -4,6 +4,8 @@
  * confirms: nothing is approved from this alone.
  */
 import { z } from 'zod';
+import { DOCUMENT_CATEGORIES, EXTRACTION_STATUSES } from './domain-constants.ts';
+import { COMPLETION_MESSAGES, completionCreateInput } from './completions.ts';
 
 const field = <T extends z.ZodType>(value: T) =>
   z.object({
@@ -51,3 +53,58 @@ export const certificateExtractionSchema = z.object({
   duration_ms: z.number().int().nonnegative(),
 });
 export type CertificateExtraction = z.infer<typeof certificateExtractionSchema>;
+
+/** GET /documents/{id}/extraction: the current version's reading. */
+export const documentExtractionSchema = z.object({
+  document_id: z.number().int(),
+  version: z.number().int(),
+  status: z.enum(EXTRACTION_STATUSES),
+  extraction: certificateExtractionSchema.nullable(),
+  error: z.string().nullable(),
+  extracted_at: z.string().nullable(),
+});
+export type DocumentExtraction = z.infer<typeof documentExtractionSchema>;
+
+export const EXTRACTION_MESSAGES = {
+  noTextLayer: 'This PDF has no text layer; upload a photo or scan as an image',
+  unsupported: 'Only PDF, PNG and JPEG certificates can be read',
+  unreadable: 'The file could not be read as a certificate',
+  notCertificate: 'Only a CE certificate can record a completion',
+  alreadyLinked: 'This certificate is already linked to a completion',
+} as const;
+
+/**
+ * POST /documents/{id}/completion: the person confirms (or corrects) the values read from the certificate.
+ * The completion's own rules (course active, hours within the course's, date in a cycle, no duplicate) apply.
+ */
+export const certificateCompletionInput = z.object({
+  course_id: completionCreateInput.shape.course_id,
+  license_id: completionCreateInput.shape.license_id,
+  hours: z.number({ error: COMPLETION_MESSAGES.hoursPositive }).gt(0, COMPLETION_MESSAGES.hoursPositive),
+  completion_date: completionCreateInput.shape.completion_date,
+});
+export type CertificateCompletionInput = z.input<typeof certificateCompletionInput>;
+
+/** A document linked to a completion, for the reviewer (GET /completions/{id}/certificates). */
+export const completionCertificateSchema = z.object({
+  document_id: z.number().int(),
+  title: z.string(),
+  category: z.enum(DOCUMENT_CATEGORIES),
+  current_version: z.number().int(),
+  mime_type: z.string().nullable(),
+  file_name: z.string().nullable(),
+});
+export type CompletionCertificate = z.infer<typeof completionCertificateSchema>;
+
+export const EXTRACTION_STRINGS = {
+  recorded: 'Completion recorded; it waits for approval',
+  recordFailed: 'Could not record the completion',
+  pending: 'Reading the certificate...',
+  noCertificate: 'No certificate uploaded',
+  previewFailed: 'Could not load the certificate',
+} as const;
+
+/** The colour of a confidence (0..1): green when it can be trusted, yellow to check, red when it is a guess. */
+export function confidenceColor(confidence: number): 'green' | 'yellow' | 'red' {
+  return confidence >= 0.8 ? 'green' : confidence >= 0.5 ? 'yellow' : 'red';
+}

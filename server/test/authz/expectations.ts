@@ -286,6 +286,27 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   },
   'completions.myLicenses': { input: none, ...notSchool },
 
+  // certificates (docs/ocr.md): the reading of a document follows the document's scope, recording a completion
+  // from it the completions' roles (no School), the certificates of a completion the completion's scope. The
+  // world holds no documents, so the document procedures name a missing one: 404 to every allowed role, 403 to
+  // a School recording (the role gate comes first); their scopes are tested in extraction.test.ts.
+  'certificates.extraction': { input: () => ({ id: 999_999 }), Admin: 404, Broker: 404, Agent: 404, School: 404 },
+  'certificates.recordCompletion': {
+    input: (_id, w) => ({ id: 999_999, course_id: w.courseAdmin, hours: 1, completion_date: '2025-06-01' }),
+    Admin: 404,
+    Broker: 404,
+    Agent: 404,
+    School: 403,
+  },
+  'certificates.forCompletion': {
+    object: 'completion',
+    input: (id) => ({ id }),
+    Admin: 'ok',
+    Broker: brokerScope,
+    Agent: ownOnly,
+    School: { own: 'ok', other: 404, none: 404 },
+  },
+
   // dashboard: every role, its own stats.
   'dashboard.stats': { input: none, ...everyone },
   'dashboard.recentActivity': { input: none, ...everyone },

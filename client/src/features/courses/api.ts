@@ -36,6 +36,11 @@ export function useCompletionsPage(input: CompletionPageQuery) {
   return trpc.completions.page.useQuery(input, { placeholderData: keepPreviousData });
 }
 
+/** The certificates linked to a completion (its reviewer sees them beside it; docs/ocr.md). */
+export function useCompletionCertificates(completionId: number | null) {
+  return trpc.certificates.forCompletion.useQuery({ id: completionId ?? 0 }, { enabled: completionId !== null });
+}
+
 /** The licenses the caller may record completions against (the Record Completion form). */
 export function useCompletionLicenseOptions(enabled: boolean) {
   return trpc.completions.myLicenses.useQuery(undefined, { enabled });

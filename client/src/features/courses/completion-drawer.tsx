@@ -6,6 +6,7 @@ import { formatDate, formatDateTime, formatHours } from '../../lib/format.ts';
 import { CompletionStatusBadge } from './course-badges.tsx';
 import { DetailFields } from './detail-fields.tsx';
 import type { ReviewTarget } from './review-modal.tsx';
+import { LinkedCertificates } from './linked-certificates.tsx';
 
 /**
  * A completion's detail, opened from its row: the course, the person, the license the hours count toward,
@@ -57,6 +58,12 @@ export function CompletionDrawer({
             <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
               {c.note || 'None'}
             </Text>
+          </Stack>
+          <Stack gap={4}>
+            <Text size="xs" c="dimmed" fw={500}>
+              Certificate
+            </Text>
+            <LinkedCertificates completionId={c.completion_id} />
           </Stack>
           {onReview && (
             <Group gap="sm">

@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, Textarea, Title } from '@mantine/core';
 import { COMPLETION_STRINGS, completionReviewInput, type Completion, type CompletionStatus } from '@lm/shared';
 import { formatDate, formatHours } from '../../lib/format.ts';
 import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { useReviewCompletion } from './api.ts';
+import { LinkedCertificates } from './linked-certificates.tsx';
 
 export type ReviewTarget = { completion: Completion; status: CompletionStatus };
 
@@ -63,7 +64,7 @@ export function ReviewModal({
   );
 
   return (
-    <Modal opened={target !== null} onClose={onClose} title={copy.title}>
+    <Modal opened={target !== null} onClose={onClose} title={copy.title} size={target?.status === 'Approved' ? 'lg' : 'md'}>
       {c && (
         <form onSubmit={submit} noValidate>
           <Stack>
@@ -74,6 +75,12 @@ export function ReviewModal({
               completed <b>{c.course_name}</b> ({formatHours(c.hours)} h) on {formatDate(c.completion_date)}
               {c.license_number ? ` for license ${c.license_number}` : ''}.
             </Text>
+            <Stack gap={4}>
+              <Title order={3} size="h6">
+                Certificate
+              </Title>
+              <LinkedCertificates completionId={c.completion_id} />
+            </Stack>
             {c.license_id !== null && (
               <Text size="sm" c="dimmed">
                 {takesBack ? 'The approved hours will be taken back from the license.' : copy.effect}

@@ -68,7 +68,7 @@ function baseQuery(db: DbOrTx) {
 }
 
 /** One completion as the caller may see it, or undefined when it is missing or out of scope. */
-async function getVisible(db: DbOrTx, actor: AuthUser, id: number): Promise<Completion | undefined> {
+export async function getVisible(db: DbOrTx, actor: AuthUser, id: number): Promise<Completion | undefined> {
   const [row] = await baseQuery(db).where(and(eq(completions.completion_id, id), scopeCondition(actor)));
   return row;
 }
@@ -150,57 +150,63 @@ async function resolveHolder(ctx: AuthedContext, tx: Tx, requested: number | nul
  * license's cycles, duplicates) reads inside the inserting transaction.
  */
 export async function recordCompletion(ctx: AuthedContext, input: z.output<typeof completionCreateInput>): Promise<Completion> {
+  return ctx.db.transaction((tx) => recordCompletionIn(ctx, tx, input));
+}
+
+/**
+ * recordCompletion's rules and insert inside the caller's transaction (a certificate's completion links its
+ * document in the same transaction, docs/ocr.md).
+ */
+export async function recordCompletionIn(ctx: AuthedContext, tx: Tx, input: z.output<typeof completionCreateInput>): Promise<Completion> {
   if (input.completion_date > today()) {
     throw badRequest(COMPLETION_MESSAGES.dateFuture, [{ path: 'completion_date', message: COMPLETION_MESSAGES.dateFuture }]);
   }
-  return ctx.db.transaction(async (tx) => {
-    const userId = await resolveHolder(ctx, tx, input.user_id);
-    const [course] = await tx.select().from(courses).where(eq(courses.course_id, input.course_id));
-    if (!course) throw notFound('Course');
-    if (!course.is_active)
-      throw badRequest(COMPLETION_MESSAGES.courseInactive, [{ path: 'course_id', message: COMPLETION_MESSAGES.courseInactive }]);
-    const hours = input.hours ?? course.ce_hours;
-    if (hours > course.ce_hours)
-      throw badRequest(COMPLETION_MESSAGES.hoursOverCourse, [{ path: 'hours', message: COMPLETION_MESSAGES.hoursOverCourse }]);
-    const licenseId = input.license_id ?? null;
-    if (licenseId !== null) {
-      await assertLicenseOfHolder(tx, licenseId, userId, COMPLETION_MESSAGES.licenseNotOwned);
-      // The hours count in the cycle containing the date, so the date must lie in one (docs/decisions.md).
-      const { cycles } = (await ledgerOf(tx, licenseId))!;
-      if (!cycleContaining(cycles, input.completion_date)) {
-        const message = CE_MESSAGES.completionOutsideCycle(cycles[0]!.counts_from, cycles[cycles.length - 1]!.end_date);
-        throw badRequest(message, [{ path: 'completion_date', message }]);
-      }
+  const userId = await resolveHolder(ctx, tx, input.user_id);
+  const [course] = await tx.select().from(courses).where(eq(courses.course_id, input.course_id));
+  if (!course) throw notFound('Course');
+  if (!course.is_active)
+    throw badRequest(COMPLETION_MESSAGES.courseInactive, [{ path: 'course_id', message: COMPLETION_MESSAGES.courseInactive }]);
+  const hours = input.hours ?? course.ce_hours;
+  if (hours > course.ce_hours)
+    throw badRequest(COMPLETION_MESSAGES.hoursOverCourse, [{ path: 'hours', message: COMPLETION_MESSAGES.hoursOverCourse }]);
+  const licenseId = input.license_id ?? null;
+  if (licenseId !== null) {
+    await assertLicenseOfHolder(tx, licenseId, userId, COMPLETION_MESSAGES.licenseNotOwned);
+    // The hours count in the cycle containing the date, so the date must lie in one (docs/decisions.md).
+    const { cycles } = (await ledgerOf(tx, licenseId))!;
+    if (!cycleContaining(cycles, input.completion_date)) {
+      const message = CE_MESSAGES.completionOutsideCycle(cycles[0]!.counts_from, cycles[cycles.length - 1]!.end_date);
+      throw badRequest(message, [{ path: 'completion_date', message }]);
     }
-    const [duplicate] = await tx
-      .select({ id: completions.completion_id })
-      .from(completions)
-      .where(
-        and(
-          eq(completions.user_id, userId),
-          eq(completions.course_id, course.course_id),
-          eq(completions.completion_date, input.completion_date),
-          inArray(completions.status, ['Pending', 'Approved']),
-        ),
-      )
-      .limit(1);
-    if (duplicate) throw conflict(COMPLETION_MESSAGES.duplicate);
-    const [row] = await tx
-      .insert(completions)
-      .values({
-        user_id: userId,
-        course_id: course.course_id,
-        license_id: licenseId,
-        completion_date: input.completion_date,
-        hours,
-        rating: input.rating ?? null,
-        status: 'Pending',
-      })
-      .returning({ completion_id: completions.completion_id });
-    const created = await written(tx, row!.completion_id);
-    await audit(tx, ctx.actor, { action: 'create', table: 'completions', id: created.completion_id, new: created });
-    return created;
-  });
+  }
+  const [duplicate] = await tx
+    .select({ id: completions.completion_id })
+    .from(completions)
+    .where(
+      and(
+        eq(completions.user_id, userId),
+        eq(completions.course_id, course.course_id),
+        eq(completions.completion_date, input.completion_date),
+        inArray(completions.status, ['Pending', 'Approved']),
+      ),
+    )
+    .limit(1);
+  if (duplicate) throw conflict(COMPLETION_MESSAGES.duplicate);
+  const [row] = await tx
+    .insert(completions)
+    .values({
+      user_id: userId,
+      course_id: course.course_id,
+      license_id: licenseId,
+      completion_date: input.completion_date,
+      hours,
+      rating: input.rating ?? null,
+      status: 'Pending',
+    })
+    .returning({ completion_id: completions.completion_id });
+  const created = await written(tx, row!.completion_id);
+  await audit(tx, ctx.actor, { action: 'create', table: 'completions', id: created.completion_id, new: created });
+  return created;
 }
 
 /**

@@ -1,0 +1,53 @@
+import { certificateCompletionInput, completionCertificateSchema, completionSchema, documentExtractionSchema, idParam } from '@lm/shared';
+import { z } from 'zod';
+import { authedProcedure, roleProcedure, router } from '../../core/trpc.ts';
+import * as certificates from './certificates.service.ts';
+
+const tags = ['documents'];
+
+export const certificatesRouter = router({
+  extraction: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/documents/{id}/extraction',
+        tags,
+        summary:
+          "What was read from a CE certificate's current version: status (pending, done, failed), the fields with their confidence and the suggested completion",
+        protect: true,
+      },
+    })
+    .input(z.object({ id: idParam }))
+    .output(documentExtractionSchema)
+    .query(({ ctx, input }) => certificates.getExtraction(ctx, input.id)),
+
+  recordCompletion: roleProcedure('Admin', 'Broker', 'Agent')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/documents/{id}/completion',
+        tags,
+        summary:
+          "Record a Pending completion for the certificate's owner from the confirmed values and link the certificate to it (never approves)",
+        protect: true,
+      },
+      errors: ['NOT_FOUND', 'CONFLICT'],
+    })
+    .input(certificateCompletionInput.extend({ id: idParam }))
+    .output(completionSchema)
+    .mutation(({ ctx, input }) => certificates.recordFromCertificate(ctx, input)),
+
+  forCompletion: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/completions/{id}/certificates',
+        tags: ['completions'],
+        summary: 'The certificates linked to a completion (for its reviewer); the scope of GET /completions',
+        protect: true,
+      },
+    })
+    .input(z.object({ id: idParam }))
+    .output(z.array(completionCertificateSchema))
+    .query(({ ctx, input }) => certificates.certificatesOf(ctx, input.id)),
+});
