@@ -1,9 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { apiToken, signIn } from './fixtures/auth.ts';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-test.describe.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: 90_000 });
 
 // The reviewer sees what backs a completion (docs/ocr.md): here none, so it says so, and approving stays a click.
 test('the review of a completion without a certificate says so', async ({ page, request }) => {
@@ -34,4 +36,55 @@ test('the review of a completion without a certificate says so', async ({ page, 
   await expect(review.getByRole('button', { name: 'Approve' })).toBeEnabled();
   await review.getByRole('button', { name: 'Cancel' }).click();
   await expect(r.getByText('Pending')).toBeVisible();
+});
+
+// docs/ocr.md end to end: an Agent uploads a typed certificate, the server reads it in the background, the
+// Documents drawer shows what was read with its confidence and a completion prefilled from it; the Agent confirms
+// it (Pending, never approved), and the School reviewing it sees the certificate beside it.
+test('a CE certificate is read, offers a prefilled completion, and its reviewer sees it', async ({ page, request }) => {
+  const schoolToken = await apiToken(request, 'school');
+  // The certificate's course (server/test/fixtures/certificates/fixtures.json); created once per suite run.
+  const courseName = 'Fair Housing Essentials';
+  const created = await request.post('/api/courses', {
+    headers: auth(schoolToken),
+    data: { course_name: courseName, description: 'Read from a certificate', provider: 'Realty Academy of Texas', ce_hours: 3 },
+  });
+  expect([200, 409]).toContain(created.status());
+
+  await signIn(page, 'agent');
+  await page.goto('/documents');
+  await page.getByRole('button', { name: 'Upload document' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload document' });
+  await dialog.getByRole('combobox', { name: 'Category' }).click();
+  await page.getByRole('option', { name: 'CE certificate' }).click();
+  const name = `fair-housing-${Date.now()}.pdf`;
+  await dialog.locator('input[type="file"]').setInputFiles({
+    name,
+    mimeType: 'application/pdf',
+    buffer: fs.readFileSync(path.resolve(import.meta.dirname, '../server/test/fixtures/certificates/certificate-typed.pdf')),
+  });
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole('row').filter({ hasText: name }).click();
+  const drawer = page.getByRole('dialog', { name: 'Document' });
+  const form = drawer.getByRole('form', { name: 'Record completion' });
+  await expect(form).toBeVisible({ timeout: 30_000 });
+  await expect(drawer.getByRole('row').filter({ hasText: 'Course' }).first()).toContainText(courseName);
+  await expect(drawer.getByRole('row').filter({ hasText: 'Hours' }).first()).toContainText('3');
+  await expect(form.getByRole('combobox', { name: 'Course' })).toHaveValue(new RegExp(courseName));
+  await form.getByRole('button', { name: 'Record completion' }).click();
+  await expect(drawer.getByText('Completion recorded; it waits for approval')).toBeVisible();
+
+  // The School, in a browser of its own.
+  await page.evaluate(() => localStorage.clear());
+  await signIn(page, 'school');
+  await page.goto('/courses?tab=completions');
+  const row = page.getByRole('row').filter({ hasText: courseName }).filter({ hasText: 'Pending' }).first();
+  await row.getByRole('button', { name: /^Actions for/ }).click();
+  await page.getByRole('menuitem', { name: 'Approve' }).click();
+  const review = page.getByRole('dialog', { name: 'Approve Completion' });
+  await expect(review.getByTitle(`Certificate ${name}`)).toBeVisible();
+  await expect(review.getByRole('button', { name: `Download ${name}` })).toBeVisible();
+  await review.getByRole('button', { name: 'Cancel' }).click();
 });
