@@ -202,7 +202,7 @@ if (process.env.TEST_DATABASE_URL) {
       const runs = await db!.select().from(jobRuns);
       expect(runs.map((r) => [r.job, r.run_key])).toEqual([[DAILY_PASS_JOB, day]]);
 
-      // One e-mail in the two outboxes together, one delivery row.
+      // One e-mail in the two outboxes together, one delivery row for it and one for the in-app notice.
       const mails = [...outboxEmails(a.dataDir, other.email), ...outboxEmails(b.dataDir, other.email)];
       expect(mails).toHaveLength(1);
       expect(mails[0]!.headers.subject).toContain('INST-0001');
@@ -210,7 +210,7 @@ if (process.env.TEST_DATABASE_URL) {
         .select()
         .from(notificationDeliveries)
         .where(and(eq(notificationDeliveries.license_id, license!.license_id), eq(notificationDeliveries.status, 'sent')));
-      expect(rows).toHaveLength(1);
+      expect(rows.map((r) => r.channel).sort()).toEqual(['email', 'in_app']);
       // Both started with an empty template table: one set of defaults, and still one Admin.
       expect(await db!.select().from(notificationTemplates)).toHaveLength(6);
       expect(await db!.select().from(users).where(eq(users.role_id, ROLE.Admin))).toHaveLength(1);

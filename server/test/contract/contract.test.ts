@@ -16,11 +16,11 @@ import { eq } from 'drizzle-orm';
 import { ERROR_CODES, type AppErrorCode } from '../../src/core/errors.ts';
 import { sql } from 'drizzle-orm';
 import { getSettings, invalidateSettings, writeSettings } from '../../src/core/settings.ts';
-import { rawExec, rawRows } from '../../src/db/raw.ts';
+import { rawRows } from '../../src/db/raw.ts';
 import { installWriteCounters, writeCounts } from '../db-tools.ts';
 import { resolveSession } from '../../src/modules/auth/sessions.ts';
 import { backgroundSettled } from '../../src/core/background.ts';
-import { users } from '../../src/db/schema/index.ts';
+import { brokerages, users } from '../../src/db/schema/index.ts';
 import { openApiDocument } from '../../src/http/openapi.ts';
 import { callerFor, createTestEnv, TEST_PASSWORD, tokenFor, type TestEnv } from '../helpers.ts';
 import { principal, ROLES, seedWorld, type Person, type World } from '../authz/world.ts';
@@ -156,9 +156,8 @@ async function repairPrincipals() {
   // The brokerage first: the principals' rows point at it.
   const [brokerage] = await rawRows(env.db, sql`SELECT 1 FROM brokerages WHERE brokerage_id = ${world.brokerage1}`);
   if (!brokerage)
-    await env.db.transaction((tx) =>
-      rawExec(tx, sql`INSERT INTO brokerages (brokerage_id, name) VALUES (${world.brokerage1}, 'North Realty again')`),
-    );
+    // Through the schema, so its defaults (created_at, updated_at) apply on both engines.
+    await env.db.transaction((tx) => tx.insert(brokerages).values({ brokerage_id: world.brokerage1, name: 'North Realty again' }));
   for (const role of ROLES) {
     const p: Person = principal(world, role);
     const [row] = await env.db.select().from(users).where(eq(users.user_id, p.user_id));
