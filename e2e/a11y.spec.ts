@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { AxeResults, RunOptions } from 'axe-core';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
@@ -146,6 +147,27 @@ async function checkDialogsAndMenus(page: Page, path: string) {
       await expect(page.getByRole('menu')).toHaveCount(0);
     }
   }
+  if (path === '/documents') {
+    // The upload dialog (its Dropzone), then a row's drawer (preview, versions, and for a certificate what was read).
+    await main.getByRole('button', { name: 'Upload document' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoSeriousViolations(page, `${path}: upload dialog (${s})`, { within: DIALOG });
+    await closeDialog(page);
+    await main.locator('tbody tr').first().locator('td').first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0, { timeout: 30_000 });
+    await expectNoSeriousViolations(page, `${path}: document drawer (${s})`, { within: DIALOG });
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  }
+  if (path === '/notifications') {
+    // The other two tabs: preferences (a table of switches) and the calendar feed.
+    for (const tab of ['Preferences', 'Calendar']) {
+      await main.getByRole('tab', { name: tab }).click();
+      await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0, { timeout: 20_000 });
+      await expectNoSeriousViolations(page, `${path}: ${tab} tab (${s})`, { within: 'main' });
+    }
+  }
   if (path === '/licenses') {
     // A row opens the license's CE transcript drawer.
     await main.locator('tbody tr').first().locator('td').first().click();
@@ -155,6 +177,22 @@ async function checkDialogsAndMenus(page: Page, path: string) {
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
   }
+}
+
+/** A CE certificate of the agent's, so the documents list has a row and its drawer shows what was read. */
+async function seedCertificate(request: APIRequestContext) {
+  const res = await request.post('/api/documents', {
+    headers: { authorization: `Bearer ${await apiToken(request, 'agent')}` },
+    multipart: {
+      category: 'ce_certificate',
+      file: {
+        name: 'certificate.pdf',
+        mimeType: 'application/pdf',
+        buffer: fs.readFileSync(path.resolve(import.meta.dirname, '../server/test/fixtures/certificates/certificate-typed.pdf')),
+      },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
 }
 
 /** A license of the agent's, so the licenses list has a row (its menu, its delete confirm, its transcript drawer). */
@@ -183,7 +221,10 @@ test('signed-out screens, light and dark', async ({ page }) => {
 
 for (const who of Object.keys(E2E_USERS) as E2eUserKey[]) {
   test(`${who}: every screen, light and dark, with its dialogs and menus open`, async ({ page, request }) => {
-    if (who === 'admin') await seedLicense(request);
+    if (who === 'admin') {
+      await seedLicense(request);
+      await seedCertificate(request);
+    }
     await signIn(page, who);
     const entries = NAV.filter((e) => e.roles.includes(E2E_USERS[who].role));
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
