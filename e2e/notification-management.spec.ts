@@ -27,8 +27,9 @@ test('Admin creates a template with validation and live preview, edits, sends a 
   await expect(page.getByRole('heading', { name: 'Notification Management' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Notification Statistics' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Recent Notifications' })).toBeVisible();
+  const stats = page.getByRole('region', { name: 'Notification Statistics' });
   for (const label of ['Total Sent', 'Delivered', 'In Outbox', 'Failed', 'Pending']) {
-    await expect(page.getByText(label, { exact: true })).toBeVisible();
+    await expect(stats.getByText(label, { exact: true })).toBeVisible();
   }
   // No SMTP_URL on the e2e server: the screen says so, and where the outbox is.
   const alert = page.getByTestId('no-mail-server');

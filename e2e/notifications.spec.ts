@@ -53,7 +53,11 @@ test('an Agent sees its unread notifications in the bell and the notification ce
   await page.getByRole('button', { name: 'Mark all read' }).click();
   await expect(page.getByRole('link', { name: 'Notifications', exact: true }).first()).toBeVisible();
   await expect(page.getByTestId('notification-bell')).toHaveAccessibleName('Notifications');
-  await page.getByRole('switch', { name: 'Unread only' }).check({ force: true });
+  // The switch lives in the URL: its state changes once the route has updated, so click and then expect.
+  const unreadOnly = page.getByRole('switch', { name: 'Unread only' });
+  await unreadOnly.click();
+  await expect(page).toHaveURL(/unread=1/);
+  await expect(unreadOnly).toBeChecked();
   await expect(page.getByText('No unread notifications')).toBeVisible();
 
   // Preferences: SMS is not available (no gateway); switch e-mail off for completions and save.
