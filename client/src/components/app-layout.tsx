@@ -79,14 +79,15 @@ export function AppLayout() {
         Skip to main content
       </Anchor>
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Group gap="sm">
+        {/* One line at every width: the title gives way (truncated) to the bell, the theme toggle and the user menu. */}
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: 1 }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
             <Text fw={700} size="lg" truncate="end" data-testid="app-title">
               {app_name}
             </Text>
           </Group>
-          <Group gap="sm">
+          <Group gap="xs" wrap="nowrap">
             <NotificationBell />
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={200}>
