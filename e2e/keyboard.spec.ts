@@ -61,6 +61,8 @@ test('sign-in, then a license created, edited and deleted with the keyboard alon
   const dialog = page.getByRole('dialog', { name: 'Add New License' });
   await expect(dialog.getByRole('combobox', { name: /^License Holder/ })).toBeFocused();
   await page.keyboard.type('Alice');
+  // The holders load with the dialog: choose once the option is listed (a slow machine may still be loading them).
+  await expect(page.getByRole('option', { name: 'Alice Agent (Agent)' })).toBeVisible();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(dialog.getByRole('combobox', { name: /^License Holder/ })).toHaveValue('Alice Agent (Agent)');
