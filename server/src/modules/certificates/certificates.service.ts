@@ -3,7 +3,7 @@
  * document's current version, the Pending completion a person records from it (never approved here), and the
  * certificates a reviewer sees beside a completion.
  */
-import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import {
   certificateExtractionSchema,
   EXTRACTION_MESSAGES,
@@ -13,38 +13,22 @@ import {
   type DocumentExtraction,
 } from '@lm/shared';
 import type { z } from 'zod';
-import { completions, courses, documents, documentVersions } from '../../db/schema/index.ts';
+import { documents, documentVersions } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
-import { isAdmin, isSchool, type AuthUser } from '../../core/identity.ts';
+import type { AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
-import { found, visibleUsersCondition } from '../../core/scope.ts';
+import { found } from '../../core/scope.ts';
+// The one rule of who sees a document (docs/decisions.md "Documents").
+import { visibleDocumentsCondition } from '../documents/documents.service.ts';
 import { getVisible as visibleCompletion, recordCompletionIn } from '../completions/completions.service.ts';
-
-/**
- * Who sees a document (docs/decisions.md "Documents"): Admin all; Broker its own and its brokerage's people's;
- * Agent its own; School only the certificates linked to completions of its courses. Deleted documents: nobody.
- */
-function documentScope(db: DbOrTx, actor: AuthUser): SQL | undefined {
-  const live = isNull(documents.deleted_at);
-  if (isAdmin(actor)) return live;
-  if (isSchool(actor)) {
-    const ofItsCourses = db
-      .select({ id: completions.completion_id })
-      .from(completions)
-      .innerJoin(courses, eq(courses.course_id, completions.course_id))
-      .where(eq(courses.school_id, actor.user_id));
-    return and(live, inArray(documents.completion_id, ofItsCourses));
-  }
-  return and(live, visibleUsersCondition(actor, documents.owner_id));
-}
 
 async function visibleDocument(db: DbOrTx, actor: AuthUser, id: number) {
   const [row] = await db
     .select()
     .from(documents)
-    .where(and(eq(documents.document_id, id), documentScope(db, actor)));
+    .where(and(eq(documents.document_id, id), visibleDocumentsCondition(actor)));
   return found(row, 'Document');
 }
 
