@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, like, sql } from 'drizzle-orm';
@@ -25,7 +24,7 @@ import { getSettings, invalidateSettings, writeSettings } from '../src/core/sett
 import { BACKUP_LOCK, restoreWorkFile } from '../src/modules/backups/backups.service.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { derivedCurrentSums } from '../src/modules/licenses/ce-ledger.ts';
-import { api, callerFor, seedBrokerage, seedUser, tokenFor, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
+import { api, callerFor, readZip, seedBrokerage, seedUser, tokenFor, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
 /** The newest migration of drizzle/sqlite/meta/_journal.json: what a backup's manifest names as its schema. */
 const JOURNAL = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../drizzle/sqlite/meta/_journal.json'), 'utf8')) as {
@@ -42,29 +41,6 @@ beforeAll(() => {
 });
 
 // ---------------------------------------------------------------- helpers
-
-function readZip(buf: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 function makeZip(entries: Map<string, Buffer>): Promise<Buffer> {
   const zip = new yazl.ZipFile();

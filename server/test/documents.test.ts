@@ -5,14 +5,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLogs, completions, documentVersions, licenses } from '../src/db/schema/index.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { refreshCeCache } from '../src/modules/licenses/ce-ledger.ts';
-import { api, callerFor, parseCsv, seedBrokerage, seedUser, tokenFor, useTestEnv, type Roles, type TestEnv } from './helpers.ts';
+import { api, callerFor, parseCsv, readZip, seedBrokerage, seedUser, tokenFor, useTestEnv, type Roles, type TestEnv } from './helpers.ts';
 
 const t = useTestEnv();
 let env: TestEnv;
@@ -344,28 +343,6 @@ describe('edit, delete, export', () => {
   });
 });
 
-function unzip(buf: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.readEntry();
-    });
-  });
-}
-
 describe('audit pack', () => {
   it('a zip with transcript.csv, transcript.txt, the certificates and a manifest; audited as an export', async () => {
     const license = await seedLicense(roles.agent.user_id);
@@ -388,7 +365,7 @@ describe('audit pack', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(String(res.headers['content-disposition'])).toContain(`audit-pack_${license.license_number}.zip`);
-    const entries = await unzip(res.body);
+    const entries = await readZip(res.body);
     expect([...entries.keys()].sort()).toEqual(
       [
         'transcript.csv',
@@ -425,7 +402,7 @@ describe('backups', () => {
     });
     expect(backup.status).toBe(200);
     const [version] = await env.db.select().from(documentVersions).where(eq(documentVersions.document_id, id));
-    const zip = await unzip(fs.readFileSync(path.join(env.config.dataDir, 'backups', `backup_${backup.body.id}.zip`)));
+    const zip = await readZip(fs.readFileSync(path.join(env.config.dataDir, 'backups', `backup_${backup.body.id}.zip`)));
     expect(zip.get(`files/documents/${version!.storage_key}`)!.equals(bytes)).toBe(true);
 
     // The file and the rows are lost.

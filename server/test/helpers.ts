@@ -3,6 +3,7 @@
  * PostgreSQL database of its own), the real app (for app.inject on the REST paths) and createCaller for
  * the tRPC path. No mocks.
  */
+import yauzl from 'yauzl';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -279,4 +280,28 @@ export function parseCsv(text: string): string[][] {
   }
   if (cell !== '' || row.length) rows.push([...row, cell]);
   return rows;
+}
+
+/** Every entry of a zip (a backup, an audit pack), by name. */
+export function readZip(buf: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out = new Map<string, Buffer>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(out));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
 }
