@@ -1,5 +1,6 @@
 /** The root router: one router per domain, served at /trpc and published as REST under /api. */
 import { router } from './core/trpc.ts';
+import { applyOutputPolicy } from './core/output.ts';
 import { authRouter } from './modules/auth/auth.router.ts';
 import { usersRouter } from './modules/users/users.router.ts';
 import { brokeragesRouter } from './modules/brokerages/brokerages.router.ts';
@@ -35,5 +36,8 @@ export const appRouter = router({
   inbox: inboxRouter,
   certificates: certificatesRouter,
 });
+
+// Answers are checked against their declared shapes outside production (core/output.ts).
+applyOutputPolicy(appRouter);
 
 export type AppRouter = typeof appRouter;
