@@ -7,8 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -60,6 +61,44 @@ function errorReply(err: FastifyError | Error) {
   return toErrorBody(err);
 }
 
+/**
+ * The security headers helmet sets (docs/security.md "Headers"), collected once: the policy has no per-request
+ * part (no nonces), so running helmet's middleware on every request only rebuilt the same strings.
+ */
+function securityHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const collect = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: () => undefined,
+  };
+  helmet({
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets CSS variables through style attributes and <style> tags.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        // The Documents drawer previews a PDF from a blob: URL of bytes it fetched with the session token.
+        frameSrc: ["'self'", 'blob:'],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    // Sent in the onSend hook, only on answers that went out over HTTPS.
+    hsts: false,
+  })({} as IncomingMessage, collect as unknown as ServerResponse, () => undefined);
+  return headers;
+}
+
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config } = options;
   const ownsDb = !options.db;
@@ -97,28 +136,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     }
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine sets CSS variables through style attributes and <style> tags.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        // The Documents drawer previews a PDF from a blob: URL of bytes it fetched with the session token.
-        frameSrc: ["'self'", 'blob:'],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    // Sent below, only on answers that went out over HTTPS.
-    hsts: false,
+  // docs/security.md "Headers": the same on every answer, so computed once here instead of per request.
+  const headers = securityHeaders();
+  app.addHook('onRequest', (_req, reply, done) => {
+    void reply.headers(headers);
+    done();
   });
 
   // docs/security.md "Headers": HSTS only over HTTPS (directly, or through a trusted proxy's
