@@ -22,6 +22,31 @@ export function visibleUsersCondition(actor: AuthUser, userIdColumn: AnyColumn):
   return eq(userIdColumn, actor.user_id);
 }
 
+/**
+ * visibleUsersCondition for prepared reads (db/prepared.ts): the SQL depends only on the kind of scope, the
+ * actor's ids go in as the placeholders `scope_user` and `scope_brokerage` (values from scopeValues).
+ */
+export type ScopeKind = 'all' | 'brokerage' | 'self';
+
+export function scopeKind(actor: AuthUser): ScopeKind {
+  if (isAdmin(actor)) return 'all';
+  return isBroker(actor) && actor.brokerage_id !== null ? 'brokerage' : 'self';
+}
+
+export function scopeValues(actor: AuthUser): { scope_user: number; scope_brokerage: number | null } {
+  return { scope_user: actor.user_id, scope_brokerage: actor.brokerage_id };
+}
+
+export function visibleUsersPlaceholders(kind: ScopeKind, userIdColumn: AnyColumn): SQL | undefined {
+  if (kind === 'all') return undefined;
+  const self = eq(userIdColumn, sql.placeholder('scope_user'));
+  if (kind === 'self') return self;
+  return or(
+    self,
+    inArray(userIdColumn, sql`(SELECT ${users.user_id} FROM ${users} WHERE ${users.brokerage_id} = ${sql.placeholder('scope_brokerage')})`),
+  );
+}
+
 /** Throws 404 when a row is missing or outside the caller's scope (as if it did not exist). */
 export function found<T>(row: T | undefined | null, what: string): T {
   if (row === undefined || row === null) throw notFound(what);

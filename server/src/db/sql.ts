@@ -19,6 +19,11 @@ export function containsText(expr: SQLWrapper | AnyColumn, text: string): SQL {
   return pg() ? sql`${expr} ILIKE ${pattern} ESCAPE '\\'` : sql`${expr} LIKE ${pattern} ESCAPE '\\'`;
 }
 
+/** containsText for a prepared read: `pattern` is a placeholder whose value is likePattern(text). */
+export function containsPattern(expr: SQLWrapper | AnyColumn, pattern: SQLWrapper): SQL {
+  return pg() ? sql`${expr} ILIKE ${pattern} ESCAPE '\\'` : sql`${expr} LIKE ${pattern} ESCAPE '\\'`;
+}
+
 /** An ORDER BY key that ignores case. */
 export function caseInsensitive(expr: SQLWrapper | AnyColumn): SQL {
   return pg() ? sql`lower(${expr})` : sql`${expr} COLLATE NOCASE`;

@@ -25,13 +25,14 @@ import {
 } from '@lm/shared';
 import { ceAdjustments, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
+import { caseInsensitive, containsPattern, countOf, likePattern } from '../../db/sql.ts';
+import { preparedShapes } from '../../db/prepared.ts';
 import type { Context } from '../../core/context.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { isAgent, isBroker, type AuthUser } from '../../core/identity.ts';
 import { audit, type Actor } from '../../core/audit.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
-import { found, visibleUsersCondition } from '../../core/scope.ts';
+import { found, scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlaceholders, type ScopeKind } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
 import { getSettings } from '../../core/settings.ts';
 import { cycleFigures, cycleYearsOf, refreshCeCache, ruleFor, transcriptOf } from './ce-ledger.ts';
@@ -138,19 +139,57 @@ export async function assertLicenseOfHolder(
   return license;
 }
 
-function whereOf(ctx: AuthedContext, q: LicenseListQuery): SQL | undefined {
-  const conds: Array<SQL | undefined> = [visibleUsersCondition(ctx.user, licenses.user_id)];
-  if (q.status) conds.push(eq(licenses.status, q.status));
-  if (q.state) conds.push(eq(licenses.state, q.state));
-  if (q.license_type) conds.push(eq(licenses.license_type, q.license_type));
-  if (q.user_id) conds.push(eq(licenses.user_id, q.user_id));
-  if (q.expiring_within !== undefined) {
-    const from = today();
-    conds.push(gte(licenses.expiration_date, from), lte(licenses.expiration_date, addDays(from, q.expiring_within)));
-  }
-  if (q.search) {
+/**
+ * The list's prepared reads (db/prepared.ts "preparedShapes"): the SQL depends on the caller's kind of scope,
+ * which filters are set, the sort and whether a page is asked for; the values go in as placeholders.
+ */
+interface ListShape {
+  scope: ScopeKind;
+  filters: Array<'status' | 'state' | 'license_type' | 'user_id' | 'expiring' | 'search'>;
+  sort: LicenseSortColumn;
+  order: 'asc' | 'desc';
+  paged: boolean;
+}
+
+function listShape(ctx: AuthedContext, q: LicenseListQuery, paged: boolean): ListShape {
+  const filters: ListShape['filters'] = [];
+  if (q.status) filters.push('status');
+  if (q.state) filters.push('state');
+  if (q.license_type) filters.push('license_type');
+  if (q.user_id) filters.push('user_id');
+  if (q.expiring_within !== undefined) filters.push('expiring');
+  if (q.search) filters.push('search');
+  return { scope: scopeKind(ctx.user), filters, sort: q.sort ?? 'expiration_date', order: q.order === 'desc' ? 'desc' : 'asc', paged };
+}
+
+const shapeKey = (s: ListShape) => `${s.scope}|${s.filters.join(',')}|${s.sort}|${s.order}|${s.paged ? 'p' : ''}`;
+
+function listValues(ctx: AuthedContext, q: LicenseListQuery): Record<string, unknown> {
+  const from = q.expiring_within !== undefined ? today() : undefined;
+  return {
+    ...scopeValues(ctx.user),
+    status: q.status,
+    state: q.state,
+    license_type: q.license_type,
+    user_id: q.user_id,
+    from,
+    to: from === undefined ? undefined : addDays(from, q.expiring_within!),
+    search: q.search ? likePattern(q.search) : undefined,
+  };
+}
+
+function whereOf(shape: ListShape): SQL | undefined {
+  const p = sql.placeholder;
+  const conds: Array<SQL | undefined> = [visibleUsersPlaceholders(shape.scope, licenses.user_id)];
+  const has = (f: ListShape['filters'][number]) => shape.filters.includes(f);
+  if (has('status')) conds.push(eq(licenses.status, p('status')));
+  if (has('state')) conds.push(eq(licenses.state, p('state')));
+  if (has('license_type')) conds.push(eq(licenses.license_type, p('license_type')));
+  if (has('user_id')) conds.push(eq(licenses.user_id, p('user_id')));
+  if (has('expiring')) conds.push(gte(licenses.expiration_date, p('from')), lte(licenses.expiration_date, p('to')));
+  if (has('search')) {
     const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
-    conds.push(or(containsText(fullName, q.search), containsText(licenses.license_number, q.search)));
+    conds.push(or(containsPattern(fullName, p('search')), containsPattern(licenses.license_number, p('search'))));
   }
   return and(...conds);
 }
@@ -167,18 +206,30 @@ const SORTS: Record<LicenseSortColumn, SQL[]> = {
   created_at: [sql`${licenses.created_at}`],
 };
 
-function orderOf(q: LicenseListQuery): SQL[] {
-  const dir = q.order === 'desc' ? desc : asc;
-  return [...SORTS[q.sort ?? 'expiration_date'].map((c) => dir(c)), dir(licenses.license_id)];
+function orderOf(shape: ListShape): SQL[] {
+  const dir = shape.order === 'desc' ? desc : asc;
+  return [...SORTS[shape.sort].map((c) => dir(c)), dir(licenses.license_id)];
 }
+
+const listRead = preparedShapes<ListShape, Record<string, unknown>, License[]>('licenses_list', shapeKey, (d, shape) => {
+  const query = d
+    .select(licenseColumns)
+    .from(licenses)
+    .innerJoin(users, eq(users.user_id, licenses.user_id))
+    .where(whereOf(shape))
+    .orderBy(...orderOf(shape));
+  return shape.paged ? query.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')) : query;
+});
+
+const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('licenses_count', shapeKey, (d, shape) =>
+  d.select({ n: countOf() }).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id)).where(whereOf(shape)),
+);
 
 /** GET /licenses: every matching license in the caller's scope (a page of them when `limit` is given). */
 export async function listLicenses(ctx: AuthedContext, q: LicenseListQuery = {}): Promise<License[]> {
-  const query = selectLicenses(ctx.db)
-    .where(whereOf(ctx, q))
-    .orderBy(...orderOf(q));
-  if (!q.limit) return query;
-  return query.limit(q.limit).offset(((q.page ?? 1) - 1) * q.limit);
+  const values = listValues(ctx, q);
+  if (!q.limit) return listRead(ctx.db, listShape(ctx, q, false), values);
+  return listRead(ctx.db, listShape(ctx, q, true), { ...values, limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit });
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -187,13 +238,9 @@ export const DEFAULT_PAGE_SIZE = 20;
 export async function pageLicenses(ctx: AuthedContext, q: LicenseListQuery = {}): Promise<LicensePage> {
   const page = q.page ?? 1;
   const limit = q.limit ?? DEFAULT_PAGE_SIZE;
-  const where = whereOf(ctx, q);
-  const [counted] = await ctx.db.select({ n: countOf() }).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id)).where(where);
-  const rows = await selectLicenses(ctx.db)
-    .where(where)
-    .orderBy(...orderOf(q))
-    .limit(limit)
-    .offset((page - 1) * limit);
+  const values = listValues(ctx, q);
+  const [counted] = await countRead(ctx.db, listShape(ctx, q, false), values);
+  const rows = await listRead(ctx.db, listShape(ctx, q, true), { ...values, limit, offset: (page - 1) * limit });
   return { licenses: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 

@@ -17,9 +17,10 @@ import {
 } from '@lm/shared';
 import { brokerages, licenses, payments, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { caseInsensitive, containsText, countOf, countWhere, sumOf } from '../../db/sql.ts';
+import { caseInsensitive, containsPattern, countOf, countWhere, likePattern, sumOf } from '../../db/sql.ts';
+import { preparedShapes } from '../../db/prepared.ts';
 import { audit } from '../../core/audit.ts';
-import { found, visibleUsersCondition } from '../../core/scope.ts';
+import { found, scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlaceholders, type ScopeKind } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { assertLicenseOfHolder, assertPersonInScope, licenseWithHolder } from '../licenses/licenses.service.ts';
@@ -104,18 +105,53 @@ async function storedVisible(ctx: AuthedContext, tx: Tx, paymentId: number) {
   return found(row, 'Payment');
 }
 
-function whereOf(ctx: AuthedContext, q: PaymentSummaryQuery): SQL | undefined {
-  const conds: Array<SQL | undefined> = [visibleUsersCondition(ctx.user, payments.user_id)];
-  if (q.user_id) conds.push(eq(payments.user_id, q.user_id));
-  if (q.license_id) conds.push(eq(payments.license_id, q.license_id));
-  if (q.status) conds.push(eq(payments.status, q.status));
-  if (q.payment_type) conds.push(eq(payments.payment_type, q.payment_type));
-  if (q.payment_method) conds.push(eq(payments.payment_method, q.payment_method));
-  if (q.start_date) conds.push(gte(payments.payment_date, q.start_date));
-  if (q.end_date) conds.push(lte(payments.payment_date, q.end_date));
-  if (q.search) {
+/**
+ * The list's prepared reads (db/prepared.ts "preparedShapes"): the SQL depends on the caller's kind of scope,
+ * which filters are set, the sort and whether a page is asked for; the values go in as placeholders.
+ */
+type PaymentFilter = 'user_id' | 'license_id' | 'status' | 'payment_type' | 'payment_method' | 'start_date' | 'end_date' | 'search';
+interface ListShape {
+  scope: ScopeKind;
+  filters: PaymentFilter[];
+  sort: NonNullable<PaymentListQuery['sort']>;
+  order: 'asc' | 'desc';
+  paged: boolean;
+}
+
+const FILTERS: PaymentFilter[] = ['user_id', 'license_id', 'status', 'payment_type', 'payment_method', 'start_date', 'end_date', 'search'];
+
+/** Newest first unless told otherwise. */
+function listShape(ctx: AuthedContext, q: PaymentListQuery, paged: boolean): ListShape {
+  return {
+    scope: scopeKind(ctx.user),
+    filters: FILTERS.filter((f) => q[f]),
+    sort: q.sort ?? 'payment_date',
+    order: (q.order ?? (q.sort ? 'asc' : 'desc')) === 'desc' ? 'desc' : 'asc',
+    paged,
+  };
+}
+
+const shapeKey = (s: ListShape) => `${s.scope}|${s.filters.join(',')}|${s.sort}|${s.order}|${s.paged ? 'p' : ''}`;
+
+function listValues(ctx: AuthedContext, q: PaymentSummaryQuery): Record<string, unknown> {
+  const { search, ...filters } = q;
+  return { ...scopeValues(ctx.user), ...filters, search: search ? likePattern(search) : undefined };
+}
+
+function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
+  const p = sql.placeholder;
+  const conds: Array<SQL | undefined> = [visibleUsersPlaceholders(shape.scope, payments.user_id)];
+  const has = (f: PaymentFilter) => shape.filters.includes(f);
+  if (has('user_id')) conds.push(eq(payments.user_id, p('user_id')));
+  if (has('license_id')) conds.push(eq(payments.license_id, p('license_id')));
+  if (has('status')) conds.push(eq(payments.status, p('status')));
+  if (has('payment_type')) conds.push(eq(payments.payment_type, p('payment_type')));
+  if (has('payment_method')) conds.push(eq(payments.payment_method, p('payment_method')));
+  if (has('start_date')) conds.push(gte(payments.payment_date, p('start_date')));
+  if (has('end_date')) conds.push(lte(payments.payment_date, p('end_date')));
+  if (has('search')) {
     const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
-    conds.push(or(containsText(fullName, q.search), containsText(sql`coalesce(${payments.description}, '')`, q.search)));
+    conds.push(or(containsPattern(fullName, p('search')), containsPattern(sql`coalesce(${payments.description}, '')`, p('search'))));
   }
   return and(...conds);
 }
@@ -132,18 +168,32 @@ const SORTS: Record<NonNullable<PaymentListQuery['sort']>, SQL[]> = {
   created_at: [sql`${payments.created_at}`],
 };
 
-/** Newest first unless told otherwise. */
-function orderOf(q: PaymentListQuery): SQL[] {
-  const dir = (q.order ?? (q.sort ? 'asc' : 'desc')) === 'desc' ? desc : asc;
-  return [...SORTS[q.sort ?? 'payment_date'].map((c) => dir(c)), dir(payments.payment_id)];
+function orderOf(shape: ListShape): SQL[] {
+  const dir = shape.order === 'desc' ? desc : asc;
+  return [...SORTS[shape.sort].map((c) => dir(c)), dir(payments.payment_id)];
 }
+
+const listRead = preparedShapes<ListShape, Record<string, unknown>, PaymentRow[]>('payments_list', shapeKey, (d, shape) => {
+  const query = d
+    .select(paymentColumns)
+    .from(payments)
+    .innerJoin(users, eq(users.user_id, payments.user_id))
+    .leftJoin(licenses, eq(licenses.license_id, payments.license_id))
+    .where(whereOf(shape))
+    .orderBy(...orderOf(shape));
+  return shape.paged ? query.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')) : query;
+});
+
+const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('payments_count', shapeKey, (d, shape) =>
+  d.select({ n: countOf() }).from(payments).innerJoin(users, eq(users.user_id, payments.user_id)).where(whereOf(shape)),
+);
 
 /** GET /payments: every matching payment in the caller's scope (a page of them when `limit` is given). */
 export async function listPayments(ctx: AuthedContext, q: PaymentListQuery = {}): Promise<Payment[]> {
-  const query = selectPayments(ctx.db)
-    .where(whereOf(ctx, q))
-    .orderBy(...orderOf(q));
-  const rows = q.limit ? await query.limit(q.limit).offset(((q.page ?? 1) - 1) * q.limit) : await query;
+  const values = listValues(ctx, q);
+  const rows = q.limit
+    ? await listRead(ctx.db, listShape(ctx, q, true), { ...values, limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit })
+    : await listRead(ctx.db, listShape(ctx, q, false), values);
   return rows.map(toApi);
 }
 
@@ -153,31 +203,37 @@ export const DEFAULT_PAGE_SIZE = 20;
 export async function pagePayments(ctx: AuthedContext, q: PaymentListQuery = {}): Promise<PaymentPage> {
   const page = q.page ?? 1;
   const limit = q.limit ?? DEFAULT_PAGE_SIZE;
-  const where = whereOf(ctx, q);
-  const [counted] = await ctx.db.select({ n: countOf() }).from(payments).innerJoin(users, eq(users.user_id, payments.user_id)).where(where);
-  const rows = await selectPayments(ctx.db)
-    .where(where)
-    .orderBy(...orderOf(q))
-    .limit(limit)
-    .offset((page - 1) * limit);
+  const values = listValues(ctx, q);
+  const [counted] = await countRead(ctx.db, listShape(ctx, q, false), values);
+  const rows = await listRead(ctx.db, listShape(ctx, q, true), { ...values, limit, offset: (page - 1) * limit });
   return { payments: rows.map(toApi), pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 
+const summaryRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, PaymentSummaryRow[]>(
+  'payments_summary',
+  (s) => `${s.scope}|${s.filters.join(',')}`,
+  (d, shape) => {
+    const completedCondition = eq(payments.status, 'Completed');
+    return d
+      .select({
+        revenue_cents: sumOf(sql`CASE WHEN ${completedCondition} THEN ${payments.amount_cents} ELSE 0 END`),
+        completed: countWhere(completedCondition),
+        pending: countWhere(eq(payments.status, 'Pending')),
+        failed: countWhere(eq(payments.status, 'Failed')),
+        refunded: countWhere(eq(payments.status, 'Refunded')),
+        total_payments: countOf(),
+      })
+      .from(payments)
+      .innerJoin(users, eq(users.user_id, payments.user_id))
+      .where(whereOf(shape));
+  },
+);
+type PaymentSummaryRow = Omit<PaymentSummary, 'total_revenue'> & { revenue_cents: number };
+
 /** GET /payments/summary: revenue is the exact sum of Completed payments' cents; the rest are counts. */
 export async function paymentSummary(ctx: AuthedContext, q: PaymentSummaryQuery = {}): Promise<PaymentSummary> {
-  const completedCondition = eq(payments.status, 'Completed');
-  const [row] = await ctx.db
-    .select({
-      revenue_cents: sumOf(sql`CASE WHEN ${completedCondition} THEN ${payments.amount_cents} ELSE 0 END`),
-      completed: countWhere(completedCondition),
-      pending: countWhere(eq(payments.status, 'Pending')),
-      failed: countWhere(eq(payments.status, 'Failed')),
-      refunded: countWhere(eq(payments.status, 'Refunded')),
-      total_payments: countOf(),
-    })
-    .from(payments)
-    .innerJoin(users, eq(users.user_id, payments.user_id))
-    .where(whereOf(ctx, q));
+  const shape = { scope: scopeKind(ctx.user), filters: FILTERS.filter((f) => q[f]) };
+  const [row] = await summaryRead(ctx.db, shape, listValues(ctx, q));
   const { revenue_cents, ...counts } = row!;
   return { total_revenue: toDollars(revenue_cents), ...counts };
 }
