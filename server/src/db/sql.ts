@@ -3,7 +3,7 @@
  * query builder (docs/architecture.md "Data layer"). Anything dialect-specific beyond these belongs in a
  * per-dialect query module (*.sqlite.ts / *.pg.ts).
  */
-import { sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { Param, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ENGINE } from './engine.ts';
 
 const pg = () => ENGINE === 'postgres';
@@ -17,6 +17,14 @@ export function likePattern(text: string): string {
 export function containsText(expr: SQLWrapper | AnyColumn, text: string): SQL {
   const pattern = likePattern(text);
   return pg() ? sql`${expr} ILIKE ${pattern} ESCAPE '\\'` : sql`${expr} LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/**
+ * A placeholder compared with `column`, its value converted as the column stores it (a boolean as 0/1 on
+ * SQLite). A bare `sql.placeholder` reaches the driver as given.
+ */
+export function placeholderOf(column: AnyColumn, name: string): Param {
+  return new Param(sql.placeholder(name), column);
 }
 
 /** containsText for a prepared read: `pattern` is a placeholder whose value is likePattern(text). */

@@ -22,7 +22,7 @@ export const publicUserColumns = {
   last_login: users.last_login,
 };
 
-type PublicUserRow = Omit<User, 'role_name'>;
+export type PublicUserRow = Omit<User, 'role_name'>;
 
 export function toPublicUser(row: PublicUserRow): User {
   return { ...row, role_name: roleName(row.role_id) };

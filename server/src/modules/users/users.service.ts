@@ -23,16 +23,17 @@ import {
 import type { z } from 'zod';
 import { brokerages, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { containsText } from '../../db/sql.ts';
+import { containsPattern, likePattern, placeholderOf } from '../../db/sql.ts';
+import { preparedShapes } from '../../db/prepared.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { audit, type Actor } from '../../core/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.ts';
 import { hashPassword } from '../../core/passwords.ts';
 import { isAdmin, isAgent, isBroker, type AuthUser } from '../../core/identity.ts';
-import { visibleUsersCondition } from '../../core/scope.ts';
+import { scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlaceholders, type ScopeKind } from '../../core/scope.ts';
 import { assertPasswordAcceptable } from '../auth/auth.service.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
-import { emailIs, getPublicUser, publicUserColumns, toPublicUser } from './users.queries.ts';
+import { emailIs, getPublicUser, publicUserColumns, toPublicUser, type PublicUserRow } from './users.queries.ts';
 import { runInBackground } from '../../core/background.ts';
 import { issueAndSendLink, LINK_VALIDITY_MS } from '../auth/password-reset.service.ts';
 import { whereItWent } from '../notifications/notifications.service.ts';
@@ -49,39 +50,80 @@ const SORT_COLUMNS = {
   created_at: [users.created_at],
 } as const;
 
-/** GET /users: the caller's scope, filters, search, sort and one page. */
-export async function listUsers(ctx: AuthedContext, input: z.output<typeof usersListQuery>): Promise<UsersListOutput> {
-  const conditions: Array<SQL | undefined> = [isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)];
-  if (input.role !== undefined) conditions.push(eq(users.role_id, input.role));
-  if (input.brokerage_id !== undefined) conditions.push(eq(users.brokerage_id, input.brokerage_id));
-  if (input.is_active !== undefined) conditions.push(eq(users.is_active, input.is_active));
-  if (input.search) {
+/**
+ * The list's prepared reads (db/prepared.ts "preparedShapes"): the SQL depends on the caller's kind of scope,
+ * which filters are set and the sort; the values go in as placeholders.
+ */
+type UserFilter = 'role' | 'brokerage_id' | 'is_active' | 'search';
+interface ListShape {
+  scope: ScopeKind;
+  filters: UserFilter[];
+  sort: keyof typeof SORT_COLUMNS;
+  order: 'asc' | 'desc';
+}
+
+const shapeKey = (s: ListShape) => `${s.scope}|${s.filters.join(',')}|${s.sort}|${s.order}`;
+
+function whereOf(shape: ListShape): SQL | undefined {
+  const p = sql.placeholder;
+  const conditions: Array<SQL | undefined> = [isNull(users.deleted_at), visibleUsersPlaceholders(shape.scope, users.user_id)];
+  const has = (f: UserFilter) => shape.filters.includes(f);
+  if (has('role')) conditions.push(eq(users.role_id, p('role')));
+  if (has('brokerage_id')) conditions.push(eq(users.brokerage_id, p('brokerage_id')));
+  if (has('is_active')) conditions.push(eq(users.is_active, placeholderOf(users.is_active, 'is_active')));
+  if (has('search')) {
     conditions.push(
       or(
-        containsText(sql`(${users.first_name} || ' ' || ${users.last_name})`, input.search),
-        containsText(users.email, input.search),
-        containsText(users.phone_number, input.search),
+        containsPattern(sql`(${users.first_name} || ' ' || ${users.last_name})`, p('search')),
+        containsPattern(users.email, p('search')),
+        containsPattern(users.phone_number, p('search')),
       ),
     );
   }
-  const where = and(...conditions);
-  const [counted] = await ctx.db
-    .select({ n: count() })
-    .from(users)
-    .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
-    .where(where);
-  const total = counted?.n ?? 0;
-  const direction = input.order === 'desc' ? desc : asc;
-  const order = [...SORT_COLUMNS[input.sort ?? 'name'].map((c) => direction(c)), asc(users.user_id)];
-  const rows = await ctx.db
+  return and(...conditions);
+}
+
+const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('users_count', shapeKey, (d, shape) =>
+  d.select({ n: count() }).from(users).leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id)).where(whereOf(shape)),
+);
+
+const pageRead = preparedShapes<ListShape, Record<string, unknown>, PublicUserRow[]>('users_page', shapeKey, (d, shape) => {
+  const direction = shape.order === 'desc' ? desc : asc;
+  return d
     .select(publicUserColumns)
     .from(users)
     .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
-    .where(where)
-    .orderBy(...order)
-    .limit(input.limit)
-    .offset((input.page - 1) * input.limit);
-  return { users: rows.map(toPublicUser), pagination: makePagination(input.page, input.limit, total) };
+    .where(whereOf(shape))
+    .orderBy(...SORT_COLUMNS[shape.sort].map((c) => direction(c)), asc(users.user_id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
+});
+
+/** GET /users: the caller's scope, filters, search, sort and one page. */
+export async function listUsers(ctx: AuthedContext, input: z.output<typeof usersListQuery>): Promise<UsersListOutput> {
+  const filters: UserFilter[] = [];
+  if (input.role !== undefined) filters.push('role');
+  if (input.brokerage_id !== undefined) filters.push('brokerage_id');
+  if (input.is_active !== undefined) filters.push('is_active');
+  if (input.search) filters.push('search');
+  const shape: ListShape = {
+    scope: scopeKind(ctx.user),
+    filters,
+    sort: input.sort ?? 'name',
+    order: input.order === 'desc' ? 'desc' : 'asc',
+  };
+  const values = {
+    ...scopeValues(ctx.user),
+    role: input.role,
+    brokerage_id: input.brokerage_id,
+    is_active: input.is_active,
+    search: input.search ? likePattern(input.search) : undefined,
+    limit: input.limit,
+    offset: (input.page - 1) * input.limit,
+  };
+  const [counted] = await countRead(ctx.db, shape, values);
+  const rows = await pageRead(ctx.db, shape, values);
+  return { users: rows.map(toPublicUser), pagination: makePagination(input.page, input.limit, counted?.n ?? 0) };
 }
 
 /** A user the caller may see (not deleted), or 404. */
