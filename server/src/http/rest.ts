@@ -62,7 +62,7 @@ function isArraySchema(schema: unknown): boolean {
 /**
  * The per-procedure facts trpc-to-openapi worked out on every call, computed once. It also switches
  * the input schema's numbers and booleans to coercion (coerceSchema mutates the shared zod schemas, so
- * the tRPC path coerces too; docs/architecture.md "REST adapter").
+ * the tRPC path coerces too; docs/architecture.md "The REST adapter").
  */
 export function describeProcedure(path: string, procedure: AnyProcedure, method: OpenApiMethod, openapiPath: string): RestProcedure {
   const useBody = acceptsRequestBody(method);
