@@ -38,7 +38,7 @@ type Input = Record<string, unknown>;
 type Params = Record<string, string | undefined>;
 
 /** One published procedure, with everything its calls need worked out once, at start-up. */
-export interface RestProcedure {
+interface RestProcedure {
   /** The router path ('licenses.list'): tRPC's `path` for the call and the log. */
   path: string;
   type: 'query' | 'mutation';
@@ -64,7 +64,7 @@ function isArraySchema(schema: unknown): boolean {
  * the input schema's numbers and booleans to coercion (coerceSchema mutates the shared zod schemas, so
  * the tRPC path coerces too; docs/architecture.md "The REST adapter").
  */
-export function describeProcedure(path: string, procedure: AnyProcedure, method: OpenApiMethod, openapiPath: string): RestProcedure {
+function describeProcedure(path: string, procedure: AnyProcedure, method: OpenApiMethod, openapiPath: string): RestProcedure {
   const useBody = acceptsRequestBody(method);
   const { inputParser } = getInputOutputParsers(procedure as never);
   const unwrapped = unwrapZodType(inputParser, true);
@@ -91,7 +91,7 @@ export function describeProcedure(path: string, procedure: AnyProcedure, method:
  * (repeated keys are arrays, a one-element array is its element, empty values are dropped, array-typed
  * keys always arrays), then the path parameters over it.
  */
-export function restInput(entry: RestProcedure, body: unknown, query: unknown, params: Params | null): Input | undefined {
+function restInput(entry: RestProcedure, body: unknown, query: unknown, params: Params | null): Input | undefined {
   if (entry.noInput) return undefined;
   let input: Input;
   if (entry.useBody) {
