@@ -1,7 +1,7 @@
 /**
  * Builds the Fastify app without listening, so tests drive it with app.inject() and server.ts starts it.
  *   /trpc   tRPC (the browser client)
- *   /api    the same routers as REST (trpc-to-openapi), plus health, the OpenAPI document, the
+ *   /api    the same routers as REST (http/rest.ts), plus health, the OpenAPI document, the
  *           reference page and file routes
  *   /       the built client with history fallback for deep links
  */
@@ -148,7 +148,6 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // carry a signed-in user's data); the device cookie of a sign-in.
   app.addHook('onSend', async (req, reply) => {
     if (req.protocol === 'https') void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    // The route, not the URL: the REST adapter rewrites raw.url without its /api prefix.
     const url = req.routeOptions?.url ?? req.raw.url ?? '';
     if ((url.startsWith('/api') || url.startsWith('/trpc')) && !reply.hasHeader('cache-control')) {
       void reply.header('cache-control', 'no-store');

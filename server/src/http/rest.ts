@@ -1,7 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import type { AnyRouter } from '@trpc/server';
+import { getTRPCErrorFromUnknown, TRPCError, type AnyProcedure, type AnyRouter } from '@trpc/server';
+import {
+  acceptsRequestBody,
+  coerceSchema,
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  getPathRegExp,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  normalizePath,
+  unwrapZodType,
+  zodSupportsCoerce,
+  type OpenApiMethod,
+  type OpenApiProcedureRecord,
+} from 'trpc-to-openapi';
 import { AppError, toErrorBody } from '../core/errors.ts';
 
 export const NOT_AN_OBJECT_MESSAGE = 'The request body must be a JSON object';
@@ -22,76 +34,181 @@ function rejectNonObjectBodies(app: FastifyInstance) {
   });
 }
 
+type Input = Record<string, unknown>;
+type Params = Record<string, string | undefined>;
+
+/** One published procedure, with everything its calls need worked out once, at start-up. */
+interface RestProcedure {
+  /** The router path ('licenses.list'): tRPC's `path` for the call and the log. */
+  path: string;
+  type: 'query' | 'mutation';
+  procedure: AnyProcedure;
+  /** POST, PUT, PATCH: the input comes from the JSON body; GET, DELETE: from the query string. */
+  useBody: boolean;
+  /** The input schema is void-like: the procedure gets no input at all. */
+  noInput: boolean;
+  /** Query keys whose schema is an array (or an optional one): a single value becomes [value]. */
+  arrayKeys: string[];
+  /** The published path, as the OpenAPI document has it ('/licenses/{id}'). */
+  openapiPath: string;
+}
+
+function isArraySchema(schema: unknown): boolean {
+  const def = (schema as { _zod?: { def?: { type?: string; innerType?: unknown } } })._zod?.def;
+  if (def?.type === 'array') return true;
+  return def?.type === 'optional' && (def.innerType as { _zod?: { def?: { type?: string } } })._zod?.def?.type === 'array';
+}
+
 /**
- * Publishes the tRPC routers as REST under the scope's prefix (/api) through trpc-to-openapi.
- * It replaces the adapter's own Fastify plugin for one reason: error bodies. The adapter answers
- * {message, code, issues}; we catch the original error in onError and send toErrorBody() instead,
- * so REST and tRPC share one mapping. Success bodies pass through untouched.
+ * The per-procedure facts trpc-to-openapi worked out on every call, computed once. It also switches
+ * the input schema's numbers and booleans to coercion (coerceSchema mutates the shared zod schemas, so
+ * the tRPC path coerces too; docs/architecture.md "The REST adapter").
+ */
+function describeProcedure(path: string, procedure: AnyProcedure, method: OpenApiMethod, openapiPath: string): RestProcedure {
+  const useBody = acceptsRequestBody(method);
+  const { inputParser } = getInputOutputParsers(procedure as never);
+  const unwrapped = unwrapZodType(inputParser, true);
+  const arrayKeys: string[] = [];
+  if (zodSupportsCoerce && instanceofZodTypeObject(unwrapped)) {
+    if (!useBody) {
+      for (const [key, shape] of Object.entries(unwrapped.shape)) if (isArraySchema(shape)) arrayKeys.push(key);
+    }
+    coerceSchema(unwrapped);
+  }
+  return {
+    path,
+    type: procedure._def.type as 'query' | 'mutation',
+    procedure,
+    useBody,
+    noInput: instanceofZodTypeLikeVoid(unwrapped),
+    arrayKeys,
+    openapiPath,
+  };
+}
+
+/**
+ * The input of a call, as trpc-to-openapi built it: the body (POST, PUT, PATCH) or the query string
+ * (repeated keys are arrays, a one-element array is its element, empty values are dropped, array-typed
+ * keys always arrays), then the path parameters over it.
+ */
+function restInput(entry: RestProcedure, body: unknown, query: unknown, params: Params | null): Input | undefined {
+  if (entry.noInput) return undefined;
+  let input: Input;
+  if (entry.useBody) {
+    input = { ...(body as Input) };
+  } else {
+    input = {};
+    const q = query as Input;
+    for (const key in q) {
+      const value = q[key];
+      if (value) input[key] = Array.isArray(value) && value.length === 1 ? value[0] : value;
+    }
+  }
+  if (params) for (const key in params) input[key] = params[key];
+  for (const key of entry.arrayKeys) {
+    const value = input[key];
+    if (value !== undefined && !Array.isArray(value)) input[key] = [value];
+  }
+  return input;
+}
+
+const unknownRoute = toErrorBody(new TRPCError({ code: 'NOT_FOUND', message: 'Not found' }));
+
+/**
+ * Publishes the tRPC routers as REST under the scope's prefix (/api): one Fastify route per procedure
+ * with OpenAPI meta (its method, its path with `{id}` as `:id`), so Fastify's router does the matching,
+ * and the procedure is called directly with the request's context. Answers: the data as JSON (200), or
+ * toErrorBody() of whatever was thrown, the one mapping /trpc uses too. A catch-all answers the rest of
+ * the scope as trpc-to-openapi did: its lenient match (any letter case, a trailing slash), else 404.
+ * trpc-to-openapi itself only generates the OpenAPI document (http/openapi.ts).
  */
 export function registerRestAdapter(
   app: FastifyInstance,
   opts: { router: AnyRouter; prefix: string; createContext: (req: FastifyRequest) => unknown },
 ) {
   rejectNonObjectBodies(app);
-  const errors = new WeakMap<object, unknown>();
-  const handler = createOpenApiNodeHttpHandler({
-    router: opts.router as never,
-    createContext: ({ req }: { req: unknown }) => opts.createContext(req as FastifyRequest),
-    onError: ({ error, req }: { error: unknown; req: unknown }) => {
-      errors.set(req as object, error);
-    },
-  } as never);
+
+  async function handle(entry: RestProcedure, params: Params | null, request: FastifyRequest, reply: FastifyReply) {
+    try {
+      if (entry.useBody) {
+        const contentType = request.headers['content-type'];
+        if (!contentType?.startsWith('application/json')) {
+          throw new TRPCError({
+            code: 'UNSUPPORTED_MEDIA_TYPE',
+            message: contentType ? `Unsupported content-type "${contentType}` : 'Missing content-type header',
+          });
+        }
+      }
+      const input = restInput(entry, request.body, request.query, params);
+      const ctx = await opts.createContext(request);
+      const data: unknown = await entry.procedure({
+        ctx,
+        path: entry.path,
+        type: entry.type,
+        getRawInput: async () => input,
+        signal: undefined,
+        batchIndex: 0,
+      });
+      // Fastify serializes an object once; a string (or nothing) would go out as text, so it is JSON-encoded here.
+      if (data === undefined || typeof data === 'string') return reply.type('application/json').send(JSON.stringify(data));
+      return reply.send(data);
+    } catch (cause) {
+      const error = getTRPCErrorFromUnknown(cause);
+      const { status, body, retryAfter } = toErrorBody(error);
+      if (status === 500) request.log.error({ err: error, path: entry.path }, 'rest procedure failed');
+      if (retryAfter) void reply.header('retry-after', String(retryAfter));
+      return reply.code(status).type('application/json').send(body);
+    }
+  }
+
+  /** trpc-to-openapi's own match, for what Fastify's exact routes did not take: method -> [path pattern, procedure]. */
+  const lenient = new Map<string, Array<{ pattern: RegExp; entry: RestProcedure }>>();
+
+  forEachOpenApiProcedure(opts.router._def.procedures as OpenApiProcedureRecord, ({ path, procedure, meta: { openapi } }) => {
+    if (procedure._def.type === 'subscription') return;
+    const openapiPath = normalizePath(openapi.path);
+    const entry = describeProcedure(path, procedure as unknown as AnyProcedure, openapi.method, openapiPath);
+    const url = openapiPath.replace(/\{(\w+)\}/g, ':$1');
+    const list = lenient.get(openapi.method) ?? [];
+    list.push({ pattern: getPathRegExp(openapiPath), entry });
+    lenient.set(openapi.method, list);
+    // A plain route (http/routes.ts) on the same method and path keeps it, as it did before.
+    if (app.hasRoute({ method: openapi.method, url: opts.prefix + url })) return;
+    const hasParams = url.includes(':');
+    app.route({
+      method: openapi.method,
+      url,
+      // Fastify would add HEAD for a GET: no HEAD anywhere under /api, as before.
+      exposeHeadRoute: false,
+      handler: (request, reply) => handle(entry, hasParams ? (request.params as Params) : null, request, reply),
+    });
+  });
+
+  // Static segments first, as Fastify's router prefers them, so the lenient match agrees with it.
+  const staticFirst = (a: string, b: string) => {
+    const sa = a.split('/');
+    const sb = b.split('/');
+    for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+      const pa = sa[i]!.startsWith('{');
+      const pb = sb[i]!.startsWith('{');
+      if (pa !== pb) return pa ? 1 : -1;
+    }
+    return 0;
+  };
+  for (const list of lenient.values()) list.sort((a, b) => staticFirst(a.entry.openapiPath, b.entry.openapiPath));
 
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/*',
-    // Fastify would add HEAD, which the adapter answers 204 for any path, signed in or not: no HEAD at all.
     exposeHeadRoute: false,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const url = request.url.startsWith(opts.prefix) ? request.url.slice(opts.prefix.length) || '/' : request.url;
-      const req = Object.assign(request, {
-        once: request.raw.once.bind(request.raw),
-        on: request.raw.on.bind(request.raw),
-        off: request.raw.off.bind(request.raw),
-        destroy: request.raw.destroy.bind(request.raw),
-      });
-      request.raw.url = url;
-      let status = 200;
-      const headers: Record<string, string> = {};
-      await new Promise<void>((resolve, reject) => {
-        const res = {
-          get statusCode() {
-            return status;
-          },
-          set statusCode(v: number) {
-            status = v;
-          },
-          setHeader: (k: string, v: string) => {
-            headers[k.toLowerCase()] = v;
-          },
-          end: (data?: string) => {
-            if (status >= 400) {
-              const mapped = toErrorBody(errors.get(req) ?? null);
-              // Keep the adapter's status when our mapping has nothing better (e.g. its own 404/415).
-              const finalStatus = errors.has(req) ? mapped.status : status;
-              if (mapped.retryAfter) void reply.header('retry-after', String(mapped.retryAfter));
-              void reply.code(finalStatus).type('application/json').send(mapped.body);
-            } else {
-              void reply.code(status).headers(headers).send(data);
-            }
-            resolve();
-          },
-          once: reply.raw.once.bind(reply.raw),
-          on: reply.raw.on.bind(reply.raw),
-          off: reply.raw.off.bind(reply.raw),
-          emit: reply.raw.emit.bind(reply.raw),
-          removeListener: reply.raw.removeListener.bind(reply.raw),
-          socket: reply.raw.socket,
-          headersSent: false,
-        };
-        Promise.resolve(handler(req as unknown as IncomingMessage, res as unknown as ServerResponse)).catch(reject);
-      });
-      return reply;
+      const raw = request.url.startsWith(opts.prefix) ? request.url.slice(opts.prefix.length) || '/' : request.url;
+      const path = normalizePath(new URL(raw.startsWith('/') ? `http://127.0.0.1${raw}` : raw).pathname);
+      for (const { pattern, entry } of lenient.get(request.method) ?? []) {
+        const match = pattern.exec(path);
+        if (match) return handle(entry, match.groups ?? null, request, reply);
+      }
+      return reply.code(unknownRoute.status).type('application/json').send(unknownRoute.body);
     },
   });
 }

@@ -1,7 +1,6 @@
 /**
  * The notification centre and the calendar link of the signed-in user (docs/decisions.md "Notification
- * centre", "Calendar feed"). Every role; own data only. Static paths come before /notifications/{id}: the
- * REST adapter takes the first path that matches.
+ * centre", "Calendar feed"). Every role; own data only.
  */
 import { z } from 'zod';
 import {

@@ -23,7 +23,6 @@ const readProcedure = roleProcedure('Admin', 'Broker', 'Agent');
 const writeProcedure = roleProcedure('Admin', 'Broker');
 const licenseIdInput = z.object({ id: idParam });
 
-// Static paths come before /licenses/{id}: the REST adapter takes the first path that matches.
 export const licensesRouter = router({
   list: readProcedure
     .meta({

@@ -20,7 +20,6 @@ const readProcedure = roleProcedure('Admin', 'Broker', 'Agent');
 /** Record, edit, delete: Admin and Broker (within scope). */
 const writeProcedure = roleProcedure('Admin', 'Broker');
 
-// Static paths come before /payments/{id}: the REST adapter takes the first path that matches.
 export const paymentsRouter = router({
   list: readProcedure
     .meta({
