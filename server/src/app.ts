@@ -1,6 +1,6 @@
 /**
  * Builds the Fastify app without listening, so tests drive it with app.inject() and server.ts starts it.
- *   /trpc   tRPC (the browser client)
+ *   /trpc   tRPC (the browser client), http/trpc.ts
  *   /api    the same routers as REST (http/rest.ts), plus health, the OpenAPI document, the
  *           reference page and file routes
  *   /       the built client with history fallback for deep links
@@ -8,20 +8,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import helmet from 'helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { Config } from './config.ts';
 import { closeDatabase, openDatabase, type Db } from './db/client.ts';
 import { appRouter, type AppRouter } from './router.ts';
-import { createAppServices, type AppServices } from './core/context.ts';
+import { createAppServices, type AppServices, type Context } from './core/context.ts';
 import { createContextFromRequest } from './http/context.ts';
 import { AppError, toErrorBody } from './core/errors.ts';
 import { effectiveLogLevel, getSettings } from './core/settings.ts';
 import { registerRestAdapter } from './http/rest.ts';
+import { registerTrpcTransport, type TrpcOptions } from './http/trpc.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { fileRoutes } from './http/routes.ts';
 import { deviceCookieHeader } from './modules/auth/sources.ts';
@@ -99,6 +105,22 @@ function securityHeaders(): Record<string, string> {
   return headers;
 }
 
+/** The /trpc options: context from the request, retry-after on a refused sign-in, failures logged. */
+export function trpcOptions(createContext: (req: FastifyRequest) => Promise<Context>, log: FastifyBaseLogger): TrpcOptions<AppRouter> {
+  return {
+    router: appRouter,
+    createContext: ({ req }) => createContext(req),
+    // A refused sign-in (429) tells when to retry, as on the REST path.
+    responseMeta: ({ errors }) => {
+      const retryAfter = Math.max(0, ...errors.map((e) => toErrorBody(e).retryAfter ?? 0));
+      return retryAfter > 0 ? { headers: { 'retry-after': String(retryAfter) } } : {};
+    },
+    onError: ({ error, path: p }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error, path: p }, 'trpc procedure failed');
+    },
+  };
+}
+
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config } = options;
   const ownsDb = !options.db;
@@ -173,21 +195,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   const createContext = (req: Parameters<typeof createContextFromRequest>[3]) => createContextFromRequest(db, config, services, req);
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req }) => createContext(req),
-      // A refused sign-in (429) tells when to retry, as on the REST path.
-      responseMeta: ({ errors }) => {
-        const retryAfter = Math.max(0, ...errors.map((e) => toErrorBody(e).retryAfter ?? 0));
-        return retryAfter > 0 ? { headers: { 'retry-after': String(retryAfter) } } : {};
-      },
-      onError: ({ error, path: p }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path: p }, 'trpc procedure failed');
-      },
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
-  });
+  await registerTrpcTransport(app, { prefix: '/trpc', trpcOptions: trpcOptions(createContext, app.log) });
 
   await app.register(
     async (api) => {
