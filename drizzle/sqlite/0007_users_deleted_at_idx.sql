@@ -1,0 +1,1 @@
+CREATE INDEX `users_deleted_at_idx` ON `users` (`deleted_at`);
