@@ -62,18 +62,38 @@ const licenseColumns = {
 /** Who may hold a license: Agents and Brokers. */
 export const isLicenseHolderRole = (u: Pick<AuthUser, 'role_id'>) => isAgent(u) || isBroker(u);
 
-function selectLicenses(db: DbOrTx) {
-  return db.select(licenseColumns).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id));
-}
+/**
+ * The reads of one license that every write and detail view runs, prepared once per kind of scope
+ * (db/prepared.ts): with its holder's names, and its stored columns.
+ */
+const licenseById = preparedShapes<ScopeKind, Record<string, unknown>, License[]>(
+  'license_with_holder',
+  (k) => k,
+  (d, kind) =>
+    d
+      .select(licenseColumns)
+      .from(licenses)
+      .innerJoin(users, eq(users.user_id, licenses.user_id))
+      .where(and(eq(licenses.license_id, sql.placeholder('id')), visibleUsersPlaceholders(kind, licenses.user_id))),
+);
+const storedById = preparedShapes<ScopeKind, Record<string, unknown>, LicenseRow[]>(
+  'license_stored',
+  (k) => k,
+  (d, kind) =>
+    d
+      .select()
+      .from(licenses)
+      .where(and(eq(licenses.license_id, sql.placeholder('id')), visibleUsersPlaceholders(kind, licenses.user_id))),
+);
 
 /**
  * The one read of a license with its holder's names. With `actor`, only a license in the actor's
  * scope (docs/decisions.md); without, any (after a write whose caller already proved access).
  */
 export async function licenseWithHolder(db: DbOrTx, licenseId: number, actor?: AuthUser): Promise<License | undefined> {
-  const [row] = await selectLicenses(db).where(
-    and(eq(licenses.license_id, licenseId), actor ? visibleUsersCondition(actor, licenses.user_id) : undefined),
-  );
+  const [row] = actor
+    ? await licenseById(db, scopeKind(actor), { id: licenseId, ...scopeValues(actor) })
+    : await licenseById(db, 'all', { id: licenseId });
   return row;
 }
 
@@ -84,12 +104,19 @@ export async function getVisibleLicense(ctx: AuthedContext, licenseId: number, d
 
 /** The stored columns of a license in the caller's scope (one read: scope check and audit "old"), or 404. */
 async function storedVisible(ctx: AuthedContext, db: DbOrTx, licenseId: number): Promise<LicenseRow> {
-  const [row] = await db
-    .select()
-    .from(licenses)
-    .where(and(eq(licenses.license_id, licenseId), visibleUsersCondition(ctx.user, licenses.user_id)));
+  const [row] = await storedById(db, scopeKind(ctx.user), { id: licenseId, ...scopeValues(ctx.user) });
   return found(row, 'License');
 }
+
+const personById = preparedShapes<ScopeKind, Record<string, unknown>, Array<{ user_id: number; role_id: number }>>(
+  'person_in_scope',
+  (k) => k,
+  (d, kind) =>
+    d
+      .select({ user_id: users.user_id, role_id: users.role_id })
+      .from(users)
+      .where(and(eq(users.user_id, sql.placeholder('id')), isNull(users.deleted_at), visibleUsersPlaceholders(kind, users.user_id))),
+);
 
 /** A person the actor may act for: exists, not deleted, in the actor's scope (undefined otherwise). */
 export async function personInScope(
@@ -97,10 +124,7 @@ export async function personInScope(
   actor: AuthUser,
   userId: number,
 ): Promise<{ user_id: number; role_id: number } | undefined> {
-  const [row] = await db
-    .select({ user_id: users.user_id, role_id: users.role_id })
-    .from(users)
-    .where(and(eq(users.user_id, userId), isNull(users.deleted_at), visibleUsersCondition(actor, users.user_id)));
+  const [row] = await personById(db, scopeKind(actor), { id: userId, ...scopeValues(actor) });
   return row;
 }
 
@@ -267,18 +291,25 @@ const HOLDER_ROLES = [ROLE.Broker, ROLE.Agent];
  * transaction; the unique index licenses_state_number_unique backs it up when two writers race.
  */
 async function assertUniqueNumber(tx: Tx, state: string, licenseNumber: string, exceptId?: number): Promise<void> {
-  const [clash] = await tx
-    .select({ id: licenses.license_id })
-    .from(licenses)
-    .where(
-      and(
-        eq(licenses.state, state),
-        sql`upper(${licenses.license_number}) = upper(${licenseNumber})`,
-        exceptId === undefined ? undefined : ne(licenses.license_id, exceptId),
-      ),
-    );
+  const [clash] = await numberTaken(tx, exceptId === undefined ? 'new' : 'other', { state, number: licenseNumber, except: exceptId });
   if (clash) throw conflict(LICENSE_MESSAGES.duplicate(licenseNumber, state));
 }
+
+const numberTaken = preparedShapes<'new' | 'other', Record<string, unknown>, Array<{ id: number }>>(
+  'license_number_taken',
+  (k) => k,
+  (d, kind) =>
+    d
+      .select({ id: licenses.license_id })
+      .from(licenses)
+      .where(
+        and(
+          eq(licenses.state, sql.placeholder('state')),
+          sql`upper(${licenses.license_number}) = upper(${sql.placeholder('number')})`,
+          kind === 'other' ? ne(licenses.license_id, sql.placeholder('except')) : undefined,
+        ),
+      ),
+);
 
 function assertDateOrder(issueDate: string, expirationDate: string): void {
   if (issueDate > expirationDate) {
@@ -326,13 +357,15 @@ export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput
   return ctx.db.transaction(async (tx) => {
     await assertHolder(tx, ctx.user, data.user_id);
     await assertUniqueNumber(tx, data.state, data.license_number);
-    const ce_hours_required = data.ce_hours_required ?? (await getSettings(tx)).default_ce_hours;
+    // The settings cache (exact: a settings change bumps it), not a read of the table in every create.
+    const ce_hours_required = data.ce_hours_required ?? (await getSettings(ctx.db)).default_ce_hours;
     const [row] = await tx
       .insert(licenses)
       .values({ ...fields, ce_hours_required, ce_hours_completed: 0, cycle_start_date: data.issue_date })
       .returning();
     await audit(tx, ctx.actor, { action: 'create', table: 'licenses', id: row!.license_id, new: row });
-    await applyFormHours(ctx, tx, row!.license_id, ce_hours_completed);
+    // A new license has no completions, adjustments or closed cycles yet: its sum is 0 until the form says otherwise.
+    if (ce_hours_completed) await applyFormHours(ctx, tx, row!.license_id, ce_hours_completed);
     return written(tx, row!.license_id);
   });
 }
@@ -381,13 +414,25 @@ export async function updateLicense(ctx: AuthedContext, input: UpdateLicenseInpu
       await assertUniqueNumber(tx, next.state, next.license_number, license_id);
     }
     assertDateOrder(next.issue_date, next.expiration_date);
-    const changes = { ...patch, ...(await moveCycleStarts(tx, old, next)) };
+    // Only the dates bound the cycles: an edit that keeps them leaves the cycles and the CE sum as they are.
+    const datesMoved = next.issue_date !== old.issue_date || next.expiration_date !== old.expiration_date;
+    const changes = { ...patch, ...(datesMoved ? await moveCycleStarts(tx, old, next) : {}) };
+    let after = old;
     // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
-    if (Object.keys(changes).length > 0) await tx.update(licenses).set(changes).where(eq(licenses.license_id, license_id));
+    if (Object.keys(changes).length > 0) {
+      [after] = (await tx.update(licenses).set(changes).where(eq(licenses.license_id, license_id)).returning()) as [LicenseRow];
+    }
     // Dates may move completions in or out of the cycle: the cache follows (409 if a cycle went below 0).
-    await refreshCeCache(tx, license_id);
+    if (datesMoved) await refreshCeCache(tx, license_id);
     await applyFormHours(ctx, tx, license_id, ce_hours_completed);
-    await audit(tx, ctx.actor, { action: 'update', table: 'licenses', id: license_id, old, new: await stored(tx, license_id) });
+    const cacheMayMove = datesMoved || ce_hours_completed !== undefined;
+    await audit(tx, ctx.actor, {
+      action: 'update',
+      table: 'licenses',
+      id: license_id,
+      old,
+      new: cacheMayMove ? await stored(tx, license_id) : after,
+    });
     return written(tx, license_id);
   });
 }
