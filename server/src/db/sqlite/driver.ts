@@ -70,6 +70,14 @@ function cacheStatements(sqlite: Database.Database): void {
   }) as typeof sqlite.prepare;
 }
 
+/** The transactions sharing one COMMIT; each is answered when it is done. */
+interface CommitGroup {
+  members: Array<{ resolve: () => void; reject: (err: unknown) => void }>;
+}
+
+/** At most this many transactions share a COMMIT (their answers wait for it). */
+const GROUP_LIMIT = 32;
+
 export interface SqliteDb extends Db {
   /** The writer connection: for the data layer's own SQLite code (snapshots, restore), never for services. */
   readonly writer: Database.Database;
@@ -104,10 +112,32 @@ export function openSqlite(file: string, options: { migrate?: boolean; dataDir?:
   const held = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
-  const withWriter = <T>(job: () => Promise<T> | T): Promise<T> => {
+  // Transactions waiting for the writer (group commit, below).
+  let waitingTx = 0;
+  let group: CommitGroup | null = null;
+
+  /** Commits the open group: its transactions are answered only now, once their writes are on disk. */
+  const commitGroup = () => {
+    const g = group!;
+    group = null;
+    try {
+      writer.exec('COMMIT');
+    } catch (err) {
+      if (writer.inTransaction) writer.exec('ROLLBACK');
+      for (const member of g.members) member.reject(translateDbError(err));
+      return;
+    }
+    for (const member of g.members) member.resolve();
+  };
+
+  const withWriter = <T>(job: () => Promise<T> | T, isTransaction = false): Promise<T> => {
     // Inside one of this database's transactions the writer is already ours: waiting for the queue would wait for ourselves.
     if (openTxOf(db)) return Promise.resolve().then(job);
+    if (isTransaction) waitingTx++;
     const run = async () => {
+      if (isTransaction) waitingTx--;
+      // Anything but a transaction needs the writer outside one: commit the group first.
+      if (!isTransaction && group) commitGroup();
       if (closed) throw new Error('The database is closed');
       return job();
     };
@@ -146,16 +176,39 @@ export function openSqlite(file: string, options: { migrate?: boolean; dataDir?:
           throw translateDbError(err);
         }
       }
-      return withWriter(async (): Promise<T> => {
-        writer.exec('BEGIN IMMEDIATE');
-        try {
-          const out = await currentTx.run({ owner: db, drizzle: w, tx, depth: 0 }, () => fn(tx));
-          writer.exec('COMMIT');
-          return out;
-        } catch (err) {
-          if (writer.inTransaction) writer.exec('ROLLBACK');
-          throw translateDbError(err);
-        }
+      // Group commit (docs/architecture.md "Data layer"): transactions that were waiting for the writer run one
+      // after another inside one SQLite transaction, each in a savepoint of its own (a failure rolls back only its
+      // own writes), and share its COMMIT: one fsync for the group instead of one each. Each is answered only after
+      // that COMMIT, so nothing is acknowledged before it is durable; the group closes as soon as no transaction is
+      // waiting, so an idle or lightly loaded server commits each transaction on its own, as before.
+      return new Promise<T>((resolve, reject) => {
+        withWriter(async () => {
+          if (!group) {
+            writer.exec('BEGIN IMMEDIATE');
+            group = { members: [] };
+          }
+          const g = group;
+          writer.exec('SAVEPOINT tx');
+          let out: T;
+          try {
+            out = await currentTx.run({ owner: db, drizzle: w, tx, depth: 0 }, () => fn(tx));
+            writer.exec('RELEASE tx');
+          } catch (err) {
+            if (writer.inTransaction) {
+              writer.exec('ROLLBACK TO tx');
+              writer.exec('RELEASE tx');
+            } else {
+              // SQLite ended the whole transaction (an I/O error, say): the group's earlier work is gone too.
+              group = null;
+              for (const member of g.members) member.reject(translateDbError(err));
+            }
+            reject(translateDbError(err));
+            if (group === g && waitingTx === 0) commitGroup();
+            return;
+          }
+          g.members.push({ resolve: () => resolve(out), reject });
+          if (waitingTx === 0 || g.members.length >= GROUP_LIMIT) commitGroup();
+        }, true).catch(reject);
       });
     },
     async exclusive<T>(name: string, fn: () => Promise<T>) {
