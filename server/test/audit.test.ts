@@ -80,7 +80,7 @@ describe('audit rows written by the product', () => {
       },
     });
     expect(user.status).toBe(200);
-    env.db.transaction((tx) =>
+    await env.db.transaction((tx) =>
       audit(
         tx,
         { userId: people.admin.user_id, ip: '127.0.0.1' },

@@ -112,8 +112,9 @@ export function openSqlite(file: string, options: { migrate?: boolean; dataDir?:
   const held = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
-  // Transactions waiting for the writer (group commit, below).
+  // Transactions waiting for the writer, whether one is running, and the open group (group commit, below).
   let waitingTx = 0;
+  let runningTx = false;
   let group: CommitGroup | null = null;
 
   /** Commits the open group: its transactions are answered only now, once their writes are on disk. */
@@ -129,6 +130,15 @@ export function openSqlite(file: string, options: { migrate?: boolean; dataDir?:
     }
     for (const member of g.members) member.resolve();
   };
+
+  /**
+   * After the last waiting transaction: requests that arrived meanwhile are still in the event loop's I/O queue
+   * (a transaction runs without giving it a turn), so the COMMIT waits one turn (setImmediate) for them to join.
+   */
+  const commitSoon = (g: CommitGroup) =>
+    setImmediate(() => {
+      if (group === g && !runningTx && waitingTx === 0) commitGroup();
+    });
 
   const withWriter = <T>(job: () => Promise<T> | T, isTransaction = false): Promise<T> => {
     // Inside one of this database's transactions the writer is already ours: waiting for the queue would wait for ourselves.
@@ -179,8 +189,8 @@ export function openSqlite(file: string, options: { migrate?: boolean; dataDir?:
       // Group commit (docs/architecture.md "Data layer"): transactions that were waiting for the writer run one
       // after another inside one SQLite transaction, each in a savepoint of its own (a failure rolls back only its
       // own writes), and share its COMMIT: one fsync for the group instead of one each. Each is answered only after
-      // that COMMIT, so nothing is acknowledged before it is durable; the group closes as soon as no transaction is
-      // waiting, so an idle or lightly loaded server commits each transaction on its own, as before.
+      // that COMMIT, so nothing is acknowledged before it is durable. The group closes when no transaction is
+      // waiting after one turn of the event loop (commitSoon), at GROUP_LIMIT, or when anything else needs the writer.
       return new Promise<T>((resolve, reject) => {
         withWriter(async () => {
           if (!group) {
@@ -190,6 +200,7 @@ export function openSqlite(file: string, options: { migrate?: boolean; dataDir?:
           const g = group;
           writer.exec('SAVEPOINT tx');
           let out: T;
+          runningTx = true;
           try {
             out = await currentTx.run({ owner: db, drizzle: w, tx, depth: 0 }, () => fn(tx));
             writer.exec('RELEASE tx');
@@ -203,11 +214,14 @@ export function openSqlite(file: string, options: { migrate?: boolean; dataDir?:
               for (const member of g.members) member.reject(translateDbError(err));
             }
             reject(translateDbError(err));
-            if (group === g && waitingTx === 0) commitGroup();
+            if (group === g && waitingTx === 0) commitSoon(g);
             return;
+          } finally {
+            runningTx = false;
           }
           g.members.push({ resolve: () => resolve(out), reject });
-          if (waitingTx === 0 || g.members.length >= GROUP_LIMIT) commitGroup();
+          if (g.members.length >= GROUP_LIMIT) commitGroup();
+          else if (waitingTx === 0) commitSoon(g);
         }, true).catch(reject);
       });
     },
