@@ -68,7 +68,7 @@ function errorReply(err: FastifyError | Error) {
 }
 
 /**
- * The security headers helmet sets (docs/security.md "Headers"), collected once: the policy has no per-request
+ * The security headers helmet sets (docs/security.md "Proxies and headers"), collected once: the policy has no per-request
  * part (no nonces), so running helmet's middleware on every request only rebuilt the same strings.
  */
 function securityHeaders(): Record<string, string> {
@@ -158,14 +158,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     }
   });
 
-  // docs/security.md "Headers": the same on every answer, so computed once here instead of per request.
+  // docs/security.md "Proxies and headers": the same on every answer, so computed once here instead of per request.
   const headers = securityHeaders();
   app.addHook('onRequest', (_req, reply, done) => {
     void reply.headers(headers);
     done();
   });
 
-  // docs/security.md "Headers": HSTS only over HTTPS (directly, or through a trusted proxy's
+  // docs/security.md "Proxies and headers": HSTS only over HTTPS (directly, or through a trusted proxy's
   // X-Forwarded-Proto: request.protocol honours TRUST_PROXY); no caching of any API answer (they may
   // carry a signed-in user's data); the device cookie of a sign-in.
   app.addHook('onSend', async (req, reply) => {

@@ -74,6 +74,16 @@ interface IndexShape {
   unique: boolean;
   /** Column names, or normalised expressions. */
   keys: string[];
+  /** A partial index's condition, normalised without table names or parentheses (null: the whole table). */
+  where: string | null;
+}
+
+/** A partial index's WHERE, comparable across the two engines' spellings. */
+function normalizeWhere(text: string | undefined | null): string | null {
+  if (!text) return null;
+  return normalizeSql(text)
+    .replace(/[a-z_]+\./g, '')
+    .replace(/[()]/g, '');
 }
 interface ForeignKeyShape {
   columns: string[];
@@ -182,13 +192,11 @@ function introspectSqlite(raw: Database.Database): SchemaShape {
       const keyInfo = (raw.pragma(`index_xinfo("${ix.name}")`) as IndexInfoRow[])
         .filter((k) => k.key === 1)
         .sort((a, b) => a.seqno - b.seqno);
-      const expressions = splitTopLevel(
-        master('index', ix.name)
-          .replace(/^[^(]*\(/, '')
-          .replace(/\)\s*$/, ''),
-      );
+      const [definition, where] = master('index', ix.name).split(/\sWHERE\s/i);
+      const expressions = splitTopLevel(definition!.replace(/^[^(]*\(/, '').replace(/\)\s*$/, ''));
       indexes[ix.name] = {
         unique: ix.unique === 1,
+        where: normalizeWhere(where),
         keys: keyInfo.map((k, i) =>
           k.cid >= 0 && k.name
             ? k.coll === 'BINARY'
@@ -282,6 +290,7 @@ function describePgCore(): SchemaShape & { types: Record<string, Record<string, 
     for (const ix of config.indexes) {
       indexes[ix.config.name!] = {
         unique: ix.config.unique,
+        where: ix.config.where ? normalizeWhere(pgDialect.sqlToQuery(ix.config.where as SQL).sql) : null,
         keys: ix.config.columns.map((k) => (is(k, SQL) ? renderSql(k, config.name) : (k as { name: string }).name)),
       };
     }
@@ -466,9 +475,10 @@ async function introspectPostgres(client: pg.Client): Promise<SchemaShape & { ty
      JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = 'public'`,
   );
   for (const ix of indexes.rows) {
-    const keys = splitTopLevel(ix.def.replace(/^.*? USING \w+ \(/, '').replace(/\)$/, '')).map(normalizeSql);
+    const [definition, where] = ix.def.split(' WHERE ');
+    const keys = splitTopLevel(definition!.replace(/^.*? USING \w+ \(/, '').replace(/\)$/, '')).map(normalizeSql);
     if (ix.primary) tables[ix.table]!.primaryKey = keys;
-    else tables[ix.table]!.indexes[ix.name] = { unique: ix.unique, keys };
+    else tables[ix.table]!.indexes[ix.name] = { unique: ix.unique, keys, where: normalizeWhere(where) };
   }
   const constraints = await client.query<{
     table: string;

@@ -1,1 +1,0 @@
-CREATE INDEX "users_deleted_at_idx" ON "users" USING btree ("deleted_at");

@@ -1,0 +1,1 @@
+CREATE INDEX "users_live_idx" ON "users" USING btree ("user_id") WHERE "users"."deleted_at" IS NULL;

@@ -1,1 +1,0 @@
-CREATE INDEX `users_deleted_at_idx` ON `users` (`deleted_at`);
