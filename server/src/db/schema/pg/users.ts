@@ -37,11 +37,6 @@ export const users = pgTable(
     index('users_brokerage_idx').on(t.brokerage_id),
     index('users_created_at_idx').on(t.created_at),
     index('users_last_name_idx').on(t.last_name, t.first_name),
-    // The users list counts the people not deleted on every page (docs/performance.md "API throughput"); partial,
-    // so the planner still walks users_last_name_idx for the sorted page instead of sorting every live user.
-    index('users_live_idx')
-      .on(t.user_id)
-      .where(sql`${t.deleted_at} IS NULL`),
     check('users_role_check', sql`${t.role_id} IN (1, 2, 3, 4)`),
   ],
 );

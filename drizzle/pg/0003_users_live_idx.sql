@@ -1,1 +1,0 @@
-CREATE INDEX "users_live_idx" ON "users" USING btree ("user_id") WHERE "users"."deleted_at" IS NULL;
