@@ -3,6 +3,17 @@ import { driverCode } from './driver-code.ts';
 
 export { driverCode } from './driver-code.ts';
 
+/** Whether `err` is a unique violation of the index `name` (SQLite names it in the message; PostgreSQL in `constraint`). */
+export function isUniqueViolation(err: unknown, name: string): boolean {
+  const code = driverCode(err);
+  if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== '23505') return false;
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { constraint, message } = e as { constraint?: unknown; message?: unknown };
+    if (constraint === name || (typeof message === 'string' && message.includes(`'${name}'`))) return true;
+  }
+  return false;
+}
+
 /**
  * A constraint the database enforced where a service's own check lost a race (or has none) becomes a
  * 4xx with a plain message instead of a 500 (docs/api.md). Anything else is passed through unchanged.

@@ -25,6 +25,7 @@ import {
 } from '@lm/shared';
 import { ceAdjustments, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { caseInsensitive, containsPattern, countOf, likePattern } from '../../db/sql.ts';
 import { preparedShapes } from '../../db/prepared.ts';
 import type { Context } from '../../core/context.ts';
@@ -108,28 +109,31 @@ async function storedVisible(ctx: AuthedContext, db: DbOrTx, licenseId: number):
   return found(row, 'License');
 }
 
-const personById = preparedShapes<ScopeKind, Record<string, unknown>, Array<{ user_id: number; role_id: number }>>(
+interface Person {
+  user_id: number;
+  role_id: number;
+  first_name: string;
+  last_name: string;
+}
+
+const personById = preparedShapes<ScopeKind, Record<string, unknown>, Person[]>(
   'person_in_scope',
   (k) => k,
   (d, kind) =>
     d
-      .select({ user_id: users.user_id, role_id: users.role_id })
+      .select({ user_id: users.user_id, role_id: users.role_id, first_name: users.first_name, last_name: users.last_name })
       .from(users)
       .where(and(eq(users.user_id, sql.placeholder('id')), isNull(users.deleted_at), visibleUsersPlaceholders(kind, users.user_id))),
 );
 
 /** A person the actor may act for: exists, not deleted, in the actor's scope (undefined otherwise). */
-export async function personInScope(
-  db: DbOrTx,
-  actor: AuthUser,
-  userId: number,
-): Promise<{ user_id: number; role_id: number } | undefined> {
+export async function personInScope(db: DbOrTx, actor: AuthUser, userId: number): Promise<Person | undefined> {
   const [row] = await personById(db, scopeKind(actor), { id: userId, ...scopeValues(actor) });
   return row;
 }
 
 /** personInScope, or 404 'User' (out of scope answers as if it did not exist). */
-export async function assertPersonInScope(db: DbOrTx, actor: AuthUser, userId: number): Promise<{ user_id: number; role_id: number }> {
+export async function assertPersonInScope(db: DbOrTx, actor: AuthUser, userId: number): Promise<Person> {
   return found(await personInScope(db, actor, userId), 'User');
 }
 
@@ -142,7 +146,7 @@ export async function assertHolder(
   actor: AuthUser,
   userId: number,
   message: string = LICENSE_MESSAGES.holderRole,
-): Promise<{ user_id: number; role_id: number }> {
+): Promise<Person> {
   const holder = await assertPersonInScope(db, actor, userId);
   if (!isLicenseHolderRole(holder)) throw badRequest(message, [{ path: 'user_id', message }]);
   return holder;
@@ -351,21 +355,53 @@ async function applyFormHours(ctx: AuthedContext, tx: Tx, licenseId: number, wan
   await refreshCeCache(tx, licenseId);
 }
 
+/** A license row as the API shows it, with its holder's names (licenseColumns, without reading it back). */
+function withHolder(row: LicenseRow, holder: Pick<Person, 'first_name' | 'last_name'>): License {
+  return {
+    license_id: row.license_id,
+    user_id: row.user_id,
+    first_name: holder.first_name,
+    last_name: holder.last_name,
+    license_number: row.license_number,
+    state: row.state,
+    license_type: row.license_type,
+    issue_date: row.issue_date,
+    expiration_date: row.expiration_date,
+    status: row.status,
+    ce_hours_required: row.ce_hours_required,
+    ce_hours_completed: row.ce_hours_completed,
+    cycle_start_date: row.cycle_start_date,
+    renewed_at: row.renewed_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/**
+ * The number's uniqueness is the unique index licenses_state_number_unique's to enforce: no read of the
+ * neighbouring numbers first, which on PostgreSQL (SERIALIZABLE, page-level predicate locks) made creates of
+ * nearby numbers fail each other's commits. Its violation answers the same 409 as the check on edits.
+ */
 export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput): Promise<License> {
   assertDateOrder(data.issue_date, data.expiration_date);
   const { ce_hours_completed, ...fields } = data;
   return ctx.db.transaction(async (tx) => {
-    await assertHolder(tx, ctx.user, data.user_id);
-    await assertUniqueNumber(tx, data.state, data.license_number);
+    const holder = await assertHolder(tx, ctx.user, data.user_id);
     // The settings cache (exact: a settings change bumps it), not a read of the table in every create.
     const ce_hours_required = data.ce_hours_required ?? (await getSettings(ctx.db)).default_ce_hours;
     const [row] = await tx
       .insert(licenses)
       .values({ ...fields, ce_hours_required, ce_hours_completed: 0, cycle_start_date: data.issue_date })
-      .returning();
+      .returning()
+      .catch((err: unknown) => {
+        throw isUniqueViolation(err, 'licenses_state_number_unique')
+          ? conflict(LICENSE_MESSAGES.duplicate(data.license_number, data.state))
+          : err;
+      });
     await audit(tx, ctx.actor, { action: 'create', table: 'licenses', id: row!.license_id, new: row });
     // A new license has no completions, adjustments or closed cycles yet: its sum is 0 until the form says otherwise.
-    if (ce_hours_completed) await applyFormHours(ctx, tx, row!.license_id, ce_hours_completed);
+    if (!ce_hours_completed) return withHolder(row!, holder);
+    await applyFormHours(ctx, tx, row!.license_id, ce_hours_completed);
     return written(tx, row!.license_id);
   });
 }
