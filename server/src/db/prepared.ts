@@ -9,8 +9,8 @@
  * for that transaction).
  *
  * `preparedShapes` is the same for reads whose SQL depends on which filters a request sets (a list's filters,
- * sort and scope): one prepared read per shape, named by a key the caller derives from the request; the values
- * still go in as placeholders.
+ * sort and scope): one prepared read per shape (a string, or an object of what decides the SQL, keyed by
+ * shapeKeyOf); the values still go in as placeholders.
  */
 import { Column, fillPlaceholders, is, SQL, type Placeholder } from 'drizzle-orm';
 import type { Drizzle, DbOrTx } from './types.ts';
@@ -90,14 +90,24 @@ export function preparedRead<P extends Record<string, unknown>, R>(
 /** Shapes kept per read (most recently used); a rarer shape is built and prepared again when it comes back. */
 const SHAPES_KEPT = 64;
 
-export function preparedShapes<S, P extends Record<string, unknown>, R>(
+/**
+ * A shape's key: a string as it is, an object's values in order (lists joined by commas, booleans as t/f), so two
+ * shapes with the same key build the same SQL. A shape holds only what decides the SQL, never a value.
+ */
+function shapeKeyOf(shape: unknown): string {
+  if (typeof shape !== 'object' || shape === null) return String(shape);
+  return Object.values(shape)
+    .map((v) => (Array.isArray(v) ? v.join(',') : typeof v === 'boolean' ? (v ? 't' : 'f') : String(v)))
+    .join('|');
+}
+
+export function preparedShapes<S extends string | object, P extends Record<string, unknown>, R>(
   name: string,
-  keyOf: (shape: S) => string,
   build: (d: Pick<Drizzle, 'select'>, shape: S) => Preparable<R>,
 ): (h: DbOrTx, shape: S, params: P) => Promise<R> {
   const shapes = new Map<string, (h: DbOrTx, params: P) => Promise<R>>();
   return (h, shape, params) => {
-    const key = keyOf(shape);
+    const key = shapeKeyOf(shape);
     let read = shapes.get(key);
     if (read) {
       shapes.delete(key);

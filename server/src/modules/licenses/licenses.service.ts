@@ -67,24 +67,18 @@ export const isLicenseHolderRole = (u: Pick<AuthUser, 'role_id'>) => isAgent(u) 
  * The reads of one license that every write and detail view runs, prepared once per kind of scope
  * (db/prepared.ts): with its holder's names, and its stored columns.
  */
-const licenseById = preparedShapes<ScopeKind, Record<string, unknown>, License[]>(
-  'license_with_holder',
-  (k) => k,
-  (d, kind) =>
-    d
-      .select(licenseColumns)
-      .from(licenses)
-      .innerJoin(users, eq(users.user_id, licenses.user_id))
-      .where(and(eq(licenses.license_id, sql.placeholder('id')), visibleUsersPlaceholders(kind, licenses.user_id))),
+const licenseById = preparedShapes<ScopeKind, Record<string, unknown>, License[]>('license_with_holder', (d, kind) =>
+  d
+    .select(licenseColumns)
+    .from(licenses)
+    .innerJoin(users, eq(users.user_id, licenses.user_id))
+    .where(and(eq(licenses.license_id, sql.placeholder('id')), visibleUsersPlaceholders(kind, licenses.user_id))),
 );
-const storedById = preparedShapes<ScopeKind, Record<string, unknown>, LicenseRow[]>(
-  'license_stored',
-  (k) => k,
-  (d, kind) =>
-    d
-      .select()
-      .from(licenses)
-      .where(and(eq(licenses.license_id, sql.placeholder('id')), visibleUsersPlaceholders(kind, licenses.user_id))),
+const storedById = preparedShapes<ScopeKind, Record<string, unknown>, LicenseRow[]>('license_stored', (d, kind) =>
+  d
+    .select()
+    .from(licenses)
+    .where(and(eq(licenses.license_id, sql.placeholder('id')), visibleUsersPlaceholders(kind, licenses.user_id))),
 );
 
 /**
@@ -116,14 +110,11 @@ interface Person {
   last_name: string;
 }
 
-const personById = preparedShapes<ScopeKind, Record<string, unknown>, Person[]>(
-  'person_in_scope',
-  (k) => k,
-  (d, kind) =>
-    d
-      .select({ user_id: users.user_id, role_id: users.role_id, first_name: users.first_name, last_name: users.last_name })
-      .from(users)
-      .where(and(eq(users.user_id, sql.placeholder('id')), isNull(users.deleted_at), visibleUsersPlaceholders(kind, users.user_id))),
+const personById = preparedShapes<ScopeKind, Record<string, unknown>, Person[]>('person_in_scope', (d, kind) =>
+  d
+    .select({ user_id: users.user_id, role_id: users.role_id, first_name: users.first_name, last_name: users.last_name })
+    .from(users)
+    .where(and(eq(users.user_id, sql.placeholder('id')), isNull(users.deleted_at), visibleUsersPlaceholders(kind, users.user_id))),
 );
 
 /** A person the actor may act for: exists, not deleted, in the actor's scope (undefined otherwise). */
@@ -190,8 +181,6 @@ function listShape(ctx: AuthedContext, q: LicenseListQuery, paged: boolean): Lis
   return { scope: scopeKind(ctx.user), filters, sort: q.sort ?? 'expiration_date', order: q.order === 'desc' ? 'desc' : 'asc', paged };
 }
 
-const shapeKey = (s: ListShape) => `${s.scope}|${s.filters.join(',')}|${s.sort}|${s.order}|${s.paged ? 'p' : ''}`;
-
 function listValues(ctx: AuthedContext, q: LicenseListQuery): Record<string, unknown> {
   const from = q.expiring_within !== undefined ? today() : undefined;
   return {
@@ -239,7 +228,7 @@ function orderOf(shape: ListShape): SQL[] {
   return [...SORTS[shape.sort].map((c) => dir(c)), dir(licenses.license_id)];
 }
 
-const listRead = preparedShapes<ListShape, Record<string, unknown>, License[]>('licenses_list', shapeKey, (d, shape) => {
+const listRead = preparedShapes<ListShape, Record<string, unknown>, License[]>('licenses_list', (d, shape) => {
   const query = d
     .select(licenseColumns)
     .from(licenses)
@@ -249,7 +238,7 @@ const listRead = preparedShapes<ListShape, Record<string, unknown>, License[]>('
   return shape.paged ? query.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')) : query;
 });
 
-const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('licenses_count', shapeKey, (d, shape) =>
+const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('licenses_count', (d, shape) =>
   d.select({ n: countOf() }).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id)).where(whereOf(shape)),
 );
 
@@ -299,20 +288,17 @@ async function assertUniqueNumber(tx: Tx, state: string, licenseNumber: string, 
   if (clash) throw conflict(LICENSE_MESSAGES.duplicate(licenseNumber, state));
 }
 
-const numberTaken = preparedShapes<'new' | 'other', Record<string, unknown>, Array<{ id: number }>>(
-  'license_number_taken',
-  (k) => k,
-  (d, kind) =>
-    d
-      .select({ id: licenses.license_id })
-      .from(licenses)
-      .where(
-        and(
-          eq(licenses.state, sql.placeholder('state')),
-          sql`upper(${licenses.license_number}) = upper(${sql.placeholder('number')})`,
-          kind === 'other' ? ne(licenses.license_id, sql.placeholder('except')) : undefined,
-        ),
+const numberTaken = preparedShapes<'new' | 'other', Record<string, unknown>, Array<{ id: number }>>('license_number_taken', (d, kind) =>
+  d
+    .select({ id: licenses.license_id })
+    .from(licenses)
+    .where(
+      and(
+        eq(licenses.state, sql.placeholder('state')),
+        sql`upper(${licenses.license_number}) = upper(${sql.placeholder('number')})`,
+        kind === 'other' ? ne(licenses.license_id, sql.placeholder('except')) : undefined,
       ),
+    ),
 );
 
 function assertDateOrder(issueDate: string, expirationDate: string): void {

@@ -131,8 +131,6 @@ function listShape(ctx: AuthedContext, q: PaymentListQuery, paged: boolean): Lis
   };
 }
 
-const shapeKey = (s: ListShape) => `${s.scope}|${s.filters.join(',')}|${s.sort}|${s.order}|${s.paged ? 'p' : ''}`;
-
 function listValues(ctx: AuthedContext, q: PaymentSummaryQuery): Record<string, unknown> {
   const { search, ...filters } = q;
   return { ...scopeValues(ctx.user), ...filters, search: search ? likePattern(search) : undefined };
@@ -173,7 +171,7 @@ function orderOf(shape: ListShape): SQL[] {
   return [...SORTS[shape.sort].map((c) => dir(c)), dir(payments.payment_id)];
 }
 
-const listRead = preparedShapes<ListShape, Record<string, unknown>, PaymentRow[]>('payments_list', shapeKey, (d, shape) => {
+const listRead = preparedShapes<ListShape, Record<string, unknown>, PaymentRow[]>('payments_list', (d, shape) => {
   const query = d
     .select(paymentColumns)
     .from(payments)
@@ -184,7 +182,7 @@ const listRead = preparedShapes<ListShape, Record<string, unknown>, PaymentRow[]
   return shape.paged ? query.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')) : query;
 });
 
-const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('payments_count', shapeKey, (d, shape) =>
+const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('payments_count', (d, shape) =>
   d.select({ n: countOf() }).from(payments).innerJoin(users, eq(users.user_id, payments.user_id)).where(whereOf(shape)),
 );
 
@@ -211,7 +209,6 @@ export async function pagePayments(ctx: AuthedContext, q: PaymentListQuery = {})
 
 const summaryRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, PaymentSummaryRow[]>(
   'payments_summary',
-  (s) => `${s.scope}|${s.filters.join(',')}`,
   (d, shape) => {
     const completedCondition = eq(payments.status, 'Completed');
     return d

@@ -62,8 +62,6 @@ interface ListShape {
   order: 'asc' | 'desc';
 }
 
-const shapeKey = (s: ListShape) => `${s.scope}|${s.filters.join(',')}|${s.sort}|${s.order}`;
-
 function whereOf(shape: ListShape): SQL | undefined {
   const p = sql.placeholder;
   const conditions: Array<SQL | undefined> = [isNull(users.deleted_at), visibleUsersPlaceholders(shape.scope, users.user_id)];
@@ -84,11 +82,11 @@ function whereOf(shape: ListShape): SQL | undefined {
 }
 
 // No filter reads the brokerage, so the count needs no join (3.4 ms to 0.7 ms on 20,000 users).
-const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('users_count', shapeKey, (d, shape) =>
+const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('users_count', (d, shape) =>
   d.select({ n: count() }).from(users).where(whereOf(shape)),
 );
 
-const pageRead = preparedShapes<ListShape, Record<string, unknown>, PublicUserRow[]>('users_page', shapeKey, (d, shape) => {
+const pageRead = preparedShapes<ListShape, Record<string, unknown>, PublicUserRow[]>('users_page', (d, shape) => {
   const direction = shape.order === 'desc' ? desc : asc;
   return d
     .select(publicUserColumns)
