@@ -6,26 +6,6 @@ import { notFound } from './errors.ts';
 
 export { isAdmin, isAgent, isBroker, isSchool } from './identity.ts';
 
-/**
- * The people whose records (licenses, payments, completions) a caller may see, as a condition on a
- * user-id column (docs/decisions.md): Admin everyone (undefined = no condition); Broker itself and the users
- * of its brokerage; Agent and School only themselves. Put it in the WHERE of every scoped query.
- */
-export function visibleUsersCondition(actor: AuthUser, userIdColumn: AnyColumn): SQL | undefined {
-  if (isAdmin(actor)) return undefined;
-  if (isBroker(actor) && actor.brokerage_id !== null) {
-    return or(
-      eq(userIdColumn, actor.user_id),
-      inArray(userIdColumn, sql`(SELECT ${users.user_id} FROM ${users} WHERE ${users.brokerage_id} = ${actor.brokerage_id})`),
-    );
-  }
-  return eq(userIdColumn, actor.user_id);
-}
-
-/**
- * visibleUsersCondition for prepared reads (db/prepared.ts): the SQL depends only on the kind of scope, the
- * actor's ids go in as the placeholders `scope_user` and `scope_brokerage` (values from scopeValues).
- */
 export type ScopeKind = 'all' | 'brokerage' | 'self';
 
 export function scopeKind(actor: AuthUser): ScopeKind {
@@ -33,18 +13,33 @@ export function scopeKind(actor: AuthUser): ScopeKind {
   return isBroker(actor) && actor.brokerage_id !== null ? 'brokerage' : 'self';
 }
 
-export function scopeValues(actor: AuthUser): { scope_user: number; scope_brokerage: number | null } {
-  return { scope_user: actor.user_id, scope_brokerage: actor.brokerage_id };
+/** The scope rule, once: the actor's ids as values or as placeholders. */
+function scopeCondition(kind: ScopeKind, userIdColumn: AnyColumn, userId: unknown, brokerageId: unknown): SQL | undefined {
+  if (kind === 'all') return undefined;
+  const self = eq(userIdColumn, userId);
+  if (kind === 'self') return self;
+  return or(self, inArray(userIdColumn, sql`(SELECT ${users.user_id} FROM ${users} WHERE ${users.brokerage_id} = ${brokerageId})`));
 }
 
+/**
+ * The people whose records (licenses, payments, completions) a caller may see, as a condition on a
+ * user-id column (docs/decisions.md): Admin everyone (undefined = no condition); Broker itself and the users
+ * of its brokerage; Agent and School only themselves. Put it in the WHERE of every scoped query.
+ */
+export function visibleUsersCondition(actor: AuthUser, userIdColumn: AnyColumn): SQL | undefined {
+  return scopeCondition(scopeKind(actor), userIdColumn, actor.user_id, actor.brokerage_id);
+}
+
+/**
+ * visibleUsersCondition for prepared reads (db/prepared.ts): the SQL depends only on the kind of scope, the
+ * actor's ids go in as the placeholders `scope_user` and `scope_brokerage` (values from scopeValues).
+ */
 export function visibleUsersPlaceholders(kind: ScopeKind, userIdColumn: AnyColumn): SQL | undefined {
-  if (kind === 'all') return undefined;
-  const self = eq(userIdColumn, sql.placeholder('scope_user'));
-  if (kind === 'self') return self;
-  return or(
-    self,
-    inArray(userIdColumn, sql`(SELECT ${users.user_id} FROM ${users} WHERE ${users.brokerage_id} = ${sql.placeholder('scope_brokerage')})`),
-  );
+  return scopeCondition(kind, userIdColumn, sql.placeholder('scope_user'), sql.placeholder('scope_brokerage'));
+}
+
+export function scopeValues(actor: AuthUser): { scope_user: number; scope_brokerage: number | null } {
+  return { scope_user: actor.user_id, scope_brokerage: actor.brokerage_id };
 }
 
 /** Throws 404 when a row is missing or outside the caller's scope (as if it did not exist). */

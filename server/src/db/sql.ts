@@ -15,7 +15,11 @@ export function likePattern(text: string): string {
 
 /** Case-insensitive "contains", the user's text matched literally. */
 export function containsText(expr: SQLWrapper | AnyColumn, text: string): SQL {
-  const pattern = likePattern(text);
+  return containsPattern(expr, sql`${likePattern(text)}`);
+}
+
+/** containsText for a prepared read: `pattern` is a placeholder whose value is likePattern(text). */
+export function containsPattern(expr: SQLWrapper | AnyColumn, pattern: SQLWrapper): SQL {
   return pg() ? sql`${expr} ILIKE ${pattern} ESCAPE '\\'` : sql`${expr} LIKE ${pattern} ESCAPE '\\'`;
 }
 
@@ -25,11 +29,6 @@ export function containsText(expr: SQLWrapper | AnyColumn, text: string): SQL {
  */
 export function placeholderOf(column: AnyColumn, name: string): Param {
   return new Param(sql.placeholder(name), column);
-}
-
-/** containsText for a prepared read: `pattern` is a placeholder whose value is likePattern(text). */
-export function containsPattern(expr: SQLWrapper | AnyColumn, pattern: SQLWrapper): SQL {
-  return pg() ? sql`${expr} ILIKE ${pattern} ESCAPE '\\'` : sql`${expr} LIKE ${pattern} ESCAPE '\\'`;
 }
 
 /** An ORDER BY key that ignores case. */
