@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
   CE_MESSAGES,
@@ -280,26 +280,14 @@ export async function listHolders(ctx: AuthedContext): Promise<LicenseHolder[]> 
 const HOLDER_ROLES = [ROLE.Broker, ROLE.Agent];
 
 /**
- * A license number is unique within a state, whatever its letter case (409). Read inside the writing
- * transaction; the unique index licenses_state_number_unique backs it up when two writers race.
+ * A license number is unique within a state, whatever its letter case (409). The unique index
+ * licenses_state_number_unique enforces it on create and edit, with no read of the neighbouring numbers first:
+ * on PostgreSQL (SERIALIZABLE, page-level predicate locks) such a read made creates of nearby numbers fail each
+ * other's commits. Its violation becomes the 409 with the number and state.
  */
-async function assertUniqueNumber(tx: Tx, state: string, licenseNumber: string, exceptId?: number): Promise<void> {
-  const [clash] = await numberTaken(tx, exceptId === undefined ? 'new' : 'other', { state, number: licenseNumber, except: exceptId });
-  if (clash) throw conflict(LICENSE_MESSAGES.duplicate(licenseNumber, state));
+function duplicateNumber(err: unknown, state: string, licenseNumber: string): unknown {
+  return isUniqueViolation(err, 'licenses_state_number_unique') ? conflict(LICENSE_MESSAGES.duplicate(licenseNumber, state)) : err;
 }
-
-const numberTaken = preparedShapes<'new' | 'other', Record<string, unknown>, Array<{ id: number }>>('license_number_taken', (d, kind) =>
-  d
-    .select({ id: licenses.license_id })
-    .from(licenses)
-    .where(
-      and(
-        eq(licenses.state, sql.placeholder('state')),
-        sql`upper(${licenses.license_number}) = upper(${sql.placeholder('number')})`,
-        kind === 'other' ? ne(licenses.license_id, sql.placeholder('except')) : undefined,
-      ),
-    ),
-);
 
 function assertDateOrder(issueDate: string, expirationDate: string): void {
   if (issueDate > expirationDate) {
@@ -341,33 +329,15 @@ async function applyFormHours(ctx: AuthedContext, tx: Tx, licenseId: number, wan
   await refreshCeCache(tx, licenseId);
 }
 
-/** A license row as the API shows it, with its holder's names (licenseColumns, without reading it back). */
+/** A license row as the API shows it (licenseColumns), its holder's names from `holder`: no read back. */
 function withHolder(row: LicenseRow, holder: Pick<Person, 'first_name' | 'last_name'>): License {
-  return {
-    license_id: row.license_id,
-    user_id: row.user_id,
-    first_name: holder.first_name,
-    last_name: holder.last_name,
-    license_number: row.license_number,
-    state: row.state,
-    license_type: row.license_type,
-    issue_date: row.issue_date,
-    expiration_date: row.expiration_date,
-    status: row.status,
-    ce_hours_required: row.ce_hours_required,
-    ce_hours_completed: row.ce_hours_completed,
-    cycle_start_date: row.cycle_start_date,
-    renewed_at: row.renewed_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(licenseColumns)) {
+    out[key] = key === 'first_name' || key === 'last_name' ? holder[key] : row[key as keyof LicenseRow];
+  }
+  return out as unknown as License;
 }
 
-/**
- * The number's uniqueness is the unique index licenses_state_number_unique's to enforce: no read of the
- * neighbouring numbers first, which on PostgreSQL (SERIALIZABLE, page-level predicate locks) made creates of
- * nearby numbers fail each other's commits. Its violation answers the same 409 as the check on edits.
- */
 export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput): Promise<License> {
   assertDateOrder(data.issue_date, data.expiration_date);
   const { ce_hours_completed, ...fields } = data;
@@ -380,9 +350,7 @@ export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput
       .values({ ...fields, ce_hours_required, ce_hours_completed: 0, cycle_start_date: data.issue_date })
       .returning()
       .catch((err: unknown) => {
-        throw isUniqueViolation(err, 'licenses_state_number_unique')
-          ? conflict(LICENSE_MESSAGES.duplicate(data.license_number, data.state))
-          : err;
+        throw duplicateNumber(err, data.state, data.license_number);
       });
     await audit(tx, ctx.actor, { action: 'create', table: 'licenses', id: row!.license_id, new: row });
     // A new license has no completions, adjustments or closed cycles yet: its sum is 0 until the form says otherwise.
@@ -432,9 +400,6 @@ export async function updateLicense(ctx: AuthedContext, input: UpdateLicenseInpu
     const old = await storedVisible(ctx, tx, license_id);
     const next = { ...old, ...patch };
     if (patch.user_id !== undefined && patch.user_id !== old.user_id) await assertHolder(tx, ctx.user, patch.user_id);
-    if (next.state !== old.state || next.license_number.toUpperCase() !== old.license_number.toUpperCase()) {
-      await assertUniqueNumber(tx, next.state, next.license_number, license_id);
-    }
     assertDateOrder(next.issue_date, next.expiration_date);
     // Only the dates bound the cycles: an edit that keeps them leaves the cycles and the CE sum as they are.
     const datesMoved = next.issue_date !== old.issue_date || next.expiration_date !== old.expiration_date;
@@ -442,7 +407,14 @@ export async function updateLicense(ctx: AuthedContext, input: UpdateLicenseInpu
     let after = old;
     // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
     if (Object.keys(changes).length > 0) {
-      [after] = (await tx.update(licenses).set(changes).where(eq(licenses.license_id, license_id)).returning()) as [LicenseRow];
+      [after] = (await tx
+        .update(licenses)
+        .set(changes)
+        .where(eq(licenses.license_id, license_id))
+        .returning()
+        .catch((err: unknown) => {
+          throw duplicateNumber(err, next.state, next.license_number);
+        })) as [LicenseRow];
     }
     // Dates may move completions in or out of the cycle: the cache follows (409 if a cycle went below 0).
     if (datesMoved) await refreshCeCache(tx, license_id);
