@@ -49,14 +49,23 @@ export const middleware = t.middleware;
 
 export const publicProcedure = t.procedure;
 
-export const authedProcedure = t.procedure
-  .meta({ access: { authed: true } })
-  .use(async ({ ctx, next }) => next({ ctx: (await checkAccess(ctx)) satisfies AuthedContext }));
+/**
+ * checkAccess passes the same context on, proven signed in: `next` gets the narrowed type but no ctx object, so
+ * tRPC hands the context on as it is instead of copying its keys into a new one on every call
+ * (docs/performance.md "API throughput").
+ */
+type SignedIn = Pick<AuthedContext, 'user' | 'session'>;
+
+export const authedProcedure = t.procedure.meta({ access: { authed: true } }).use(async ({ ctx, next }) => {
+  await checkAccess(ctx);
+  return next<SignedIn>({});
+});
 
 export function roleProcedure(...roles: RoleName[]) {
-  return t.procedure
-    .meta({ access: { authed: true, roles } })
-    .use(async ({ ctx, next }) => next({ ctx: (await checkAccess(ctx, roles)) satisfies AuthedContext }));
+  return t.procedure.meta({ access: { authed: true, roles } }).use(async ({ ctx, next }) => {
+    await checkAccess(ctx, roles);
+    return next<SignedIn>({});
+  });
 }
 
 export const adminProcedure = roleProcedure('Admin');

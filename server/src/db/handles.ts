@@ -45,3 +45,12 @@ export function txOn(d: Drizzle, engine: Engine): Tx {
 
 /** The Drizzle instance behind a handle, for the data layer's own dialect code (db/ and *.sqlite.ts / *.pg.ts). */
 export const RAW = Symbol('drizzle');
+
+/**
+ * On a Db whose reads outside a transaction come from a connection of their own (SQLite's reader): a number that
+ * changes whenever anything commits to the database (SQLite's `PRAGMA data_version`: any other connection, this
+ * process's writer or another process); undefined inside a transaction or where there is none (PostgreSQL, a
+ * single-connection in-memory SQLite). Reads kept until the database changes (db/prepared.ts) key on it.
+ */
+export const READ_VERSION = Symbol('read version');
+export type ReadVersion = () => number | undefined;

@@ -11,10 +11,13 @@
  * `preparedShapes` is the same for reads whose SQL depends on which filters a request sets (a list's filters,
  * sort and scope): one prepared read per shape (a string, or an object of what decides the SQL, keyed by
  * shapeKeyOf); the values still go in as placeholders.
+ *
+ * With `keep: true` a shape's answers are also kept until the database changes (`keptUntilChange`): for the
+ * lists' counts, which read every matching row on every page although the rows rarely change between two pages.
  */
 import { Column, fillPlaceholders, is, SQL, type Placeholder } from 'drizzle-orm';
 import type { Drizzle, DbOrTx } from './types.ts';
-import { RAW } from './handles.ts';
+import { RAW, READ_VERSION, type ReadVersion } from './handles.ts';
 
 interface Executable<R> {
   execute(params?: Record<string, unknown>): R | Promise<R>;
@@ -50,22 +53,23 @@ function fastSqlite<R>(prepared: unknown): Executable<R> | undefined {
     return (value: unknown) => decoder.mapFromDriverValue(value);
   });
   const { stmt, query } = p as SqlitePrepared;
-  const n = keys.length;
+  // The row builder is generated once per query, as an object literal of its keys: every row is created with its
+  // final shape at once (a loop assigning keys one by one costs about ten times as much per row, and more garbage).
+  // The keys are the query's own field names (code, never input), quoted by JSON.stringify.
+  const fieldsOf = keys.map(
+    (key, j) => `${JSON.stringify(key)}: ${decoders[j] ? `r[${j}] === null ? null : d[${j}](r[${j}])` : `r[${j}]`}`,
+  );
+  const toObjects = new Function(
+    'd',
+    `return function toObjects(rows) {
+      const out = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) { const r = rows[i]; out[i] = { ${fieldsOf.join(', ')} }; }
+      return out;
+    };`,
+  )(decoders) as (rows: unknown[][]) => R;
   return {
     execute(values) {
-      const rows = stmt.raw(true).all(...fillPlaceholders(query.params, values ?? {}));
-      const out = new Array<Record<string, unknown>>(rows.length);
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        const o: Record<string, unknown> = {};
-        for (let j = 0; j < n; j++) {
-          const v = row[j];
-          const decode = decoders[j];
-          o[keys[j]!] = v === null || !decode ? v : decode(v);
-        }
-        out[i] = o;
-      }
-      return out as R;
+      return toObjects(stmt.raw(true).all(...fillPlaceholders(query.params, values ?? {})));
     },
   };
 }
@@ -104,9 +108,10 @@ function shapeKeyOf(shape: unknown): string {
 export function preparedShapes<S extends string | object, P extends Record<string, unknown>, R>(
   name: string,
   build: (d: Pick<Drizzle, 'select'>, shape: S) => Preparable<R>,
+  options: { keep?: boolean } = {},
 ): (h: DbOrTx, shape: S, params: P) => Promise<R> {
   const shapes = new Map<string, (h: DbOrTx, params: P) => Promise<R>>();
-  return (h, shape, params) => {
+  const read = (h: DbOrTx, shape: S, params: P) => {
     const key = shapeKeyOf(shape);
     let read = shapes.get(key);
     if (read) {
@@ -120,6 +125,42 @@ export function preparedShapes<S extends string | object, P extends Record<strin
     }
     shapes.set(key, read);
     return read(h, params);
+  };
+  return options.keep ? keptUntilChange(read) : read;
+}
+
+/** Answers kept per database and version; beyond this the oldest is dropped. */
+const ANSWERS_KEPT = 256;
+
+/**
+ * A read whose answers are kept, per database and per shape and values, until anything commits to the database
+ * (docs/performance.md "API throughput"). Exact by construction: the key includes the database's read version
+ * (db/handles.ts READ_VERSION), taken before the read runs, and any commit since changes it; inside a transaction,
+ * and where there is no such version (PostgreSQL, whose other instances write too), every call reads. Kept answers
+ * are shared between callers, which must not change them.
+ */
+export function keptUntilChange<S, P extends Record<string, unknown>, R>(
+  read: (h: DbOrTx, shape: S, params: P) => Promise<R>,
+): (h: DbOrTx, shape: S, params: P) => Promise<R> {
+  const kept = new WeakMap<object, { version: number; answers: Map<string, R> }>();
+  return async (h, shape, params) => {
+    const version = (h as { [READ_VERSION]?: ReadVersion | undefined })[READ_VERSION]?.();
+    if (version === undefined) return read(h, shape, params);
+    const key = `${shapeKeyOf(shape)}\u0000${JSON.stringify(params)}`;
+    let entry = kept.get(h);
+    if (entry?.version !== version) {
+      entry = { version, answers: new Map() };
+      kept.set(h, entry);
+    }
+    const known = entry.answers.get(key);
+    if (known !== undefined) return known;
+    const answer = await read(h, shape, params);
+    // Another call may have seen a newer version meanwhile: keep the answer only under the version it was read at.
+    if (kept.get(h) === entry) {
+      if (entry.answers.size >= ANSWERS_KEPT) entry.answers.delete(entry.answers.keys().next().value!);
+      entry.answers.set(key, answer);
+    }
+    return answer;
   };
 }
 

@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from '../schema/sqlite/index.ts';
 import type { Db, Drizzle, Tx } from '../types.ts';
-import { currentTx, openTxOf, RAW, readsOn, txOn } from '../handles.ts';
+import { currentTx, openTxOf, RAW, READ_VERSION, readsOn, txOn, type ReadVersion } from '../handles.ts';
 import { translateDbError } from '../errors.ts';
 import { SqliteCounters } from './counters.ts';
 import { diskFileStore } from '../files.ts';
@@ -84,6 +84,7 @@ export interface SqliteDb extends Db {
   /** Runs `job` when the writer is free (no transaction open), holding it until `job` settles. */
   withWriter<T>(job: () => Promise<T> | T): Promise<T>;
   readonly file: string;
+  readonly [READ_VERSION]: ReadVersion | undefined;
 }
 
 /**
@@ -156,6 +157,12 @@ export function openSqlite(file: string, options: { migrate?: boolean; dataDir?:
     return result;
   };
   const counters = new SqliteCounters(writer, withWriter);
+  // The reader sees only committed state, and its data_version moves with every commit of another connection; with
+  // one connection (in memory) its own commits would not move it, so nothing is kept there.
+  const dataVersion = reader === writer ? undefined : reader.prepare('PRAGMA data_version');
+  const readVersion: ReadVersion | undefined = dataVersion
+    ? () => (openTxOf(db) ? undefined : (dataVersion.get() as { data_version: number }).data_version)
+    : undefined;
 
   const db: SqliteDb = {
     ...readsOn(() => (openTxOf(db) ? w : r)),
@@ -171,6 +178,7 @@ export function openSqlite(file: string, options: { migrate?: boolean; dataDir?:
     get [RAW]() {
       return openTxOf(db) ? w : r;
     },
+    [READ_VERSION]: readVersion,
     async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
       const open = openTxOf(db);
       if (open) {

@@ -238,8 +238,10 @@ const listRead = preparedShapes<ListShape, Record<string, unknown>, License[]>('
   return shape.paged ? query.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')) : query;
 });
 
-const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('licenses_count', (d, shape) =>
-  d.select({ n: countOf() }).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id)).where(whereOf(shape)),
+const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>(
+  'licenses_count',
+  (d, shape) => d.select({ n: countOf() }).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id)).where(whereOf(shape)),
+  { keep: true },
 );
 
 /** GET /licenses: every matching license in the caller's scope (a page of them when `limit` is given). */

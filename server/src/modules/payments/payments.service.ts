@@ -33,7 +33,6 @@ const paymentColumns = {
   last_name: users.last_name,
   license_id: payments.license_id,
   license_number: licenses.license_number,
-  amount_cents: payments.amount_cents,
   payment_type: payments.payment_type,
   payment_method: payments.payment_method,
   status: payments.status,
@@ -42,14 +41,9 @@ const paymentColumns = {
   created_by: payments.created_by,
   created_at: payments.created_at,
   updated_at: payments.updated_at,
+  // Cents in the database, dollars with 2 decimals on the wire: decoded as the row is read.
+  amount: sql<number>`${payments.amount_cents}`.mapWith((cents: unknown) => toDollars(Number(cents))),
 };
-
-type PaymentRow = Omit<Payment, 'amount'> & { amount_cents: number };
-
-/** Cents in the database, dollars with 2 decimals on the wire. */
-function toApi({ amount_cents, ...row }: PaymentRow): Payment {
-  return { ...row, amount: toDollars(amount_cents) };
-}
 
 function selectPayments(db: DbOrTx) {
   return db
@@ -62,13 +56,13 @@ function selectPayments(db: DbOrTx) {
 /** A payment just written in this transaction. */
 async function written(tx: Tx, paymentId: number): Promise<Payment> {
   const [row] = await selectPayments(tx).where(eq(payments.payment_id, paymentId));
-  return toApi(row!);
+  return row!;
 }
 
 /** One payment the caller may see, or 404. */
 export async function getPayment(ctx: AuthedContext, paymentId: number, db: DbOrTx = ctx.db): Promise<Payment> {
   const [row] = await selectPayments(db).where(and(eq(payments.payment_id, paymentId), visibleUsersCondition(ctx.user, payments.user_id)));
-  return toApi(found(row, 'Payment'));
+  return found(row, 'Payment');
 }
 
 /**
@@ -131,9 +125,11 @@ function listShape(ctx: AuthedContext, q: PaymentListQuery, paged: boolean): Lis
   };
 }
 
+/** The filters' values (not the page or sort: a count kept for one page serves the others). */
 function listValues(ctx: AuthedContext, q: PaymentSummaryQuery): Record<string, unknown> {
-  const { search, ...filters } = q;
-  return { ...scopeValues(ctx.user), ...filters, search: search ? likePattern(search) : undefined };
+  const values: Record<string, unknown> = scopeValues(ctx.user);
+  for (const f of FILTERS) values[f] = f === 'search' ? (q.search ? likePattern(q.search) : undefined) : q[f];
+  return values;
 }
 
 function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
@@ -171,7 +167,7 @@ function orderOf(shape: ListShape): SQL[] {
   return [...SORTS[shape.sort].map((c) => dir(c)), dir(payments.payment_id)];
 }
 
-const listRead = preparedShapes<ListShape, Record<string, unknown>, PaymentRow[]>('payments_list', (d, shape) => {
+const listRead = preparedShapes<ListShape, Record<string, unknown>, Payment[]>('payments_list', (d, shape) => {
   const query = d
     .select(paymentColumns)
     .from(payments)
@@ -182,17 +178,17 @@ const listRead = preparedShapes<ListShape, Record<string, unknown>, PaymentRow[]
   return shape.paged ? query.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')) : query;
 });
 
-const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>('payments_count', (d, shape) =>
-  d.select({ n: countOf() }).from(payments).innerJoin(users, eq(users.user_id, payments.user_id)).where(whereOf(shape)),
+const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>(
+  'payments_count',
+  (d, shape) => d.select({ n: countOf() }).from(payments).innerJoin(users, eq(users.user_id, payments.user_id)).where(whereOf(shape)),
+  { keep: true },
 );
 
 /** GET /payments: every matching payment in the caller's scope (a page of them when `limit` is given). */
 export async function listPayments(ctx: AuthedContext, q: PaymentListQuery = {}): Promise<Payment[]> {
   const values = listValues(ctx, q);
-  const rows = q.limit
-    ? await listRead(ctx.db, listShape(ctx, q, true), { ...values, limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit })
-    : await listRead(ctx.db, listShape(ctx, q, false), values);
-  return rows.map(toApi);
+  if (!q.limit) return listRead(ctx.db, listShape(ctx, q, false), values);
+  return listRead(ctx.db, listShape(ctx, q, true), { ...values, limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit });
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -204,7 +200,7 @@ export async function pagePayments(ctx: AuthedContext, q: PaymentListQuery = {})
   const values = listValues(ctx, q);
   const [counted] = await countRead(ctx.db, listShape(ctx, q, false), values);
   const rows = await listRead(ctx.db, listShape(ctx, q, true), { ...values, limit, offset: (page - 1) * limit });
-  return { payments: rows.map(toApi), pagination: makePagination(page, limit, counted?.n ?? 0) };
+  return { payments: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 
 const summaryRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, PaymentSummaryRow[]>(
@@ -224,6 +220,7 @@ const summaryRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<
       .innerJoin(users, eq(users.user_id, payments.user_id))
       .where(whereOf(shape));
   },
+  { keep: true },
 );
 type PaymentSummaryRow = Omit<PaymentSummary, 'total_revenue'> & { revenue_cents: number };
 
