@@ -181,10 +181,13 @@ function listShape(ctx: AuthedContext, q: LicenseListQuery, paged: boolean): Lis
   return { scope: scopeKind(ctx.user), filters, sort: q.sort ?? 'expiration_date', order: q.order === 'desc' ? 'desc' : 'asc', paged };
 }
 
+/**
+ * The filters' values, then the scope's. Spreads go last in these per-request objects: V8 builds a literal that
+ * starts with a spread key by key (2.5-6.5 µs a call against 0.1-0.3 µs; docs/performance.md "API throughput").
+ */
 function listValues(ctx: AuthedContext, q: LicenseListQuery): Record<string, unknown> {
   const from = q.expiring_within !== undefined ? today() : undefined;
   return {
-    ...scopeValues(ctx.user),
     status: q.status,
     state: q.state,
     license_type: q.license_type,
@@ -192,6 +195,7 @@ function listValues(ctx: AuthedContext, q: LicenseListQuery): Record<string, unk
     from,
     to: from === undefined ? undefined : addDays(from, q.expiring_within!),
     search: q.search ? likePattern(q.search) : undefined,
+    ...scopeValues(ctx.user),
   };
 }
 
@@ -248,7 +252,7 @@ const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: 
 export async function listLicenses(ctx: AuthedContext, q: LicenseListQuery = {}): Promise<License[]> {
   const values = listValues(ctx, q);
   if (!q.limit) return listRead(ctx.db, listShape(ctx, q, false), values);
-  return listRead(ctx.db, listShape(ctx, q, true), { ...values, limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit });
+  return listRead(ctx.db, listShape(ctx, q, true), { limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit, ...values });
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -259,7 +263,7 @@ export async function pageLicenses(ctx: AuthedContext, q: LicenseListQuery = {})
   const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const values = listValues(ctx, q);
   const [counted] = await countRead(ctx.db, listShape(ctx, q, false), values);
-  const rows = await listRead(ctx.db, listShape(ctx, q, true), { ...values, limit, offset: (page - 1) * limit });
+  const rows = await listRead(ctx.db, listShape(ctx, q, true), { limit, offset: (page - 1) * limit, ...values });
   return { licenses: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 

@@ -188,7 +188,7 @@ const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: 
 export async function listPayments(ctx: AuthedContext, q: PaymentListQuery = {}): Promise<Payment[]> {
   const values = listValues(ctx, q);
   if (!q.limit) return listRead(ctx.db, listShape(ctx, q, false), values);
-  return listRead(ctx.db, listShape(ctx, q, true), { ...values, limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit });
+  return listRead(ctx.db, listShape(ctx, q, true), { limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit, ...values });
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -199,7 +199,7 @@ export async function pagePayments(ctx: AuthedContext, q: PaymentListQuery = {})
   const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const values = listValues(ctx, q);
   const [counted] = await countRead(ctx.db, listShape(ctx, q, false), values);
-  const rows = await listRead(ctx.db, listShape(ctx, q, true), { ...values, limit, offset: (page - 1) * limit });
+  const rows = await listRead(ctx.db, listShape(ctx, q, true), { limit, offset: (page - 1) * limit, ...values });
   return { payments: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 

@@ -114,15 +114,16 @@ export async function listUsers(ctx: AuthedContext, input: z.output<typeof users
     sort: input.sort ?? 'name',
     order: input.order === 'desc' ? 'desc' : 'asc',
   };
+  // Spreads last: see listValues in licenses.service.ts.
   const values = {
-    ...scopeValues(ctx.user),
     role: input.role,
     brokerage_id: input.brokerage_id,
     is_active: input.is_active,
     search: input.search ? likePattern(input.search) : undefined,
+    ...scopeValues(ctx.user),
   };
   const [counted] = await countRead(ctx.db, shape, values);
-  const rows = await pageRead(ctx.db, shape, { ...values, limit: input.limit, offset: (input.page - 1) * input.limit });
+  const rows = await pageRead(ctx.db, shape, { limit: input.limit, offset: (input.page - 1) * input.limit, ...values });
   return { users: rows.map(toPublicUser), pagination: makePagination(input.page, input.limit, counted?.n ?? 0) };
 }
 
