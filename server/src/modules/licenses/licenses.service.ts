@@ -199,7 +199,7 @@ function listValues(ctx: AuthedContext, q: LicenseListQuery): Record<string, unk
   };
 }
 
-function whereOf(shape: ListShape): SQL | undefined {
+function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
   const p = sql.placeholder;
   const conds: Array<SQL | undefined> = [visibleUsersPlaceholders(shape.scope, licenses.user_id)];
   const has = (f: ListShape['filters'][number]) => shape.filters.includes(f);
@@ -242,7 +242,8 @@ const listRead = preparedShapes<ListShape, Record<string, unknown>, License[]>('
   return shape.paged ? query.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')) : query;
 });
 
-const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>(
+// A count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
+const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, Array<{ n: number }>>(
   'licenses_count',
   (d, shape) => d.select({ n: countOf() }).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id)).where(whereOf(shape)),
   { keep: true },
@@ -262,8 +263,9 @@ export async function pageLicenses(ctx: AuthedContext, q: LicenseListQuery = {})
   const page = q.page ?? 1;
   const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const values = listValues(ctx, q);
-  const [counted] = await countRead(ctx.db, listShape(ctx, q, false), values);
-  const rows = await listRead(ctx.db, listShape(ctx, q, true), { limit, offset: (page - 1) * limit, ...values });
+  const shape = listShape(ctx, q, true);
+  const [counted] = await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values);
+  const rows = await listRead(ctx.db, shape, { limit, offset: (page - 1) * limit, ...values });
   return { licenses: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 

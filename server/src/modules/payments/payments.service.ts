@@ -178,7 +178,8 @@ const listRead = preparedShapes<ListShape, Record<string, unknown>, Payment[]>('
   return shape.paged ? query.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')) : query;
 });
 
-const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>(
+// A count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
+const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, Array<{ n: number }>>(
   'payments_count',
   (d, shape) => d.select({ n: countOf() }).from(payments).innerJoin(users, eq(users.user_id, payments.user_id)).where(whereOf(shape)),
   { keep: true },
@@ -198,8 +199,9 @@ export async function pagePayments(ctx: AuthedContext, q: PaymentListQuery = {})
   const page = q.page ?? 1;
   const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const values = listValues(ctx, q);
-  const [counted] = await countRead(ctx.db, listShape(ctx, q, false), values);
-  const rows = await listRead(ctx.db, listShape(ctx, q, true), { limit, offset: (page - 1) * limit, ...values });
+  const shape = listShape(ctx, q, true);
+  const [counted] = await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values);
+  const rows = await listRead(ctx.db, shape, { limit, offset: (page - 1) * limit, ...values });
   return { payments: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
 }
 

@@ -62,7 +62,7 @@ interface ListShape {
   order: 'asc' | 'desc';
 }
 
-function whereOf(shape: ListShape): SQL | undefined {
+function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
   const p = sql.placeholder;
   const conditions: Array<SQL | undefined> = [isNull(users.deleted_at), visibleUsersPlaceholders(shape.scope, users.user_id)];
   const has = (f: UserFilter) => shape.filters.includes(f);
@@ -83,7 +83,7 @@ function whereOf(shape: ListShape): SQL | undefined {
 
 // No filter reads the brokerage, so the count needs no join (3.4 ms to 0.7 ms on 20,000 users); it is kept until
 // the database changes (db/prepared.ts keptUntilChange), so paging through the list does not recount.
-const countRead = preparedShapes<ListShape, Record<string, unknown>, Array<{ n: number }>>(
+const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, Array<{ n: number }>>(
   'users_count',
   (d, shape) => d.select({ n: count() }).from(users).where(whereOf(shape)),
   { keep: true },
@@ -122,7 +122,8 @@ export async function listUsers(ctx: AuthedContext, input: z.output<typeof users
     search: input.search ? likePattern(input.search) : undefined,
     ...scopeValues(ctx.user),
   };
-  const [counted] = await countRead(ctx.db, shape, values);
+  // The count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
+  const [counted] = await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values);
   const rows = await pageRead(ctx.db, shape, { limit: input.limit, offset: (input.page - 1) * input.limit, ...values });
   return { users: rows.map(toPublicUser), pagination: makePagination(input.page, input.limit, counted?.n ?? 0) };
 }
