@@ -26,7 +26,7 @@ import {
 import { ceAdjustments, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { caseInsensitive, containsPattern, countOf, likePattern } from '../../db/sql.ts';
+import { caseInsensitive, containsPattern, countOf, likePattern, limitPlaceholder } from '../../db/sql.ts';
 import { preparedShapes } from '../../db/prepared.ts';
 import type { Context } from '../../core/context.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
@@ -239,7 +239,7 @@ const listRead = preparedShapes<ListShape, Record<string, unknown>, License[]>('
     .innerJoin(users, eq(users.user_id, licenses.user_id))
     .where(whereOf(shape))
     .orderBy(...orderOf(shape));
-  return shape.paged ? query.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')) : query;
+  return shape.paged ? query.limit(limitPlaceholder()).offset(sql.placeholder('offset')) : query;
 });
 
 // A count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.

@@ -17,7 +17,7 @@ import {
 } from '@lm/shared';
 import { brokerages, licenses, payments, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { caseInsensitive, containsPattern, countOf, countWhere, likePattern, sumOf } from '../../db/sql.ts';
+import { caseInsensitive, containsPattern, countOf, countWhere, likePattern, limitPlaceholder, sumOf } from '../../db/sql.ts';
 import { preparedShapes } from '../../db/prepared.ts';
 import { audit } from '../../core/audit.ts';
 import { found, scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlaceholders, type ScopeKind } from '../../core/scope.ts';
@@ -175,7 +175,7 @@ const listRead = preparedShapes<ListShape, Record<string, unknown>, Payment[]>('
     .leftJoin(licenses, eq(licenses.license_id, payments.license_id))
     .where(whereOf(shape))
     .orderBy(...orderOf(shape));
-  return shape.paged ? query.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')) : query;
+  return shape.paged ? query.limit(limitPlaceholder()).offset(sql.placeholder('offset')) : query;
 });
 
 // A count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.

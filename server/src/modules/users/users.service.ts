@@ -23,7 +23,7 @@ import {
 import type { z } from 'zod';
 import { brokerages, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { containsPattern, likePattern, placeholderOf } from '../../db/sql.ts';
+import { containsPattern, likePattern, limitPlaceholder, placeholderOf } from '../../db/sql.ts';
 import { preparedShapes } from '../../db/prepared.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { audit, type Actor } from '../../core/audit.ts';
@@ -97,7 +97,7 @@ const pageRead = preparedShapes<ListShape, Record<string, unknown>, PublicUserRo
     .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
     .where(whereOf(shape))
     .orderBy(...SORT_COLUMNS[shape.sort].map((c) => direction(c)), asc(users.user_id))
-    .limit(sql.placeholder('limit'))
+    .limit(limitPlaceholder())
     .offset(sql.placeholder('offset'));
 });
 
