@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { roleName, type User } from '@lm/shared';
+import { roleName, type RoleName, type User } from '@lm/shared';
 import { brokerages, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
 
@@ -20,13 +20,9 @@ export const publicUserColumns = {
   is_active: users.is_active,
   created_at: users.created_at,
   last_login: users.last_login,
+  // The role's name beside its id, decoded as the row is read (no copy of every row to add it afterwards).
+  role_name: sql<RoleName>`${users.role_id}`.mapWith((id: unknown) => roleName(Number(id))),
 };
-
-export type PublicUserRow = Omit<User, 'role_name'>;
-
-export function toPublicUser(row: PublicUserRow): User {
-  return { ...row, role_name: roleName(row.role_id) };
-}
 
 export async function getPublicUser(db: DbOrTx, userId: number): Promise<User | null> {
   const [row] = await db
@@ -34,7 +30,7 @@ export async function getPublicUser(db: DbOrTx, userId: number): Promise<User | 
     .from(users)
     .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
     .where(eq(users.user_id, userId));
-  return row ? toPublicUser(row) : null;
+  return row ?? null;
 }
 
 /** The condition "this user's e-mail is `email`", ignoring case (the unique index users_email_lower_unique). */

@@ -33,7 +33,7 @@ import { isAdmin, isAgent, isBroker, type AuthUser } from '../../core/identity.t
 import { scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlaceholders, type ScopeKind } from '../../core/scope.ts';
 import { assertPasswordAcceptable } from '../auth/auth.service.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
-import { emailIs, getPublicUser, publicUserColumns, toPublicUser, type PublicUserRow } from './users.queries.ts';
+import { emailIs, getPublicUser, publicUserColumns } from './users.queries.ts';
 import { runInBackground } from '../../core/background.ts';
 import { issueAndSendLink, LINK_VALIDITY_MS } from '../auth/password-reset.service.ts';
 import { whereItWent } from '../notifications/notifications.service.ts';
@@ -89,7 +89,7 @@ const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<st
   { keep: true },
 );
 
-const pageRead = preparedShapes<ListShape, Record<string, unknown>, PublicUserRow[]>('users_page', (d, shape) => {
+const pageRead = preparedShapes<ListShape, Record<string, unknown>, User[]>('users_page', (d, shape) => {
   const direction = shape.order === 'desc' ? desc : asc;
   return d
     .select(publicUserColumns)
@@ -125,7 +125,7 @@ export async function listUsers(ctx: AuthedContext, input: z.output<typeof users
   // The count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
   const [counted] = await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values);
   const rows = await pageRead(ctx.db, shape, { limit: input.limit, offset: (input.page - 1) * input.limit, ...values });
-  return { users: rows.map(toPublicUser), pagination: makePagination(input.page, input.limit, counted?.n ?? 0) };
+  return { users: rows, pagination: makePagination(input.page, input.limit, counted?.n ?? 0) };
 }
 
 /** A user the caller may see (not deleted), or 404. */
@@ -464,13 +464,12 @@ export async function updateProfile(ctx: AuthedContext, input: z.output<typeof p
 
 /** The users (not deleted) of one brokerage, by name: for the brokerage's "Users in" list. */
 export async function usersOfBrokerage(db: DbOrTx, brokerageId: number): Promise<User[]> {
-  const rows = await db
+  return db
     .select(publicUserColumns)
     .from(users)
     .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
     .where(and(eq(users.brokerage_id, brokerageId), isNull(users.deleted_at)))
     .orderBy(asc(users.last_name), asc(users.first_name), asc(users.user_id));
-  return rows.map(toPublicUser);
 }
 
 /**
