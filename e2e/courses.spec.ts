@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { apiToken, signIn } from './fixtures/auth.ts';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -14,6 +14,25 @@ async function createCourse(request: APIRequestContext, token: string, data: Rec
 
 function row(page: Page, text: string) {
   return page.getByRole('row').filter({ hasText: text });
+}
+
+/**
+ * Types `text` into a formatted number input key by key, each key sent once the input shows the digits typed so
+ * far with the caret right after them (where a person's next key goes).
+ */
+async function typeFormatted(input: Locator, text: string) {
+  for (let i = 1; i <= text.length; i++) {
+    await input.press(text[i - 1]!);
+    const typed = text.slice(0, i);
+    await expect
+      .poll(() =>
+        input.evaluate((el: HTMLInputElement, t: string) => {
+          const at = el.value.indexOf(t);
+          return at >= 0 && el.selectionStart === at + t.length && el.selectionEnd === el.selectionStart;
+        }, typed),
+      )
+      .toBe(true);
+  }
 }
 
 async function openCourses(page: Page, search?: string) {
@@ -51,11 +70,12 @@ test('Admin adds, edits and deletes a course with the modal, badges, validation 
   await modal.getByLabel(/^Description/).fill('Duties, disclosures and the code of ethics');
   await modal.getByLabel(/^Provider/).fill('E2E Academy');
   await modal.getByLabel(/^CE Hours/).fill('2.5');
-  // Type into the formatted input as a person does (fill() can race the $-prefix formatting on a busy machine).
+  // Type into the formatted input as a person does, one key at a time: the input re-formats ($ prefix, two
+  // decimals) and moves the caret after every key, and on a busy machine a key sent before that lands in the
+  // wrong place (fill() races it the same way).
   const cost = modal.getByLabel('Cost');
-  await cost.click();
-  await cost.press('ControlOrMeta+A');
-  await cost.pressSequentially('19.9');
+  await cost.selectText();
+  await typeFormatted(cost, '19.9');
   await expect(cost).toHaveValue(/^\$19\.90?$/);
   await modal.getByRole('button', { name: 'Create Course' }).click();
   await expect(page.getByText('Course created successfully!')).toBeVisible();
