@@ -3,9 +3,9 @@
  * the same data (docs/performance.md "API throughput"). It takes the large bench database (bench/api-db.ts: seeded
  * once, kept by data version), builds the product if needed (scripts/build.mjs) and starts, each on its own copy
  * of the data, on 127.0.0.1 and a free port:
- *   product   node --enable-source-maps server/dist/server.mjs (as `npm run start:server`), NODE_ENV=production,
+ *   product   node <the flags of `npm run start:server`> server/dist/server.mjs, NODE_ENV=production,
  *             SCHEDULER=off
- *   baseline  bench/baseline.ts (plain Fastify and prepared statements)
+ *   baseline  bench/baseline.ts (plain Fastify and prepared statements), with the same node flags
  * (both with bench/exit-with-parent.mjs, which stops them should this process die without stopping them)
  * then drives both with autocannon in interleaved rounds (product and baseline alternate, each scenario in turn)
  * and prints req/s, p50 and p99 per scenario with the ratio product/baseline (medians over the rounds). Both
@@ -128,6 +128,16 @@ async function start(name: Server['name'], args: string[], extraEnv: Record<stri
   }
   server.startMs = Date.now() - server.spawnedAt;
   return server;
+}
+
+/** The node flags `npm run start:server` starts the product with (package.json), so it runs here as shipped. */
+function shippedNodeFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = (pkg.scripts['start:server'] ?? '').split(/\s+/);
+  const node = words.indexOf('node');
+  const script = words.indexOf('server/dist/server.mjs');
+  if (node < 0 || script < node) throw new Error('package.json "start:server" is not "... node <flags> server/dist/server.mjs"');
+  return words.slice(node + 1, script);
 }
 
 /** SIGTERM (the product drains and exits, writing its CPU profile), SIGKILL after 20 s. */
@@ -408,14 +418,15 @@ async function main() {
     await adminSession(baselineWhere, token);
 
     const productArgs = [
-      '--enable-source-maps',
+      ...shippedNodeFlags(),
       ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
       'server/dist/server.mjs',
     ];
     if (PROFILE_DIR) fs.mkdirSync(PROFILE_DIR, { recursive: true });
     const productDataDir = path.join(dir, 'product-data');
     servers.push(await start('product', productArgs, { ...productDb, DATA_DIR: productDataDir }, dir));
-    servers.push(await start('baseline', ['--import', 'tsx', 'bench/baseline.ts'], baselineDb, dir));
+    // The baseline gets the same node flags: the ratio compares the code, not the runtime's settings.
+    servers.push(await start('baseline', [...shippedNodeFlags(), '--import', 'tsx', 'bench/baseline.ts'], baselineDb, dir));
     const [product, baseline] = servers as [Server, Server];
     log(
       `product on :${product.port} (ready in ${fmt(product.startMs / 1000, 1)} s), baseline on :${baseline.port} ` +
