@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { auditLogs } from '../db/schema/index.ts';
+import { preparedWrite } from '../db/prepared.ts';
 import type { Tx } from '../db/client.ts';
 
 /** Who did it and from where: the part of the request context that every audit entry needs. */
@@ -41,8 +43,23 @@ function toJson(value: unknown): string | null {
  * The one audit function. Call it with the transaction handle of the change it records, so the
  * change and its entry commit together or not at all. Secrets are removed from old and new values.
  */
+// Every mutation writes one: built and prepared once (db/prepared.ts), the time given per entry.
+const insertEntry = preparedWrite<Record<string, unknown>>('audit_entry', (d) =>
+  d.insert(auditLogs).values({
+    timestamp: sql.placeholder('timestamp'),
+    user_id: sql.placeholder('user_id'),
+    ip_address: sql.placeholder('ip_address'),
+    action: sql.placeholder('action'),
+    target_table: sql.placeholder('target_table'),
+    target_id: sql.placeholder('target_id'),
+    old_values: sql.placeholder('old_values'),
+    new_values: sql.placeholder('new_values'),
+  }),
+);
+
 export async function audit(tx: Tx, actor: Actor, entry: AuditEntry): Promise<void> {
-  await tx.insert(auditLogs).values({
+  await insertEntry(tx, {
+    timestamp: new Date().toISOString(),
     user_id: actor.userId,
     ip_address: actor.ip,
     action: entry.action,

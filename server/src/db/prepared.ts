@@ -16,7 +16,7 @@
  * lists' counts, which read every matching row on every page although the rows rarely change between two pages.
  */
 import { Column, fillPlaceholders, is, SQL, type Placeholder } from 'drizzle-orm';
-import type { Drizzle, DbOrTx } from './types.ts';
+import type { Drizzle, DbOrTx, Tx } from './types.ts';
 import { RAW, READ_VERSION, type ReadVersion } from './handles.ts';
 
 interface Executable<R> {
@@ -77,6 +77,27 @@ function fastSqlite<R>(prepared: unknown): Executable<R> | undefined {
 export function preparedRead<P extends Record<string, unknown>, R>(
   name: string,
   build: (d: Pick<Drizzle, 'select'>) => Preparable<R>,
+): (h: DbOrTx, params: P) => Promise<R> {
+  return preparedOn(name, build);
+}
+
+/**
+ * A write that every mutation of a kind runs (the audit entry), prepared as a read is; it takes a transaction and
+ * runs on its connection. A column's `$defaultFn` is not called again per run: give such a column a placeholder.
+ */
+export function preparedWrite<P extends Record<string, unknown>>(
+  name: string,
+  build: (d: Pick<Drizzle, 'insert' | 'update'>) => Preparable<unknown>,
+): (tx: Tx, params: P) => Promise<void> {
+  const run = preparedOn<P, unknown>(name, build);
+  return async (tx, params) => {
+    await run(tx, params);
+  };
+}
+
+function preparedOn<P extends Record<string, unknown>, R>(
+  name: string,
+  build: (d: Drizzle) => Preparable<R>,
 ): (h: DbOrTx, params: P) => Promise<R> {
   const byConnection = new WeakMap<object, Executable<R>>();
   return async (h, params) => {
