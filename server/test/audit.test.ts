@@ -105,6 +105,21 @@ describe('audit rows written by the product', () => {
     expect(values).not.toContain('N3w-Passw0rd-x');
     expect(values).not.toContain('Plain-Passw0rd');
   });
+
+  it('each entry carries the time it was written (the insert is prepared once, its time is not)', async () => {
+    const actor = { userId: people.admin.user_id, ip: '127.0.0.1' };
+    const write = (id: number) => env.db.transaction((tx) => audit(tx, actor, { action: 'time_check', table: 'licenses', id }));
+    await write(900_001);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    await write(900_002);
+    const rows = await rawRows<{ target_id: number; timestamp: string }>(
+      env.db,
+      sql`SELECT target_id, timestamp FROM audit_logs WHERE action = 'time_check' ORDER BY target_id`,
+    );
+    expect(rows.map((r) => Number(r.target_id))).toEqual([900_001, 900_002]);
+    const [first, second] = rows.map((r) => Date.parse(new Date(r.timestamp).toISOString()));
+    expect(second! - first!).toBeGreaterThanOrEqual(10);
+  });
 });
 
 describe('GET /api/audit/logs filters and pagination', () => {
