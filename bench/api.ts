@@ -417,8 +417,9 @@ async function main() {
     const { token } = await adminSession(productWhere);
     await adminSession(baselineWhere, token);
 
+    const nodeFlags = shippedNodeFlags();
     const productArgs = [
-      ...shippedNodeFlags(),
+      ...nodeFlags,
       ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
       'server/dist/server.mjs',
     ];
@@ -426,7 +427,7 @@ async function main() {
     const productDataDir = path.join(dir, 'product-data');
     servers.push(await start('product', productArgs, { ...productDb, DATA_DIR: productDataDir }, dir));
     // The baseline gets the same node flags: the ratio compares the code, not the runtime's settings.
-    servers.push(await start('baseline', [...shippedNodeFlags(), '--import', 'tsx', 'bench/baseline.ts'], baselineDb, dir));
+    servers.push(await start('baseline', [...nodeFlags, '--import', 'tsx', 'bench/baseline.ts'], baselineDb, dir));
     const [product, baseline] = servers as [Server, Server];
     log(
       `product on :${product.port} (ready in ${fmt(product.startMs / 1000, 1)} s), baseline on :${baseline.port} ` +

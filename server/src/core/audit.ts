@@ -39,10 +39,6 @@ function toJson(value: unknown): string | null {
   return JSON.stringify(scrub(value));
 }
 
-/**
- * The one audit function. Call it with the transaction handle of the change it records, so the
- * change and its entry commit together or not at all. Secrets are removed from old and new values.
- */
 // Every mutation writes one: built and prepared once (db/prepared.ts), the time given per entry.
 const insertEntry = preparedWrite<Record<string, unknown>>('audit_entry', (d) =>
   d.insert(auditLogs).values({
@@ -57,6 +53,10 @@ const insertEntry = preparedWrite<Record<string, unknown>>('audit_entry', (d) =>
   }),
 );
 
+/**
+ * The one audit function. Call it with the transaction handle of the change it records, so the
+ * change and its entry commit together or not at all. Secrets are removed from old and new values.
+ */
 export async function audit(tx: Tx, actor: Actor, entry: AuditEntry): Promise<void> {
   await insertEntry(tx, {
     timestamp: new Date().toISOString(),

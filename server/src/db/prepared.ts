@@ -82,12 +82,12 @@ export function preparedRead<P extends Record<string, unknown>, R>(
 }
 
 /**
- * A write that every mutation of a kind runs (the audit entry), prepared as a read is; it takes a transaction and
+ * An insert that every mutation of a kind runs (the audit entry), prepared as a read is; it takes a transaction and
  * runs on its connection. A column's `$defaultFn` is not called again per run: give such a column a placeholder.
  */
 export function preparedWrite<P extends Record<string, unknown>>(
   name: string,
-  build: (d: Pick<Drizzle, 'insert' | 'update'>) => Preparable<unknown>,
+  build: (d: Pick<Drizzle, 'insert'>) => Preparable<unknown>,
 ): (tx: Tx, params: P) => Promise<void> {
   const run = preparedOn<P, unknown>(name, build);
   return async (tx, params) => {
