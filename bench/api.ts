@@ -418,11 +418,7 @@ async function main() {
     await adminSession(baselineWhere, token);
 
     const nodeFlags = shippedNodeFlags();
-    const productArgs = [
-      ...nodeFlags,
-      ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
-      'server/dist/server.mjs',
-    ];
+    const productArgs = [...nodeFlags, ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), 'server/dist/server.mjs'];
     if (PROFILE_DIR) fs.mkdirSync(PROFILE_DIR, { recursive: true });
     const productDataDir = path.join(dir, 'product-data');
     servers.push(await start('product', productArgs, { ...productDb, DATA_DIR: productDataDir }, dir));
