@@ -11,6 +11,9 @@ export const auditLogs = pgTable(
       .$defaultFn(() => new Date().toISOString()),
     // No foreign key: the log outlives anything it mentions, and failed sign-ins name no user.
     user_id: integer('user_id'),
+    /** The actor's name and e-mail as they were when the entry was written (a label such as 'System' for the system). */
+    actor_name: text('actor_name'),
+    actor_email: text('actor_email'),
     action: text('action').notNull(),
     target_table: text('target_table'),
     target_id: integer('target_id'),

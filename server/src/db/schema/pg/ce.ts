@@ -18,6 +18,8 @@ export const ceRules = pgTable(
     license_type: text('license_type', { enum: LICENSE_TYPES }).notNull(),
     hours_required: doublePrecision('hours_required').notNull(),
     cycle_years: integer('cycle_years').notNull().default(2),
+    /** Whether a course completed again in one cycle counts again (most states forbid it: docs/decisions.md "Compliance"). */
+    allow_repeat_credit: boolean('allow_repeat_credit').notNull().default(false),
     /** JSON array of {topic, hours}. */
     topics: jsonb('topics')
       .$type<CeRuleTopic[]>()

@@ -46,6 +46,8 @@ export const completions = pgTable(
     license_id: integer('license_id').references(() => licenses.license_id, { onDelete: 'set null' }),
     completion_date: date('completion_date', { mode: 'string' }).notNull(),
     hours: doublePrecision('hours').notNull(),
+    /** A late completion: the start of the (ended, short) cycle it counts toward instead of the cycle of its date. */
+    credit_cycle_start: date('credit_cycle_start', { mode: 'string' }),
     status: text('status', { enum: COMPLETION_STATUSES }).notNull().default('Pending'),
     rating: integer('rating'),
     reviewed_by: integer('reviewed_by').references(() => users.user_id, { onDelete: 'set null' }),

@@ -1,6 +1,6 @@
-import { check, date, doublePrecision, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, date, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { LICENSE_STATUSES, LICENSE_TYPES } from '@lm/shared';
+import { LICENSE_STATUSES, LICENSE_TYPES, type CeTopic } from '@lm/shared';
 import { users } from './users.ts';
 import { createdAt, cycleStartDate, isoTimestamp, updatedAt } from './columns.ts';
 
@@ -25,6 +25,15 @@ export const licenses = pgTable(
      * adjustments), rewritten by refreshCeCache in every transaction that changes a source. Never set directly.
      */
     ce_hours_completed: doublePrecision('ce_hours_completed').notNull().default(0),
+    /**
+     * Caches of the current cycle's topic figures, rewritten with ce_hours_completed by refreshCeCache: the hours
+     * still missing in the rule's required topics (their sum, and each topic) (docs/decisions.md "Compliance").
+     */
+    ce_topic_hours_missing: doublePrecision('ce_topic_hours_missing').notNull().default(0),
+    ce_topics_missing: jsonb('ce_topics_missing')
+      .$type<Array<{ topic: CeTopic; hours: number }>>()
+      .notNull()
+      .default(sql`'[]'`),
     /**
      * The current CE cycle's start: the issue date, then each renewal's previous expiration date
      * (docs/decisions.md "CE ledger and cycles"). `date NOT NULL` without an SQL default: an insert that omits it

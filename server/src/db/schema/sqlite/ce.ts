@@ -18,6 +18,8 @@ export const ceRules = sqliteTable(
     license_type: text('license_type', { enum: LICENSE_TYPES }).notNull(),
     hours_required: real('hours_required').notNull(),
     cycle_years: integer('cycle_years').notNull().default(2),
+    /** Whether a course completed again in one cycle counts again (most states forbid it: docs/decisions.md "Compliance"). */
+    allow_repeat_credit: integer('allow_repeat_credit', { mode: 'boolean' }).notNull().default(false),
     /** JSON array of {topic, hours}. */
     topics: text('topics', { mode: 'json' })
       .$type<CeRuleTopic[]>()

@@ -46,6 +46,8 @@ export const completions = sqliteTable(
     license_id: integer('license_id').references(() => licenses.license_id, { onDelete: 'set null' }),
     completion_date: text('completion_date').notNull(),
     hours: real('hours').notNull(),
+    /** A late completion: the start of the (ended, short) cycle it counts toward instead of the cycle of its date. */
+    credit_cycle_start: text('credit_cycle_start'),
     status: text('status', { enum: COMPLETION_STATUSES }).notNull().default('Pending'),
     rating: integer('rating'),
     reviewed_by: integer('reviewed_by').references(() => users.user_id, { onDelete: 'set null' }),

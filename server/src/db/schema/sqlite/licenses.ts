@@ -1,6 +1,6 @@
 import { check, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { sql } from 'drizzle-orm';
-import { LICENSE_STATUSES, LICENSE_TYPES } from '@lm/shared';
+import { LICENSE_STATUSES, LICENSE_TYPES, type CeTopic } from '@lm/shared';
 import { users } from './users.ts';
 import { createdAt, updatedAt } from './columns.ts';
 
@@ -25,6 +25,15 @@ export const licenses = sqliteTable(
      * adjustments), rewritten by refreshCeCache in every transaction that changes a source. Never set directly.
      */
     ce_hours_completed: real('ce_hours_completed').notNull().default(0),
+    /**
+     * Caches of the current cycle's topic figures, rewritten with ce_hours_completed by refreshCeCache: the hours
+     * still missing in the rule's required topics (their sum, and each topic) (docs/decisions.md "Compliance").
+     */
+    ce_topic_hours_missing: real('ce_topic_hours_missing').notNull().default(0),
+    ce_topics_missing: text('ce_topics_missing', { mode: 'json' })
+      .$type<Array<{ topic: CeTopic; hours: number }>>()
+      .notNull()
+      .default(sql`'[]'`),
     /**
      * The current CE cycle's start: the issue date, then each renewal's previous expiration date
      * (docs/decisions.md "CE ledger and cycles"). An insert that leaves it '' gets the issue date from
