@@ -4,7 +4,8 @@ import { buildApp } from './app.ts';
 import { ensureAdmin } from './core/bootstrap.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { backgroundSettled } from './core/background.ts';
-import { dailyPassInFlight } from './modules/notifications/reminders.job.ts';
+import { claimJobRun, dailyPassInFlight } from './modules/notifications/reminders.job.ts';
+import { refreshAllCeCaches } from './modules/licenses/ce-ledger.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -16,6 +17,11 @@ try {
 const { app, db, services } = await buildApp({ config });
 
 await ensureAdmin(db, config, (line) => console.log(line));
+// Once per database: the licenses' compliance caches (the topics still missing) of licenses written before them
+// (migration 0007); the claim and the refresh commit together, so an instance that dies half-way leaves it to the next.
+await db.transaction(async (tx) => {
+  if (await claimJobRun(db, 'ce_cache_refresh', 'compliance-1')) await refreshAllCeCaches(tx);
+});
 const stopJobs = startBackgroundJobs({ app, db, config, services });
 
 let closing = false;

@@ -15,27 +15,7 @@ import { licenseSchema } from './licenses.ts';
 // ---------------------------------------------------------------------------------------------
 // Topics
 
-/** The CE topics a course or a state rule may name (what the CA, TX, FL and NY requirements name). */
-export const CE_TOPICS = [
-  'Agency',
-  'Broker Responsibility',
-  'Consumer Protection',
-  'Contracts',
-  'Core Law',
-  'Cultural Competency',
-  'Ethics',
-  'Ethics and Business Practices',
-  'Fair Housing',
-  'Implicit Bias',
-  'Legal Update',
-  'Legal Update I',
-  'Legal Update II',
-  'Management and Supervision',
-  'Recent Legal Matters',
-  'Risk Management',
-  'Trust Fund Handling',
-] as const;
-export type CeTopic = (typeof CE_TOPICS)[number];
+import { CE_TOPICS, roundHours } from './domain-constants.ts';
 
 /** Cycle length in years where no state rule says otherwise (the renewal period of docs/decisions.md). */
 export const DEFAULT_CYCLE_YEARS = 2;
@@ -44,11 +24,6 @@ export const DEFAULT_CYCLE_YEARS = 2;
 export const FORM_ADJUSTMENT_REASON = 'edited on the license form';
 /** The reason of the adjustments the CE ledger migration wrote for counters it could not explain. */
 export const CARRIED_OVER_REASON = 'carried over from before the CE ledger';
-
-/** Hours rounded to 2 decimals (sums of 0.1-hour figures stay exact for display and comparison). */
-export function roundHours(h: number): number {
-  return Math.round(h * 100) / 100;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Strings
@@ -128,6 +103,8 @@ export const ceRuleSchema = z.object({
   hours_required: z.number(),
   cycle_years: z.number().int(),
   topics: z.array(ceRuleTopicSchema),
+  /** A course completed again within one cycle counts again (most states say no: docs/decisions.md "Compliance"). */
+  allow_repeat_credit: z.boolean(),
   notes: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -174,6 +151,7 @@ const ruleFields = {
     .min(1, CE_MESSAGES.cycleYearsRange)
     .max(10, CE_MESSAGES.cycleYearsRange),
   topics: topicsList,
+  allow_repeat_credit: z.boolean(),
   notes: optionalText(1000),
 };
 
@@ -189,6 +167,7 @@ export const ceRuleCreateInput = z
     license_type: ruleFields.license_type.default('Sales'),
     cycle_years: ruleFields.cycle_years.default(DEFAULT_CYCLE_YEARS),
     topics: ruleFields.topics.default([]),
+    allow_repeat_credit: ruleFields.allow_repeat_credit.default(false),
   })
   .refine((r) => topicsFit(r.topics, r.hours_required), { message: CE_MESSAGES.topicsOverTotal, path: ['topics'] });
 export type CeRuleCreateInput = z.input<typeof ceRuleCreateInput>;
@@ -262,6 +241,12 @@ export const transcriptCompletionSchema = z.object({
   topic: ceTopicSchema.nullable(),
   completion_date: z.string(),
   hours: z.number(),
+  /** The hours this completion counts in its cycle: 0 for a repeat of a course already credited in the cycle. */
+  credited_hours: z.number(),
+  /** The same course was already credited in this cycle and the state rule does not allow repeat credit. */
+  repeat: z.boolean(),
+  /** A late completion: dated after its cycle ended, applied to that cycle (docs/decisions.md "Compliance"). */
+  late: z.boolean(),
 });
 export type TranscriptCompletion = z.infer<typeof transcriptCompletionSchema>;
 

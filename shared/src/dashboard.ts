@@ -3,6 +3,7 @@
  * 2, 3, 4 and 9), and the screen's strings.
  */
 import { z } from 'zod';
+import { complianceSchema, COMPLIANCE_STATES } from './compliance.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants (docs/product.md section 9)
@@ -31,6 +32,10 @@ export const adminDashboardStats = z.object({
   total_courses: z.number().int(),
   total_completions: z.number().int(),
   pending_completions: z.number().int(),
+  /** Licenses in each compliance state (GET /licenses/compliance-summary). */
+  compliance: z.object(
+    Object.fromEntries(COMPLIANCE_STATES.map((s) => [s, z.number().int()])) as Record<(typeof COMPLIANCE_STATES)[number], z.ZodNumber>,
+  ),
 });
 
 export const brokerDashboardStats = z.object({
@@ -40,6 +45,8 @@ export const brokerDashboardStats = z.object({
   expiring_agent_licenses: z.number().int(),
   expiring_window_days: z.number().int(),
   agent_completions: z.number().int(),
+  /** The team's licenses in each compliance state (GET /licenses/compliance-summary). */
+  compliance: adminDashboardStats.shape.compliance,
 });
 
 export const ceProgressSchema = z.object({
@@ -50,13 +57,29 @@ export const ceProgressSchema = z.object({
 });
 export type CeProgress = z.infer<typeof ceProgressSchema>;
 
+/** One of the Agent's licenses with its CE and compliance, for the dashboard's CE card of that license. */
+export const ceLicenseCardSchema = z.object({
+  license_id: z.number().int(),
+  license_number: z.string(),
+  state: z.string(),
+  license_type: z.string(),
+  expiration_date: z.string(),
+  ce_hours_required: z.number(),
+  ce_hours_completed: z.number(),
+  compliance: complianceSchema,
+});
+export type CeLicenseCard = z.infer<typeof ceLicenseCardSchema>;
+
 export const agentDashboardStats = z.object({
   role: z.literal('Agent'),
   my_licenses: z.number().int(),
   my_completions: z.number().int(),
   /** Dollars: the sum of the Agent's Completed payments. */
   my_payments: z.number(),
+  /** The figures of the license most in need of CE (the first of ce_licenses); zeros without a license. */
   ce_progress: ceProgressSchema,
+  /** Every license of the Agent, the one most in need first (at risk, expired, on track, complete). */
+  ce_licenses: z.array(ceLicenseCardSchema),
 });
 
 export const schoolDashboardStats = z.object({
@@ -186,6 +209,7 @@ export const expiringLicenseSchema = z.object({
   expiration_date: z.string(),
   /** Days from the office's today to the expiration date. */
   days_left: z.number().int(),
+  compliance: complianceSchema,
 });
 export type ExpiringLicense = z.infer<typeof expiringLicenseSchema>;
 export const expiringLicensesOutput = z.array(expiringLicenseSchema);

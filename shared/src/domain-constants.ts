@@ -55,3 +55,30 @@ export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
 export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
 export type InboxEvent = (typeof INBOX_EVENTS)[number];
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+
+/** The CE topics a course or a state rule may name (what the CA, TX, FL and NY requirements name). */
+export const CE_TOPICS = [
+  'Agency',
+  'Broker Responsibility',
+  'Consumer Protection',
+  'Contracts',
+  'Core Law',
+  'Cultural Competency',
+  'Ethics',
+  'Ethics and Business Practices',
+  'Fair Housing',
+  'Implicit Bias',
+  'Legal Update',
+  'Legal Update I',
+  'Legal Update II',
+  'Management and Supervision',
+  'Recent Legal Matters',
+  'Risk Management',
+  'Trust Fund Handling',
+] as const;
+export type CeTopic = (typeof CE_TOPICS)[number];
+
+/** Hours rounded to 2 decimals (sums of 0.1-hour figures stay exact for display and comparison). */
+export function roundHours(h: number): number {
+  return Math.round(h * 100) / 100;
+}

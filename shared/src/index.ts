@@ -7,6 +7,7 @@ export * from './domain-constants.ts';
 export * from './dates.ts';
 export * from './users.ts';
 export * from './brokerages.ts';
+export * from './compliance.ts';
 export * from './licenses.ts';
 export * from './courses.ts';
 export * from './completions.ts';

@@ -5,9 +5,10 @@
 import { z } from 'zod';
 import { dateString, idParam, isCalendarDate, paginationSchema } from './common.ts';
 import { addYears, daysBetween } from './dates.ts';
-import { LICENSE_STATUSES, LICENSE_TYPES } from './domain-constants.ts';
+import { CE_TOPICS, LICENSE_STATUSES, LICENSE_TYPES } from './domain-constants.ts';
 import { ROLE_NAMES } from './roles.ts';
 import { MAX_ID } from './common.ts';
+import { COMPLIANCE_STATES, complianceSchema } from './compliance.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Rules
@@ -76,6 +77,8 @@ export const LICENSE_MESSAGES = {
   stateFormat: 'State must be a two-letter code',
   ceNotNegative: 'CE hours cannot be negative',
   duplicate: (number: string, state: string) => `License number ${number} already exists in ${state}`,
+  holderHasCe: (name: string) =>
+    `This license has CE recorded for ${name}, and CE belongs to the person who earned it, so its holder cannot change. Add a new license for the new holder instead.`,
 } as const;
 
 export const LICENSE_STRINGS = {
@@ -121,6 +124,7 @@ export const licenseSchema = z.object({
   license_type: z.enum(LICENSE_TYPES),
   issue_date: z.string(),
   expiration_date: z.string(),
+  /** As of the office's today: an Active license past its expiration date reads Expired (docs/decisions.md "Compliance"). */
   status: z.enum(LICENSE_STATUSES),
   /** The current CE cycle's required hours. */
   ce_hours_required: z.number(),
@@ -131,6 +135,8 @@ export const licenseSchema = z.object({
   renewed_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The one compliance judgement of the license on the office's today (shared/src/compliance.ts). */
+  compliance: complianceSchema,
 });
 export type License = z.infer<typeof licenseSchema>;
 
@@ -200,6 +206,9 @@ export const LICENSE_SORT_COLUMNS = [
   'status',
   'ce_hours_completed',
   'created_at',
+  /** At risk first, then expired, on track, complete (COMPLIANCE_STATES), each by expiration date. */
+  'compliance',
+  'hours_remaining',
 ] as const;
 export type LicenseSortColumn = (typeof LICENSE_SORT_COLUMNS)[number];
 
@@ -208,8 +217,10 @@ export const licenseListQuery = z.object({
   status: z.enum(LICENSE_STATUSES).optional(),
   state: z.string().trim().max(2).toUpperCase().optional(),
   license_type: z.enum(LICENSE_TYPES).optional(),
-  /** Licenses whose expiration date falls between today and today + N days. */
+  /** Licenses expiring within N days (Active or Pending Renewal, expiration date from today to today + N). */
   expiring_within: z.coerce.number().int().min(0).max(3650).optional(),
+  /** The compliance judgement's state (shared/src/compliance.ts). */
+  compliance: z.enum(COMPLIANCE_STATES).optional(),
   /** Holder first/last name or license number, case-insensitive substring. */
   search: z.string().trim().max(200).optional(),
   user_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
@@ -221,6 +232,32 @@ export const licenseListQuery = z.object({
 export type LicenseListQuery = z.infer<typeof licenseListQuery>;
 
 export const licensePageOutput = z.object({ licenses: z.array(licenseSchema), pagination: paginationSchema });
+
+/** GET /licenses/compliance-summary: how many licenses of the list's filters (all but compliance) are in each state. */
+export const complianceSummarySchema = z.object(
+  Object.fromEntries(COMPLIANCE_STATES.map((s) => [s, z.number().int()])) as Record<(typeof COMPLIANCE_STATES)[number], z.ZodNumber>,
+);
+export type ComplianceSummary = z.infer<typeof complianceSummarySchema>;
+
+/** What the license form starts with for a state and type: the state rule's hours and topics, else settings.default_ce_hours. */
+export const licenseDefaultsInput = z
+  .object({ state: z.string().trim().max(2).toUpperCase().optional(), license_type: z.enum(LICENSE_TYPES).optional() })
+  .optional();
+export const licenseDefaultsSchema = z.object({
+  ce_hours_required: z.number(),
+  /** Where ce_hours_required comes from. */
+  source: z.enum(['rule', 'settings']),
+  rule: z
+    .object({
+      state: z.string(),
+      license_type: z.enum(LICENSE_TYPES),
+      hours_required: z.number(),
+      cycle_years: z.number().int(),
+      topics: z.array(z.object({ topic: z.enum(CE_TOPICS), hours: z.number() })),
+    })
+    .nullable(),
+});
+export type LicenseDefaults = z.infer<typeof licenseDefaultsSchema>;
 export type LicensePage = z.infer<typeof licensePageOutput>;
 
 /** A user who may hold a license (Agent or Broker), as the holder select lists them. */

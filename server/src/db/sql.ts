@@ -93,3 +93,12 @@ export function whereAll(conds: SQL[]): SQL {
 export function andAll(conds: SQL[]): SQL {
   return conds.length ? sql` AND ${sql.join(conds, sql` AND `)}` : sql``;
 }
+
+/** The largest of some numbers (SQLite's many-argument max, PostgreSQL's greatest). */
+export function greatest(...exprs: Array<SQLWrapper | AnyColumn | number>): SQL<number> {
+  const list = sql.join(
+    exprs.map((e) => (typeof e === 'number' ? sql.raw(String(e)) : sql`${e}`)),
+    sql`, `,
+  );
+  return (pg() ? sql`greatest(${list})` : sql`max(${list})`).mapWith(Number) as SQL<number>;
+}

@@ -1,10 +1,12 @@
 /** System stats for the Reports screen's Overview (docs/product.md section 3, the Reports screen in section 2). Admin only. */
-import { and, count, eq, gte, isNull, lte, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { LICENSE_STATUSES, REPORT_STRINGS, ROLE_IDS, roleName, toDollars, type SystemStats } from '@lm/shared';
 import { courses, licenses, payments, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { sumOf } from '../../db/sql.ts';
 import { badRequest } from '../../core/errors.ts';
+import { today } from '../../core/dates.ts';
+import { LICENSE_COLUMNS, statusSql } from '../licenses/compliance.sql.ts';
 
 export interface StatsCtx {
   db: Db;
@@ -28,11 +30,15 @@ export async function systemStats(ctx: StatsCtx, input: { start_date?: string; e
   );
   const by_role = ROLE_IDS.map((id) => ({ role_id: id, role_name: roleName(id), count: roleCounts.get(id) ?? 0 }));
 
+  // The status each license reads as today (an Active license past its date is Expired), grouped by position:
+  // the expression's date is a parameter, which PostgreSQL would not match between SELECT and GROUP BY.
   const statusCounts = new Map(
-    (await db.select({ status: licenses.status, n: count() }).from(licenses).groupBy(licenses.status)).map((r) => [
-      r.status as string,
-      r.n,
-    ]),
+    (
+      await db
+        .select({ status: statusSql(LICENSE_COLUMNS, today()), n: count() })
+        .from(licenses)
+        .groupBy(sql`1`)
+    ).map((r) => [r.status as string, r.n]),
   );
   const by_status = LICENSE_STATUSES.map((status) => ({ status, count: statusCounts.get(status) ?? 0 }));
 

@@ -1,9 +1,10 @@
 /**
  * State CE rules (docs/decisions.md "CE ledger and cycles"): one per state and license type. A rule's
  * topics count toward the current cycle of every license it covers; its hours and cycle length are
- * taken at renewal (the next cycle's required hours and expiration).
+ * taken at renewal (the next cycle's required hours and expiration). A change of a rule's topics or repeat
+ * credit refreshes the CE caches of the licenses it covers (and covered), in the same transaction.
  */
-import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   CE_MESSAGES,
   makePagination,
@@ -24,7 +25,7 @@ import type { AuthedContext } from '../../core/trpc.ts';
 import { audit } from '../../core/audit.ts';
 import { badRequest, conflict } from '../../core/errors.ts';
 import { found } from '../../core/scope.ts';
-import { toCeRule } from '../licenses/ce-ledger.ts';
+import { refreshCeCaches, ruleLicenses, toCeRule } from '../licenses/ce-ledger.ts';
 
 async function byId(db: DbOrTx, id: number) {
   const [row] = await db.select().from(ceRules).where(eq(ceRules.rule_id, id));
@@ -93,6 +94,7 @@ export async function createRule(ctx: AuthedContext, input: z.output<typeof ceRu
     await assertUnique(tx, input.state, input.license_type);
     const [row] = await tx.insert(ceRules).values(input).returning();
     await audit(tx, ctx.actor, { action: 'create', table: 'ce_rules', id: row!.rule_id, new: row });
+    await refreshCeCaches(tx, ruleLicenses(row!.state, row!.license_type));
     return toCeRule(row!);
   });
 }
@@ -106,6 +108,7 @@ export async function updateRule(ctx: AuthedContext, { id, ...patch }: z.output<
     // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
     const row = Object.keys(patch).length > 0 ? (await tx.update(ceRules).set(patch).where(eq(ceRules.rule_id, id)).returning())[0]! : old;
     await audit(tx, ctx.actor, { action: 'update', table: 'ce_rules', id, old, new: row });
+    await refreshCeCaches(tx, or(ruleLicenses(old.state, old.license_type), ruleLicenses(row.state, row.license_type)));
     return toCeRule(row);
   });
 }
@@ -115,6 +118,7 @@ export async function deleteRule(ctx: AuthedContext, id: number): Promise<{ succ
     const old = found(await byId(tx, id), 'CE rule');
     await tx.delete(ceRules).where(eq(ceRules.rule_id, id));
     await audit(tx, ctx.actor, { action: 'delete', table: 'ce_rules', id, old });
+    await refreshCeCaches(tx, ruleLicenses(old.state, old.license_type));
   });
   return { success: true };
 }

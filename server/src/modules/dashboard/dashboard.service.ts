@@ -3,10 +3,8 @@
  * (docs/decisions.md): Admin everything, Broker its brokerage, Agent itself, School its courses.
  * Read-only queries straight on the tables; every count is served by an index.
  */
-import { and, count, desc, eq, gte, inArray, isNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
-  addDays,
-  daysBetween,
   DEFAULT_EXPIRING_WINDOW,
   EXPIRING_CARD_LIMIT,
   RECENT_ACTIVITY_LIMIT,
@@ -17,45 +15,25 @@ import {
   type DashboardStats,
   type ExpiringLicense,
   type ExpiringLicensesInput,
+  type AgentDashboardStats,
 } from '@lm/shared';
+import { complianceSummary, countLicenses, listLicenses } from '../licenses/licenses.service.ts';
 import { completions, courses, licenses, payments, users } from '../../db/schema/index.ts';
-import type { Db } from '../../db/client.ts';
 import { sumOf } from '../../db/sql.ts';
-import { today } from '../../core/dates.ts';
 import { getSettings } from '../../core/settings.ts';
 import { isAdmin, isAgent, isBroker, isSchool, visibleUsersCondition } from '../../core/scope.ts';
-import type { AuthUser } from '../../core/identity.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 
 /** What the dashboard reads need of the signed-in context (bench/run.ts builds one from a session). */
 export type DashboardCtx = Pick<AuthedContext, 'db' | 'user'>;
 
-/** Statuses that no longer "expire": an Inactive or already Expired license is not counted as expiring. */
-const NOT_EXPIRING = ['Inactive', 'Expired'] as const;
-
 const one = (rows: Array<{ n: number | null }>) => Number(rows[0]?.n ?? 0);
 
-/** Licenses of live holders expiring between the office's today and today + days, in the caller's scope. */
-function expiringCondition(user: AuthUser, days: number): SQL | undefined {
-  const from = today();
-  return and(
-    gte(licenses.expiration_date, from),
-    lte(licenses.expiration_date, addDays(from, days)),
-    notInArray(licenses.status, [...NOT_EXPIRING]),
-    isNull(users.deleted_at),
-    visibleUsersCondition(user, licenses.user_id),
-  );
-}
-
-async function countExpiring(db: Db, user: AuthUser, days: number): Promise<number> {
-  return one(
-    await db
-      .select({ n: count() })
-      .from(licenses)
-      .innerJoin(users, eq(users.user_id, licenses.user_id))
-      .where(expiringCondition(user, days)),
-  );
-}
+/**
+ * Expiring, expired, at risk: the licenses list's own filters answer every license figure here (docs/decisions.md
+ * "Compliance"), so a card and the list it opens count the same licenses.
+ */
+const countExpiring = (ctx: DashboardCtx, days: number) => countLicenses(ctx, { expiring_within: days });
 
 export async function stats(ctx: DashboardCtx): Promise<DashboardStats> {
   const { db, user } = ctx;
@@ -66,11 +44,12 @@ export async function stats(ctx: DashboardCtx): Promise<DashboardStats> {
       role: 'Admin',
       total_users: one(await db.select({ n: count() }).from(users).where(isNull(users.deleted_at))),
       total_licenses: one(await db.select({ n: count() }).from(licenses)),
-      expiring_licenses: await countExpiring(db, user, warningDays),
+      expiring_licenses: await countExpiring(ctx, warningDays),
       expiring_window_days: warningDays,
       total_courses: one(await db.select({ n: count() }).from(courses)),
       total_completions: one(await db.select({ n: count() }).from(completions)),
       pending_completions: one(await db.select({ n: count() }).from(completions).where(eq(completions.status, 'Pending'))),
+      compliance: await complianceSummary(ctx),
     };
   }
 
@@ -89,9 +68,10 @@ export async function stats(ctx: DashboardCtx): Promise<DashboardStats> {
       role: 'Broker',
       total_agents: agents,
       agent_licenses: one(await db.select({ n: count() }).from(licenses).where(scope)),
-      expiring_agent_licenses: await countExpiring(db, user, warningDays),
+      expiring_agent_licenses: await countExpiring(ctx, warningDays),
       expiring_window_days: warningDays,
       agent_completions: one(await db.select({ n: count() }).from(completions).where(visibleUsersCondition(user, completions.user_id))),
+      compliance: await complianceSummary(ctx),
     };
   }
 
@@ -105,7 +85,7 @@ export async function stats(ctx: DashboardCtx): Promise<DashboardStats> {
       my_licenses: one(await db.select({ n: count() }).from(licenses).where(eq(licenses.user_id, user.user_id))),
       my_completions: one(await db.select({ n: count() }).from(completions).where(eq(completions.user_id, user.user_id))),
       my_payments: toDollars(Number(paid?.cents ?? 0)),
-      ce_progress: await ceProgress(db, user.user_id),
+      ...(await ceCards(ctx)),
     };
   }
 
@@ -128,48 +108,44 @@ export async function stats(ctx: DashboardCtx): Promise<DashboardStats> {
 }
 
 /**
- * The Agent's CE progress: the hours of the license it is working toward, i.e. the current license
- * (not Inactive or Expired) with the nearest expiration on or after today; without one, the license
- * that expired last. No license: zeros and no renewal date.
+ * The Agent's CE cards: every license it holds, the one most in need first (the list's compliance sort: at risk,
+ * expired, on track, complete, each by expiration date). ce_progress is the first card's figures (zeros without one).
  */
-async function ceProgress(db: Db, userId: number) {
-  const columns = {
-    completed: licenses.ce_hours_completed,
-    required: licenses.ce_hours_required,
-    renewal_date: licenses.expiration_date,
+async function ceCards(ctx: DashboardCtx): Promise<Pick<AgentDashboardStats, 'ce_progress' | 'ce_licenses'>> {
+  const ce_licenses = (await listLicenses(ctx, { sort: 'compliance', limit: 100 })).map((l) => ({
+    license_id: l.license_id,
+    license_number: l.license_number,
+    state: l.state,
+    license_type: l.license_type,
+    expiration_date: l.expiration_date,
+    ce_hours_required: l.ce_hours_required,
+    ce_hours_completed: l.ce_hours_completed,
+    compliance: l.compliance,
+  }));
+  const first = ce_licenses[0];
+  return {
+    ce_licenses,
+    ce_progress: first
+      ? { completed: first.ce_hours_completed, required: first.ce_hours_required, renewal_date: first.expiration_date }
+      : { completed: 0, required: 0, renewal_date: null },
   };
-  const [current] = await db
-    .select(columns)
-    .from(licenses)
-    .where(and(eq(licenses.user_id, userId), gte(licenses.expiration_date, today()), notInArray(licenses.status, [...NOT_EXPIRING])))
-    .orderBy(licenses.expiration_date)
-    .limit(1);
-  const row =
-    current ??
-    (await db.select(columns).from(licenses).where(eq(licenses.user_id, userId)).orderBy(desc(licenses.expiration_date)).limit(1))[0];
-  return row ?? { completed: 0, required: 0, renewal_date: null };
 }
 
 export async function expiringLicenses(ctx: DashboardCtx, input: ExpiringLicensesInput): Promise<ExpiringLicense[]> {
   const days = input?.days ?? DEFAULT_EXPIRING_WINDOW;
   const limit = input?.limit ?? EXPIRING_CARD_LIMIT;
-  const from = today();
-  const rows = await ctx.db
-    .select({
-      license_id: licenses.license_id,
-      user_id: licenses.user_id,
-      first_name: users.first_name,
-      last_name: users.last_name,
-      license_number: licenses.license_number,
-      state: licenses.state,
-      expiration_date: licenses.expiration_date,
-    })
-    .from(licenses)
-    .innerJoin(users, eq(users.user_id, licenses.user_id))
-    .where(expiringCondition(ctx.user, days))
-    .orderBy(licenses.expiration_date, licenses.license_id)
-    .limit(Number(limit));
-  return rows.map((r) => ({ ...r, days_left: daysBetween(from, r.expiration_date) }));
+  const rows = await listLicenses(ctx, { expiring_within: days, sort: 'expiration_date', limit: Number(limit) });
+  return rows.map((l) => ({
+    license_id: l.license_id,
+    user_id: l.user_id,
+    first_name: l.first_name,
+    last_name: l.last_name,
+    license_number: l.license_number,
+    state: l.state,
+    expiration_date: l.expiration_date,
+    days_left: l.compliance.days_left,
+    compliance: l.compliance,
+  }));
 }
 
 /**

@@ -9,18 +9,18 @@
  * feed of every license helps nobody); School none (an empty calendar).
  */
 import crypto from 'node:crypto';
-import { and, asc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import ical, { type ICalCalendar } from 'ical-generator';
 import { addDays, roundHours, ROLE } from '@lm/shared';
-import { calendarFeeds, licenses, users } from '../../db/schema/index.ts';
+import { calendarFeeds, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { audit } from '../../core/audit.ts';
 import { assertNotInMaintenance } from '../../core/access.ts';
 import { notFound } from '../../core/errors.ts';
 import { getSettings } from '../../core/settings.ts';
-import { visibleUsersCondition } from '../../core/scope.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
+import { listLicenses } from '../licenses/licenses.service.ts';
 
 /** Licenses whose dates a feed shows (not Inactive or Suspended ones). */
 const FEED_STATUSES = ['Active', 'Pending Renewal', 'Expired'] as const;
@@ -100,28 +100,14 @@ export async function calendarFeed(db: Db, config: Config, token: string): Promi
   });
   if (owner.role_id === ROLE.School) return cal;
 
-  const scope: SQL | undefined =
-    owner.role_id === ROLE.Broker
-      ? visibleUsersCondition({ ...owner, email: '', first_name: '', last_name: '' }, licenses.user_id)
-      : eq(licenses.user_id, owner.user_id);
-  const rows = await db
-    .select({
-      license_id: licenses.license_id,
-      license_number: licenses.license_number,
-      state: licenses.state,
-      license_type: licenses.license_type,
-      expiration_date: licenses.expiration_date,
-      ce_hours_required: licenses.ce_hours_required,
-      ce_hours_completed: licenses.ce_hours_completed,
-      user_id: users.user_id,
-      first_name: users.first_name,
-      last_name: users.last_name,
-    })
-    .from(licenses)
-    .innerJoin(users, eq(users.user_id, licenses.user_id))
-    .where(and(scope, inArray(licenses.status, [...FEED_STATUSES]), isNull(users.deleted_at)))
-    .orderBy(asc(licenses.expiration_date), asc(licenses.license_id))
-    .limit(FEED_MAX_LICENSES);
+  // The licenses list answers the feed (its scope, its status and compliance): an Admin's feed holds its own only.
+  const ctx = { db, user: { ...owner, email: '', first_name: '', last_name: '' } };
+  const listed = await listLicenses(ctx, {
+    user_id: owner.role_id === ROLE.Admin ? owner.user_id : undefined,
+    sort: 'expiration_date',
+    limit: FEED_MAX_LICENSES,
+  });
+  const rows = listed.filter((l) => (FEED_STATUSES as readonly string[]).includes(l.status));
 
   const host = new URL(config.publicUrl).hostname || 'license-manager';
   const link = (l: (typeof rows)[number]) => `${config.publicUrl}/licenses?search=${encodeURIComponent(l.license_number)}`;
@@ -145,8 +131,9 @@ export async function calendarFeed(db: Db, config: Config, token: string): Promi
       description: `${what}${whose} expires on ${l.expiration_date}: start the renewal (${settings.license_expiry_warning_days} days ahead).`,
       url: link(l),
     });
-    if (l.ce_hours_required > 0) {
-      const remaining = roundHours(Math.max(0, l.ce_hours_required - l.ce_hours_completed));
+    const { hours_remaining: remaining, topics_missing: topics } = l.compliance;
+    if (l.ce_hours_required > 0 || topics.length > 0) {
+      const missing = topics.length > 0 ? ` Topics still missing: ${topics.map((t) => `${t.topic} (${t.hours} h)`).join(', ')}.` : '';
       cal.createEvent({
         id: `license-${l.license_id}-ce@${host}`,
         start: l.expiration_date,
@@ -155,7 +142,7 @@ export async function calendarFeed(db: Db, config: Config, token: string): Promi
           remaining > 0
             ? `CE due for ${l.license_number}: ${remaining} hour${remaining === 1 ? '' : 's'} remaining${whose}`
             : `CE complete for ${l.license_number}${whose}`,
-        description: `Continuing education of ${what}${whose}: ${roundHours(l.ce_hours_completed)} of ${l.ce_hours_required} hours completed in the current cycle, due ${l.expiration_date}.`,
+        description: `Continuing education of ${what}${whose}: ${roundHours(l.ce_hours_completed)} of ${l.ce_hours_required} hours completed in the current cycle, due ${l.expiration_date}.${missing}`,
         url: link(l),
       });
     }

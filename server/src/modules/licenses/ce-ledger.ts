@@ -8,8 +8,13 @@
  * Cycles: the first runs from the issue date to the first expiration date, both days included; each
  * renewed cycle starts on the previous expiration date but counts from the day after it, so the
  * boundary day belongs to the cycle that ends on it (exactly one cycle).
+ *
+ * What counts (docs/decisions.md "Compliance"): only completions of the license's holder (CE belongs to the
+ * person who earned it); a late completion (credit_cycle_start set) counts in the cycle it names instead of the
+ * cycle of its date; a course counts once per cycle unless the state rule allows repeat credit (a repeat is
+ * listed with 0 credited hours).
  */
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
   DEFAULT_CYCLE_YEARS,
@@ -22,6 +27,7 @@ import {
   type Transcript,
   type TranscriptClosedCycle,
   type TranscriptCompletion,
+  type TopicMissing,
 } from '@lm/shared';
 import { ceAdjustments, ceRules, completions, courses, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
@@ -40,10 +46,13 @@ export interface Cycle {
   closed: CycleRow | null;
 }
 
+/** A completion as the ledger reads it, before its cycle decides what it is credited. */
+type LedgerCompletion = Omit<TranscriptCompletion, 'credited_hours' | 'repeat' | 'late'> & { credit_cycle_start: string | null };
+
 interface LedgerSources {
   license: LicenseRow;
   closed: CycleRow[];
-  completions: TranscriptCompletion[];
+  completions: LedgerCompletion[];
   adjustments: Array<CeAdjustment & { cycle_start_date: string }>;
   rule: RuleRow | undefined;
 }
@@ -75,21 +84,26 @@ export function cycleYearsOf(rule: RuleRow | undefined): number {
 // Loading
 
 function loadCompletions(db: DbOrTx, licenseIds: number[]) {
-  return db
-    .select({
-      license_id: completions.license_id,
-      completion_id: completions.completion_id,
-      course_id: completions.course_id,
-      course_name: courses.course_name,
-      provider: courses.provider,
-      topic: courses.topic,
-      completion_date: completions.completion_date,
-      hours: completions.hours,
-    })
-    .from(completions)
-    .innerJoin(courses, eq(courses.course_id, completions.course_id))
-    .where(and(inArray(completions.license_id, licenseIds), eq(completions.status, 'Approved')))
-    .orderBy(asc(completions.completion_date), asc(completions.completion_id));
+  return (
+    db
+      .select({
+        license_id: completions.license_id,
+        completion_id: completions.completion_id,
+        course_id: completions.course_id,
+        course_name: courses.course_name,
+        provider: courses.provider,
+        topic: courses.topic,
+        completion_date: completions.completion_date,
+        hours: completions.hours,
+        credit_cycle_start: completions.credit_cycle_start,
+      })
+      .from(completions)
+      .innerJoin(courses, eq(courses.course_id, completions.course_id))
+      // CE belongs to the person who earned it: a completion counts toward a license only while its holder took it.
+      .innerJoin(licenses, and(eq(licenses.license_id, completions.license_id), eq(licenses.user_id, completions.user_id)))
+      .where(and(inArray(completions.license_id, licenseIds), eq(completions.status, 'Approved')))
+      .orderBy(asc(completions.completion_date), asc(completions.completion_id))
+  );
 }
 
 function loadAdjustments(db: DbOrTx, licenseIds: number[]) {
@@ -208,6 +222,22 @@ interface ComputedCycle {
   adjustments: CeAdjustment[];
 }
 
+/** Whether a completion belongs to a cycle: the cycle it names if late, else the cycle of its date. */
+function inCycle(c: LedgerCompletion, cycle: Cycle): boolean {
+  if (c.credit_cycle_start !== null) return c.credit_cycle_start === cycle.start_date;
+  return cycle.counts_from <= c.completion_date && c.completion_date <= cycle.end_date;
+}
+
+/** A cycle's completions with what each is credited: a course counts once per cycle unless repeats are allowed. */
+function credited(comps: LedgerCompletion[], allowRepeats: boolean): TranscriptCompletion[] {
+  const seen = new Set<number>();
+  return comps.map(({ credit_cycle_start, ...c }) => {
+    const repeat = !allowRepeats && seen.has(c.course_id);
+    seen.add(c.course_id);
+    return { ...c, credited_hours: repeat ? 0 : c.hours, repeat, late: credit_cycle_start !== null };
+  });
+}
+
 function figuresOf(
   cycle: Cycle,
   required: number,
@@ -216,9 +246,9 @@ function figuresOf(
   comps: TranscriptCompletion[],
   adjs: CeAdjustment[],
 ): CycleFigures {
-  const completed = roundHours(comps.reduce((s, c) => s + c.hours, 0) + adjs.reduce((s, a) => s + a.hours, 0));
+  const completed = roundHours(comps.reduce((s, c) => s + c.credited_hours, 0) + adjs.reduce((s, a) => s + a.hours, 0));
   const topics = topicRequirements.map((t) => {
-    const done = roundHours(comps.filter((c) => c.topic === t.topic).reduce((s, c) => s + c.hours, 0));
+    const done = roundHours(comps.filter((c) => c.topic === t.topic).reduce((s, c) => s + c.credited_hours, 0));
     return { topic: t.topic, required: t.required, completed: done, remaining: roundHours(Math.max(0, t.required - done)) };
   });
   const remaining = roundHours(Math.max(0, required - completed));
@@ -242,8 +272,12 @@ const topicRequirementsOf = (topics: CeRuleTopic[]) => topics.map((t) => ({ topi
 /** Every cycle of a license with its figures, oldest first (the last is the current one). */
 function compute(src: LedgerSources): ComputedCycle[] {
   const cycles = cyclesOf(src.license, src.closed);
+  const allowRepeats = src.rule?.allow_repeat_credit ?? false;
   return cycles.map((cycle) => {
-    const comps = src.completions.filter((c) => cycle.counts_from <= c.completion_date && c.completion_date <= cycle.end_date);
+    const comps = credited(
+      src.completions.filter((c) => inCycle(c, cycle)),
+      allowRepeats,
+    );
     const adjs = src.adjustments
       .filter((a) => a.cycle_start_date === cycle.start_date)
       .map(({ cycle_start_date: _c, ...a }) => a as CeAdjustment);
@@ -334,38 +368,68 @@ function checkedCurrent(computed: ComputedCycle[]): CycleFigures {
   return computed[computed.length - 1]!.figures;
 }
 
-/**
- * Rewrites licenses.ce_hours_completed from the ledger. Call it inside the transaction of every change
- * to a source (completion review, adjustment, renewal, license dates, restore). Throws 409 (the caller's
- * transaction rolls back) when any cycle of the license would go below 0 hours. Returns the current
- * cycle's figures, or null when the license does not exist.
- */
-export async function refreshCeCache(tx: Tx, licenseId: number): Promise<CycleFigures | null> {
-  const computed = await computeOne(tx, licenseId);
-  if (!computed) return null;
-  const figures = checkedCurrent(computed);
+/** The current cycle's required topics still missing, with their hours (the licenses.ce_topics_missing cache). */
+export function topicsMissingOf(figures: Pick<CycleFigures, 'topics'>): TopicMissing[] {
+  return figures.topics.filter((t) => t.remaining > 0).map((t) => ({ topic: t.topic, hours: t.remaining }));
+}
+
+/** The cached columns of a license's current cycle (what compliance reads), from its figures. */
+export function ceCacheOf(figures: CycleFigures) {
+  const missing = topicsMissingOf(figures);
+  return {
+    ce_hours_completed: figures.completed,
+    ce_topics_missing: missing,
+    ce_topic_hours_missing: roundHours(missing.reduce((s, t) => s + t.hours, 0)),
+  };
+}
+
+const sameCache = (row: LicenseRow, cache: ReturnType<typeof ceCacheOf>) =>
+  row.ce_hours_completed === cache.ce_hours_completed &&
+  row.ce_topic_hours_missing === cache.ce_topic_hours_missing &&
+  JSON.stringify(row.ce_topics_missing) === JSON.stringify(cache.ce_topics_missing);
+
+async function writeCache(tx: Tx, row: LicenseRow, figures: CycleFigures): Promise<boolean> {
+  const cache = ceCacheOf(figures);
+  if (sameCache(row, cache)) return false;
   await tx
     .update(licenses)
-    .set({ ce_hours_completed: figures.completed, updated_at: sql`${licenses.updated_at}` })
-    .where(and(eq(licenses.license_id, licenseId), ne(licenses.ce_hours_completed, figures.completed)));
+    .set({ ...cache, updated_at: sql`${licenses.updated_at}` })
+    .where(eq(licenses.license_id, row.license_id));
+  return true;
+}
+
+/**
+ * Rewrites the current cycle's caches on the license (ce_hours_completed and the topics still missing) from the
+ * ledger. Call it inside the transaction of every change to a source (completion review, adjustment, renewal,
+ * license dates, state or type, restore). Throws 409 (the caller's transaction rolls back) when any cycle of the
+ * license would go below 0 hours. Returns the current cycle's figures, or null when the license does not exist.
+ */
+export async function refreshCeCache(tx: Tx, licenseId: number): Promise<CycleFigures | null> {
+  const row = await licenseRow(tx, licenseId);
+  if (!row) return null;
+  const figures = checkedCurrent(compute((await loadSources(tx, [row]))[0]!));
+  await writeCache(tx, row, figures);
   return figures;
 }
 
-/** refreshCeCache for every license (after a restore): returns how many caches changed. */
-export async function refreshAllCeCaches(tx: Tx): Promise<number> {
-  const rows = await tx.select().from(licenses);
+/** refreshCeCache for many licenses (all of them when no condition is given): returns how many caches changed. */
+export async function refreshCeCaches(tx: Tx, where?: SQL): Promise<number> {
+  const rows = await tx.select().from(licenses).where(where);
   let changed = 0;
   for (const src of await loadSources(tx, rows)) {
-    const figures = checkedCurrent(compute(src));
-    if (src.license.ce_hours_completed !== figures.completed) {
-      await tx
-        .update(licenses)
-        .set({ ce_hours_completed: figures.completed, updated_at: sql`${licenses.updated_at}` })
-        .where(eq(licenses.license_id, src.license.license_id));
-      changed++;
-    }
+    if (await writeCache(tx, src.license, checkedCurrent(compute(src)))) changed++;
   }
   return changed;
+}
+
+/** refreshCeCache for every license (after a restore, a migration): returns how many caches changed. */
+export function refreshAllCeCaches(tx: Tx): Promise<number> {
+  return refreshCeCaches(tx);
+}
+
+/** The licenses a state rule applies to (their current cycles read its topics). */
+export function ruleLicenses(state: string, licenseType: LicenseRow['license_type']): SQL {
+  return and(eq(licenses.state, state), eq(licenses.license_type, licenseType))!;
 }
 
 /** The derived sums of every license's current cycle, for tests and checks: license_id → completed. */

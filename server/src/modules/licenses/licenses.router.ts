@@ -6,6 +6,9 @@ import {
   transcriptSchema,
   createLicenseInput,
   licenseHolderSchema,
+  complianceSummarySchema,
+  licenseDefaultsInput,
+  licenseDefaultsSchema,
   licenseListQuery,
   licensePageOutput,
   licenseSchema,
@@ -52,6 +55,28 @@ export const licensesRouter = router({
     .output(licensePageOutput)
     .query(({ ctx, input }) => licenses.pageLicenses(ctx, input)),
 
+  complianceSummary: readProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/licenses/compliance-summary',
+        tags,
+        summary: 'How many licenses are at risk, expired, on track and complete (same filters as GET /licenses but compliance)',
+        protect: true,
+      },
+    })
+    .input(licenseListQuery.optional())
+    .output(complianceSummarySchema)
+    .query(({ ctx, input }) => licenses.complianceSummary(ctx, input)),
+
+  get: readProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/licenses/{id}', tags, summary: 'One license with its holder and compliance', protect: true },
+    })
+    .input(licenseIdInput)
+    .output(licenseSchema)
+    .query(({ ctx, input }) => licenses.getLicense(ctx, input.id)),
+
   holders: readProcedure
     .meta({
       openapi: {
@@ -66,8 +91,19 @@ export const licensesRouter = router({
     .output(z.array(licenseHolderSchema))
     .query(({ ctx }) => licenses.listHolders(ctx)),
 
-  // tRPC only: the form's starting values (settings are Admin-only, the form is not).
-  defaults: readProcedure.query(({ ctx }) => licenses.licenseDefaults(ctx)),
+  defaults: readProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/licenses/defaults',
+        tags,
+        summary: "A new license's CE hours for a state and type: the state rule's hours and topics, else the office default",
+        protect: true,
+      },
+    })
+    .input(licenseDefaultsInput)
+    .output(licenseDefaultsSchema)
+    .query(({ ctx, input }) => licenses.licenseDefaults(ctx, input)),
 
   create: writeProcedure
     .meta({

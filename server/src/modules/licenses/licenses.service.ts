@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
   CE_MESSAGES,
@@ -22,8 +22,16 @@ import {
   ROLE,
   type RenewLicenseInput,
   type UpdateLicenseInput,
+  complianceOf,
+  COMPLIANCE_STATES,
+  licenseStatusOn,
+  type ComplianceState,
+  type ComplianceSummary,
+  type LicenseDefaults,
+  type LicenseStatus,
+  type TopicMissing,
 } from '@lm/shared';
-import { ceAdjustments, licenseCycles, licenses, users } from '../../db/schema/index.ts';
+import { ceAdjustments, completions, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { caseInsensitive, containsPattern, countOf, likePattern, limitPlaceholder } from '../../db/sql.ts';
@@ -37,8 +45,19 @@ import { found, scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlace
 import { today } from '../../core/dates.ts';
 import { getSettings } from '../../core/settings.ts';
 import { cycleFigures, cycleYearsOf, refreshCeCache, ruleFor, transcriptOf } from './ce-ledger.ts';
+import {
+  atRiskEdge,
+  complianceIs,
+  complianceRankSql,
+  expiringSql,
+  hoursRemainingSql,
+  LICENSE_COLUMNS,
+  statusIs,
+} from './compliance.sql.ts';
 
 type LicenseRow = typeof licenses.$inferSelect;
+/** A license as read, before the judgement of the day is added (toLicense). */
+type LicenseRead = Omit<License, 'compliance'> & { ce_topics_missing: TopicMissing[] };
 
 /** A license row as the API shows it: with the holder's names. */
 const licenseColumns = {
@@ -58,7 +77,21 @@ const licenseColumns = {
   renewed_at: licenses.renewed_at,
   created_at: licenses.created_at,
   updated_at: licenses.updated_at,
+  ce_topics_missing: licenses.ce_topics_missing,
 };
+
+/**
+ * A license as every answer shows it, on the office's `day`: the status it reads as (an Active license past its
+ * date is Expired) and its compliance judgement (shared/src/compliance.ts), the only place either is added.
+ */
+export function toLicense(row: LicenseRead, day: string = today()): License {
+  const { ce_topics_missing: _missing, ...rest } = row;
+  return {
+    ...rest,
+    status: licenseStatusOn(row.status, row.expiration_date, day),
+    compliance: complianceOf(row, day),
+  };
+}
 
 /** Who may hold a license: Agents and Brokers. */
 export const isLicenseHolderRole = (u: Pick<AuthUser, 'role_id'>) => isAgent(u) || isBroker(u);
@@ -67,7 +100,7 @@ export const isLicenseHolderRole = (u: Pick<AuthUser, 'role_id'>) => isAgent(u) 
  * The reads of one license that every write and detail view runs, prepared once per kind of scope
  * (db/prepared.ts): with its holder's names, and its stored columns.
  */
-const licenseById = preparedShapes<ScopeKind, Record<string, unknown>, License[]>('license_with_holder', (d, kind) =>
+const licenseById = preparedShapes<ScopeKind, Record<string, unknown>, LicenseRead[]>('license_with_holder', (d, kind) =>
   d
     .select(licenseColumns)
     .from(licenses)
@@ -89,7 +122,7 @@ export async function licenseWithHolder(db: DbOrTx, licenseId: number, actor?: A
   const [row] = actor
     ? await licenseById(db, scopeKind(actor), { id: licenseId, ...scopeValues(actor) })
     : await licenseById(db, 'all', { id: licenseId });
-  return row;
+  return row && toLicense(row);
 }
 
 /** One license the caller may see, or 404. */
@@ -164,50 +197,66 @@ export async function assertLicenseOfHolder(
  */
 interface ListShape {
   scope: ScopeKind;
-  filters: Array<'status' | 'state' | 'license_type' | 'user_id' | 'expiring' | 'search'>;
+  filters: Array<'state' | 'license_type' | 'user_id' | 'expiring' | 'search'>;
+  /** Few values, each its own SQL (so the (status, expiration_date) index serves the status test). */
+  status: LicenseStatus | undefined;
+  compliance: ComplianceState | undefined;
   sort: LicenseSortColumn;
   order: 'asc' | 'desc';
   paged: boolean;
 }
 
-function listShape(ctx: AuthedContext, q: LicenseListQuery, paged: boolean): ListShape {
+/** What the list reads of the signed-in context (the dashboard calls it too). */
+export type ListCtx = Pick<AuthedContext, 'db' | 'user'>;
+
+function listShape(ctx: ListCtx, q: LicenseListQuery, paged: boolean): ListShape {
   const filters: ListShape['filters'] = [];
-  if (q.status) filters.push('status');
   if (q.state) filters.push('state');
   if (q.license_type) filters.push('license_type');
   if (q.user_id) filters.push('user_id');
   if (q.expiring_within !== undefined) filters.push('expiring');
   if (q.search) filters.push('search');
-  return { scope: scopeKind(ctx.user), filters, sort: q.sort ?? 'expiration_date', order: q.order === 'desc' ? 'desc' : 'asc', paged };
+  return {
+    scope: scopeKind(ctx.user),
+    filters,
+    status: q.status,
+    compliance: q.compliance,
+    sort: q.sort ?? 'expiration_date',
+    order: q.order === 'desc' ? 'desc' : 'asc',
+    paged,
+  };
 }
 
 /**
  * The filters' values, then the scope's. Spreads go last in these per-request objects: V8 builds a literal that
  * starts with a spread key by key (2.5-6.5 µs a call against 0.1-0.3 µs; docs/performance.md "API throughput").
  */
-function listValues(ctx: AuthedContext, q: LicenseListQuery): Record<string, unknown> {
-  const from = q.expiring_within !== undefined ? today() : undefined;
+function listValues(ctx: ListCtx, q: LicenseListQuery): Record<string, unknown> {
+  const day = today();
   return {
-    status: q.status,
+    today: day,
+    edge: atRiskEdge(day),
     state: q.state,
     license_type: q.license_type,
     user_id: q.user_id,
-    from,
-    to: from === undefined ? undefined : addDays(from, q.expiring_within!),
+    to: q.expiring_within === undefined ? undefined : addDays(day, q.expiring_within),
     search: q.search ? likePattern(q.search) : undefined,
     ...scopeValues(ctx.user),
   };
 }
 
-function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
+type CountShape = Pick<ListShape, 'scope' | 'filters' | 'status' | 'compliance'>;
+
+function whereOf(shape: CountShape): SQL | undefined {
   const p = sql.placeholder;
   const conds: Array<SQL | undefined> = [visibleUsersPlaceholders(shape.scope, licenses.user_id)];
   const has = (f: ListShape['filters'][number]) => shape.filters.includes(f);
-  if (has('status')) conds.push(eq(licenses.status, p('status')));
+  if (shape.status) conds.push(statusIs(LICENSE_COLUMNS, shape.status, p('today')));
+  if (shape.compliance) conds.push(complianceIs(LICENSE_COLUMNS, shape.compliance, p('today'), p('edge')));
   if (has('state')) conds.push(eq(licenses.state, p('state')));
   if (has('license_type')) conds.push(eq(licenses.license_type, p('license_type')));
   if (has('user_id')) conds.push(eq(licenses.user_id, p('user_id')));
-  if (has('expiring')) conds.push(gte(licenses.expiration_date, p('from')), lte(licenses.expiration_date, p('to')));
+  if (has('expiring')) conds.push(expiringSql(LICENSE_COLUMNS, p('today'), p('to')));
   if (has('search')) {
     const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
     conds.push(or(containsPattern(fullName, p('search')), containsPattern(licenses.license_number, p('search'))));
@@ -225,6 +274,8 @@ const SORTS: Record<LicenseSortColumn, SQL[]> = {
   status: [sql`${licenses.status}`],
   ce_hours_completed: [sql`${licenses.ce_hours_completed}`],
   created_at: [sql`${licenses.created_at}`],
+  compliance: [complianceRankSql(LICENSE_COLUMNS, sql.placeholder('today'), sql.placeholder('edge')), sql`${licenses.expiration_date}`],
+  hours_remaining: [hoursRemainingSql(LICENSE_COLUMNS)],
 };
 
 function orderOf(shape: ListShape): SQL[] {
@@ -232,7 +283,7 @@ function orderOf(shape: ListShape): SQL[] {
   return [...SORTS[shape.sort].map((c) => dir(c)), dir(licenses.license_id)];
 }
 
-const listRead = preparedShapes<ListShape, Record<string, unknown>, License[]>('licenses_list', (d, shape) => {
+const listRead = preparedShapes<ListShape, Record<string, unknown>, LicenseRead[]>('licenses_list', (d, shape) => {
   const query = d
     .select(licenseColumns)
     .from(licenses)
@@ -243,30 +294,57 @@ const listRead = preparedShapes<ListShape, Record<string, unknown>, License[]>('
 });
 
 // A count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
-const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, Array<{ n: number }>>(
+const countRead = preparedShapes<CountShape, Record<string, unknown>, Array<{ n: number }>>(
   'licenses_count',
   (d, shape) => d.select({ n: countOf() }).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id)).where(whereOf(shape)),
   { keep: true },
 );
 
 /** GET /licenses: every matching license in the caller's scope (a page of them when `limit` is given). */
-export async function listLicenses(ctx: AuthedContext, q: LicenseListQuery = {}): Promise<License[]> {
+export async function listLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<License[]> {
   const values = listValues(ctx, q);
-  if (!q.limit) return listRead(ctx.db, listShape(ctx, q, false), values);
-  return listRead(ctx.db, listShape(ctx, q, true), { limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit, ...values });
+  const rows = !q.limit
+    ? await listRead(ctx.db, listShape(ctx, q, false), values)
+    : await listRead(ctx.db, listShape(ctx, q, true), { limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit, ...values });
+  return rows.map((r) => toLicense(r, values.today as string));
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
 
 /** GET /licenses/page: one page and the pagination, for the screen's server-side paging. */
-export async function pageLicenses(ctx: AuthedContext, q: LicenseListQuery = {}): Promise<LicensePage> {
+export async function pageLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<LicensePage> {
   const page = q.page ?? 1;
   const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const values = listValues(ctx, q);
   const shape = listShape(ctx, q, true);
-  const [counted] = await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values);
+  const [counted] = await countRead(ctx.db, countShape(shape), values);
   const rows = await listRead(ctx.db, shape, { limit, offset: (page - 1) * limit, ...values });
-  return { licenses: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
+  return { licenses: rows.map((r) => toLicense(r, values.today as string)), pagination: makePagination(page, limit, counted?.n ?? 0) };
+}
+
+const countShape = (s: ListShape): CountShape => ({ scope: s.scope, filters: s.filters, status: s.status, compliance: s.compliance });
+
+/** GET /licenses/compliance-summary: the count of each compliance state under the list's other filters. */
+export async function complianceSummary(ctx: ListCtx, q: LicenseListQuery = {}): Promise<ComplianceSummary> {
+  const values = listValues(ctx, q);
+  const base = listShape(ctx, { ...q, compliance: undefined }, false);
+  const summary = {} as ComplianceSummary;
+  for (const state of COMPLIANCE_STATES) {
+    const [counted] = await countRead(ctx.db, countShape({ ...base, compliance: state }), values);
+    summary[state] = counted?.n ?? 0;
+  }
+  return summary;
+}
+
+/** How many licenses in the caller's scope match the list's filters (the dashboard's counts). */
+export async function countLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<number> {
+  const [counted] = await countRead(ctx.db, countShape(listShape(ctx, q, false)), listValues(ctx, q));
+  return counted?.n ?? 0;
+}
+
+/** GET /licenses/{id}: one license in the caller's scope, or 404. */
+export function getLicense(ctx: AuthedContext, licenseId: number): Promise<License> {
+  return getVisibleLicense(ctx, licenseId);
 }
 
 /** The users the caller may name as a holder: Agents and Brokers in its scope, not deleted. */
@@ -343,7 +421,30 @@ function withHolder(row: LicenseRow, holder: Pick<Person, 'first_name' | 'last_n
   for (const key of Object.keys(licenseColumns)) {
     out[key] = key === 'first_name' || key === 'last_name' ? holder[key] : row[key as keyof LicenseRow];
   }
-  return out as unknown as License;
+  return toLicense(out as LicenseRead);
+}
+
+/**
+ * The CE a new license of a state and type starts with: the state rule's hours and topics, else
+ * settings.default_ce_hours (docs/decisions.md "Compliance": rules apply from day one).
+ */
+async function startingCe(db: DbOrTx, state: string | undefined, type: LicenseRow['license_type'] | undefined) {
+  const rule = state && type ? await ruleFor(db, state, type) : undefined;
+  // The settings cache (exact: a settings change bumps it), not a read of the table in every create.
+  const defaults: LicenseDefaults = rule
+    ? {
+        ce_hours_required: rule.hours_required,
+        source: 'rule',
+        rule: {
+          state: rule.state,
+          license_type: rule.license_type,
+          hours_required: rule.hours_required,
+          cycle_years: rule.cycle_years,
+          topics: rule.topics ?? [],
+        },
+      }
+    : { ce_hours_required: (await getSettings(db)).default_ce_hours, source: 'settings', rule: null };
+  return defaults;
 }
 
 export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput): Promise<License> {
@@ -351,11 +452,21 @@ export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput
   const { ce_hours_completed, ...fields } = data;
   return ctx.db.transaction(async (tx) => {
     const holder = await assertHolder(tx, ctx.user, data.user_id);
-    // The settings cache (exact: a settings change bumps it), not a read of the table in every create.
-    const ce_hours_required = data.ce_hours_required ?? (await getSettings(ctx.db)).default_ce_hours;
+    const start = await startingCe(tx, data.state, data.license_type);
+    const ce_hours_required = data.ce_hours_required ?? start.ce_hours_required;
+    // Nothing is earned yet: every topic of the rule is still missing in full.
+    const ce_topics_missing = (start.rule?.topics ?? []).map((t) => ({ topic: t.topic, hours: t.hours }));
+    const ce_topic_hours_missing = roundHours(ce_topics_missing.reduce((sum, t) => sum + t.hours, 0));
     const [row] = await tx
       .insert(licenses)
-      .values({ ...fields, ce_hours_required, ce_hours_completed: 0, cycle_start_date: data.issue_date })
+      .values({
+        ...fields,
+        ce_hours_required,
+        ce_hours_completed: 0,
+        ce_topics_missing,
+        ce_topic_hours_missing,
+        cycle_start_date: data.issue_date,
+      })
       .returning()
       .catch((err: unknown) => {
         throw duplicateNumber(err, data.state, data.license_number);
@@ -402,15 +513,37 @@ async function moveCycleStarts(tx: Tx, old: LicenseRow, next: LicenseRow): Promi
   return {};
 }
 
+/**
+ * CE belongs to the person who earned it (docs/decisions.md "Compliance"): a license with completions or
+ * adjustments recorded does not change holder (409 saying what to do instead).
+ */
+async function assertNoCeForHolderChange(tx: Tx, old: LicenseRow): Promise<void> {
+  const [comps] = await tx.select({ n: countOf() }).from(completions).where(eq(completions.license_id, old.license_id));
+  const [adjs] = await tx.select({ n: countOf() }).from(ceAdjustments).where(eq(ceAdjustments.license_id, old.license_id));
+  const n = (comps?.n ?? 0) + (adjs?.n ?? 0);
+  if (n === 0) return;
+  const [holder] = await tx
+    .select({ first_name: users.first_name, last_name: users.last_name })
+    .from(users)
+    .where(eq(users.user_id, old.user_id));
+  const message = LICENSE_MESSAGES.holderHasCe(holder ? `${holder.first_name} ${holder.last_name}` : 'its holder');
+  throw conflict(message);
+}
+
 export async function updateLicense(ctx: AuthedContext, input: UpdateLicenseInput): Promise<License> {
   const { id: license_id, ce_hours_completed, ...patch } = input;
   return ctx.db.transaction(async (tx) => {
     const old = await storedVisible(ctx, tx, license_id);
     const next = { ...old, ...patch };
-    if (patch.user_id !== undefined && patch.user_id !== old.user_id) await assertHolder(tx, ctx.user, patch.user_id);
+    if (patch.user_id !== undefined && patch.user_id !== old.user_id) {
+      await assertHolder(tx, ctx.user, patch.user_id);
+      await assertNoCeForHolderChange(tx, old);
+    }
     assertDateOrder(next.issue_date, next.expiration_date);
     // Only the dates bound the cycles: an edit that keeps them leaves the cycles and the CE sum as they are.
     const datesMoved = next.issue_date !== old.issue_date || next.expiration_date !== old.expiration_date;
+    // Another state or type is another rule: the current cycle's topics follow it.
+    const ruleMoved = next.state !== old.state || next.license_type !== old.license_type;
     const changes = { ...patch, ...(datesMoved ? await moveCycleStarts(tx, old, next) : {}) };
     let after = old;
     // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
@@ -425,9 +558,9 @@ export async function updateLicense(ctx: AuthedContext, input: UpdateLicenseInpu
         })) as [LicenseRow];
     }
     // Dates may move completions in or out of the cycle: the cache follows (409 if a cycle went below 0).
-    if (datesMoved) await refreshCeCache(tx, license_id);
+    if (datesMoved || ruleMoved) await refreshCeCache(tx, license_id);
     await applyFormHours(ctx, tx, license_id, ce_hours_completed);
-    const cacheMayMove = datesMoved || ce_hours_completed !== undefined;
+    const cacheMayMove = datesMoved || ruleMoved || ce_hours_completed !== undefined;
     await audit(tx, ctx.actor, {
       action: 'update',
       table: 'licenses',
@@ -570,6 +703,14 @@ export async function applyRenewal(
 }
 
 /**
+ * The status a renewal leaves when the body names none: a Suspended license stays Suspended (a renewal does not
+ * lift a suspension; docs/decisions.md "Compliance"), any other becomes Active.
+ */
+export function renewedStatus(status: LicenseStatus): LicenseStatus {
+  return status === 'Suspended' ? 'Suspended' : 'Active';
+}
+
+/**
  * Renew: closes the current cycle and opens the next (status Active and expiration one cycle after the
  * current one, unless the body names them). With the cycle's CE outstanding it answers 409 and changes
  * nothing, unless allow_incomplete (audited as renew_ce_outstanding). The license and its figures are
@@ -585,7 +726,7 @@ export async function renewLicense(ctx: AuthedContext, input: RenewLicenseInput)
       throw conflict(CE_MESSAGES.incomplete(plan.figures.completed, plan.figures.required));
     }
     await applyRenewal(tx, ctx.actor, plan, {
-      status: body.status ?? 'Active',
+      status: body.status ?? renewedStatus(old.status),
       outstanding,
       reason: outstanding ? 'renew_ce_outstanding' : 'renew',
     });
@@ -617,7 +758,10 @@ export async function getTranscript(ctx: AuthedContext, licenseId: number): Prom
   return { license, ...(await transcriptOf(ctx.db, licenseId))! };
 }
 
-/** What the license form starts with: CE hours required from settings.default_ce_hours. */
-export async function licenseDefaults(ctx: Pick<Context, 'db'>): Promise<{ ce_hours_required: number }> {
-  return { ce_hours_required: (await getSettings(ctx.db)).default_ce_hours };
+/** What the license form starts with for a state and type: the state rule's hours and topics, else settings.default_ce_hours. */
+export function licenseDefaults(
+  ctx: Pick<Context, 'db'>,
+  input?: { state?: string; license_type?: LicenseRow['license_type'] },
+): Promise<LicenseDefaults> {
+  return startingCe(ctx.db, input?.state, input?.license_type);
 }

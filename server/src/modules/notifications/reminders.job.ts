@@ -79,11 +79,9 @@ export function startReminderJob(deps: JobDeps): (() => void) & { ready: Promise
         log.info({ date }, 'daily pass already run by another instance');
         return;
       }
-      // Auto-renewal first, so a renewed license is not told it expired.
-      if ((await getSettings(deps.db)).auto_renewal_enabled) {
-        const { renewed, expired } = await autoRenewDueLicenses(deps.db, date);
-        if (renewed + expired > 0) log.info({ renewed, expired }, 'licenses renewed automatically or left to expire');
-      }
+      // Auto-renewal first, so a renewed license is not told it expired; lapsed licenses are written Expired either way.
+      const { renewed, expired } = await autoRenewDueLicenses(deps.db, date, (await getSettings(deps.db)).auto_renewal_enabled);
+      if (renewed + expired > 0) log.info({ renewed, expired }, 'licenses renewed automatically or written Expired');
       const summary = await runReminders(deps.db, deps.config);
       log.info({ date, ...summary }, 'license reminders');
     } catch (err) {

@@ -19,6 +19,7 @@ import {
   type Filters,
 } from './sql.ts';
 import type { ReportsDialect } from './reports.dialect.ts';
+import { expiringSql, LICENSE_COLUMNS_AS_L, statusIs, statusSql } from '../licenses/compliance.sql.ts';
 import { sqliteReports } from './reports.queries.sqlite.ts';
 import { pgReports } from './reports.queries.pg.ts';
 
@@ -39,17 +40,22 @@ export interface LicenseGroup {
   renewed: number;
 }
 
-/** One pass over the licenses: every figure of the license report is a sum over (state, status) groups. */
+/**
+ * One pass over the licenses: every figure of the license report is a sum over (state, status) groups, the status
+ * as the license reads today; active, expired and expiring are the compliance judgement's (compliance.sql.ts).
+ */
 export function licenseGroups(db: DbOrTx, f: Filters, at: { now: string; soon: string; fromIso: string; toIso: string }) {
+  const l = LICENSE_COLUMNS_AS_L;
+  const status = statusSql(l, at.now);
   return rawRows<LicenseGroup>(
     db,
-    sql`SELECT l.state AS state, l.status AS status, count(*) AS total,
-               ${countWhere(sql`l.status = 'Active' AND l.expiration_date >= ${at.now}`)} AS active,
-               ${countWhere(sql`l.status = 'Expired' OR l.expiration_date < ${at.now}`)} AS expired,
-               ${countWhere(sql`l.expiration_date >= ${at.now} AND l.expiration_date <= ${at.soon} AND l.status NOT IN ('Inactive', 'Expired')`)} AS expiring,
+    sql`SELECT l.state AS state, ${status} AS status, count(*) AS total,
+               ${countWhere(statusIs(l, 'Active', at.now))} AS active,
+               ${countWhere(statusIs(l, 'Expired', at.now))} AS expired,
+               ${countWhere(expiringSql(l, at.now, at.soon))} AS expiring,
                ${countWhere(sql`l.renewed_at >= ${at.fromIso} AND l.renewed_at < ${at.toIso}`)} AS renewed
-          ${licensesFrom(f)} ${whereAll(licenseConds(f))}
-         GROUP BY l.state, l.status`,
+          ${licensesFrom(f)} ${whereAll(licenseConds(f, at.now))}
+         GROUP BY 1, 2`, // by position: the status expression's date is a parameter, which PostgreSQL would not match
   );
 }
 
@@ -119,11 +125,11 @@ export async function pendingCompletions(db: DbOrTx, f: Filters): Promise<number
 export type Chunk = (last: number, limit: number) => Promise<Row[]>;
 
 export function licensesChunk(db: DbOrTx, f: Filters, now: string): Chunk {
-  const conds = licenseConds(f);
+  const conds = licenseConds(f, now);
   return (last, limit) =>
     rawRows<Row>(
       db,
-      sql`SELECT l.license_id, l.license_number, l.state, l.license_type, l.status, u.first_name, u.last_name, u.email,
+      sql`SELECT l.license_id, l.license_number, l.state, l.license_type, ${statusSql(LICENSE_COLUMNS_AS_L, now)} AS status, u.first_name, u.last_name, u.email,
                  b.name AS brokerage, l.issue_date, l.expiration_date,
                  ${daysBetween(now, sql`l.expiration_date`)} AS days_left,
                  l.ce_hours_required, l.ce_hours_completed, ${d.iso(sql`l.renewed_at`)} AS renewed_at

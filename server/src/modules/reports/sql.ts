@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { ROLE, type ReportFilters } from '@lm/shared';
 import type { Period } from './period.ts';
+import { LICENSE_COLUMNS_AS_L, statusIs } from '../licenses/compliance.sql.ts';
 
 export type Filters = NonNullable<ReportFilters>;
 
@@ -17,11 +18,11 @@ export function peopleConds(f: Filters): SQL[] {
   return conds;
 }
 
-/** State and status of licenses (alias l), then the holder's conditions. */
-export function licenseConds(f: Filters): SQL[] {
+/** State and status (as the license reads on `today`) of licenses (alias l), then the holder's conditions. */
+export function licenseConds(f: Filters, today: string): SQL[] {
   const conds: SQL[] = [];
   if (f.state !== undefined) conds.push(sql`l.state = ${f.state}`);
-  if (f.license_status !== undefined) conds.push(sql`l.status = ${f.license_status}`);
+  if (f.license_status !== undefined) conds.push(statusIs(LICENSE_COLUMNS_AS_L, f.license_status, today));
   return [...conds, ...peopleConds(f)];
 }
 
