@@ -394,7 +394,7 @@ describe('role x action', () => {
   roleMatrix(
     t,
     'list, record, review',
-    { admin: [200, 200, 200], broker: [200, 200, 403], agent: [200, 200, 403], school: [200, 403, 200] },
+    { admin: [200, 200, 200], broker: [200, 200, 403], agent: [200, 200, 403], school: [200, 200, 200] },
     {
       rest: async (token) => {
         const { course, pending } = await fixture();

@@ -23,6 +23,9 @@ export const COMPLETION_MESSAGES = {
   personRequired: 'Person is required',
 } as const;
 
+/** How many people one search of the Record Completion form's person select returns at most. */
+export const COMPLETION_PEOPLE_LIMIT = 20;
+
 export const COMPLETION_STRINGS = {
   tab: 'Completions',
   record: 'Record Completion',
@@ -30,6 +33,12 @@ export const COMPLETION_STRINGS = {
   submit: 'Record Completion',
   saving: 'Saving...',
   recorded: 'Completion recorded successfully!',
+  /** A School records completions of its own courses as their provider: approved at once. */
+  recordedApproved: 'Completion recorded and approved!',
+  providerNote: 'As the course provider, the completion you record is approved at once and its hours count.',
+  person: 'Person',
+  personPlaceholder: 'Search by name or license number',
+  personEmpty: 'No Agents or Brokers found',
   recordFailed: 'Failed to record completion',
   approve: 'Approve',
   reject: 'Reject',
@@ -63,14 +72,18 @@ export const completionCreateInput = z.object({
     .min(1, COMPLETION_MESSAGES.ratingRange)
     .max(5, COMPLETION_MESSAGES.ratingRange)
     .nullish(),
-  /** Whose completion: Agents only themselves (default), Brokers their brokerage's Agents, Admins anyone. */
+  /**
+   * Whose completion: Agents only themselves (default), Brokers their brokerage's Agents, Admins any Agent or
+   * Broker, a School any Agent or Broker (required: it records for those who took its own courses).
+   */
   user_id: z.number().int().positive().max(MAX_ID).nullish(),
 });
 export type CompletionCreateInput = z.input<typeof completionCreateInput>;
 
 /**
- * The Record Completion form of a caller who names the person (an Admin, who holds no licenses itself, or a
- * Broker): the same rules with the person required. The server reads a missing user_id as the caller.
+ * The Record Completion form of a caller who names the person (an Admin, who holds no licenses itself, a
+ * Broker, or a School): the same rules with the person required. The server reads a missing user_id as the
+ * caller (a School must name one).
  */
 export const completionForPersonInput = completionCreateInput.extend({
   user_id: z.number({ error: COMPLETION_MESSAGES.personRequired }).int().positive(COMPLETION_MESSAGES.personRequired).max(MAX_ID),
@@ -158,3 +171,30 @@ export const completionLicenseOptionSchema = z.object({
   ce_hours_completed: z.number(),
 });
 export type CompletionLicenseOption = z.infer<typeof completionLicenseOptionSchema>;
+
+/**
+ * GET /completions/people: the people a School (or an Admin) may name on the Record Completion form, live
+ * Agents and Brokers matching `search` (name or license number, case-insensitive substring), at most
+ * COMPLETION_PEOPLE_LIMIT, by last and first name.
+ */
+export const completionPeopleQuery = z.object({
+  search: z.string().trim().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(COMPLETION_PEOPLE_LIMIT).optional(),
+});
+export type CompletionPeopleQuery = z.input<typeof completionPeopleQuery>;
+
+/** One person of GET /completions/people with the licenses a completion may count toward. */
+export const completionPersonSchema = z.object({
+  user_id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  licenses: z.array(
+    z.object({
+      license_id: z.number().int(),
+      license_number: z.string(),
+      state: z.string(),
+      status: z.string(),
+    }),
+  ),
+});
+export type CompletionPerson = z.infer<typeof completionPersonSchema>;

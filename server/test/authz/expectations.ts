@@ -265,17 +265,27 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   },
 
   // completions: Admin all; Broker its brokerage's, records for its Agents; Agent own, records own;
-  // School those of its courses, reviews them.
+  // School those of its courses, records them for any Agent or Broker (approved at once) and reviews them.
   'completions.list': { input: empty, ...everyone },
   'completions.page': { input: empty, ...everyone },
   'completions.create': {
     object: 'user',
-    input: (id, w) => ({ user_id: id, course_id: w.courseAdmin, completion_date: '2025-06-01' }),
+    // The person named, on the course of their brokerage's School (brokerage 1: school1's, brokerage 2:
+    // school2's; anyone else the Admin's course). A School names no person of its own: its own case records
+    // agent1's completion of its own course, its other case agent2's of the other School's course (404).
+    input: (id, w) => {
+      const b1 = [w.broker1, w.agent1, w.agent1b].map((p) => p.user_id);
+      const b2 = [w.broker2, w.agent2, w.agent2b].map((p) => p.user_id);
+      if (id === w.school1.user_id) return { user_id: w.agent1.user_id, course_id: w.course1, completion_date: '2025-06-01' };
+      const course_id = b1.includes(id) ? w.course1 : b2.includes(id) ? w.course2 : w.courseAdmin;
+      return { user_id: id, course_id, completion_date: '2025-06-01' };
+    },
     Admin: { own: 400, other: 'ok', none: 404 },
     Broker: brokerScope,
     Agent: { own: 'ok', same: 403, other: 403, none: 403 },
-    School: 403,
+    School: { own: 'ok', other: 404, none: 404 },
   },
+  'completions.people': { input: empty, Admin: 'ok', Broker: 403, Agent: 403, School: 'ok' },
   'completions.review': {
     object: 'completion',
     input: (id) => ({ id, status: 'Approved' }),

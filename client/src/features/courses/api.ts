@@ -1,8 +1,8 @@
 /**
  * The Course Management screen's calls (both tabs): the paged lists, the course and completion details,
  * course changes, recording and reviewing completions, with their toasts and what they refresh. A course
- * change shows in the completions (course names) and the dashboard; a review moves a license's CE hours, so
- * licenses and the dashboard refresh too.
+ * change shows in the completions (course names) and the dashboard; a review (or a School's recording, approved
+ * at once) moves a license's CE hours, so licenses and the dashboard refresh too.
  */
 import { keepPreviousData } from '@tanstack/react-query';
 import { COMPLETION_STRINGS, COURSE_STRINGS, type CompletionPageQuery, type CompletionStatus, type CoursePageQuery } from '@lm/shared';
@@ -16,9 +16,17 @@ export function useCoursesPage(input: CoursePageQuery) {
   return trpc.courses.page.useQuery(input, { placeholderData: keepPreviousData });
 }
 
-/** The active courses a completion may be recorded for (the Record Completion form). */
-export function useActiveCourses(enabled: boolean) {
-  return trpc.courses.list.useQuery({ is_active: 'true' }, { enabled });
+/**
+ * The active courses a completion may be recorded for (the Record Completion form); a School's form passes its
+ * own id, since a School records completions of its own courses only.
+ */
+export function useActiveCourses(enabled: boolean, schoolId?: number) {
+  return trpc.courses.list.useQuery({ is_active: 'true', ...(schoolId ? { school_id: schoolId } : {}) }, { enabled });
+}
+
+/** The people a School may name on the Record Completion form, matching the typed name or license number (at most 20). */
+export function useCompletionPeople(search: string, enabled: boolean) {
+  return trpc.completions.people.useQuery({ search: search.trim() || undefined }, { enabled, placeholderData: keepPreviousData });
 }
 
 /** How many completions the course drawer lists. */
@@ -105,8 +113,9 @@ export function useDeleteCourse() {
 export function useRecordCompletion() {
   const refresh = useRefreshCompletions();
   return trpc.completions.create.useMutation({
-    onSuccess: () => {
-      notify.success(COMPLETION_STRINGS.recorded);
+    // A School's own course: recorded approved at once, so its hours already count.
+    onSuccess: (completion) => {
+      notify.success(completion.status === 'Approved' ? COMPLETION_STRINGS.recordedApproved : COMPLETION_STRINGS.recorded);
       refresh();
     },
     onError: (err) => notify.failure(err, COMPLETION_STRINGS.recordFailed),

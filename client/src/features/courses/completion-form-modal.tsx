@@ -1,11 +1,12 @@
-import { useEffect, useMemo } from 'react';
-import { Button, Group, Input, Modal, NumberInput, Rating, Select, Stack } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { Button, Group, Input, Modal, NumberInput, Rating, Select, Stack, Text } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { COMPLETION_STRINGS, completionCreateInput, completionForPersonInput, localDateString } from '@lm/shared';
+import { COMPLETION_STRINGS, completionCreateInput, completionForPersonInput, localDateString, type CompletionPerson } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
 import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { formatHours } from '../../lib/format.ts';
 import { useActiveCourses, useCompletionLicenseOptions, useRecordCompletion } from './api.ts';
+import { PersonSearchSelect } from './person-search-select.tsx';
 
 interface Values extends Record<string, unknown> {
   user_id: string | null;
@@ -32,16 +33,21 @@ export function completionFormInput(v: Values) {
 
 /**
  * Record a completion: an Agent for itself; a Broker for itself or one of its agents; an Admin for any
- * license holder. The license choices come from completions.myLicenses (the caller's scope).
+ * license holder. The license choices come from completions.myLicenses (the caller's scope). A School
+ * records for its own courses only, for any Agent or Broker it finds by name or license number
+ * (completions.people, which also brings the person's licenses); what it records is approved at once.
  */
 export function CompletionFormModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { user, hasRole } = useAuth();
-  const choosesPerson = hasRole('Admin', 'Broker');
-  const courses = useActiveCourses(opened);
-  const licenses = useCompletionLicenseOptions(opened);
+  const school = hasRole('School');
+  const choosesPerson = hasRole('Admin', 'Broker', 'School');
+  const courses = useActiveCourses(opened, school ? user?.user_id : undefined);
+  const licenses = useCompletionLicenseOptions(opened && !school);
+  // The School's chosen person, with their licenses (completions.people).
+  const [person, setPerson] = useState<CompletionPerson | null>(null);
 
   const initial = (): Values => ({
-    user_id: hasRole('Admin') ? null : String(user?.user_id ?? ''),
+    user_id: hasRole('Admin', 'School') ? null : String(user?.user_id ?? ''),
     course_id: null,
     license_id: null,
     completion_date: localDateString(),
@@ -59,6 +65,7 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
     if (!opened) return;
     form.setValues(initial());
     form.clearErrors();
+    setPerson(null);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened]);
 
@@ -69,12 +76,14 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
     return [...seen].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
   }, [licenses.data, user, hasRole]);
 
-  const licenseChoices = (licenses.data ?? [])
-    .filter((l) => String(l.user_id) === form.values.user_id)
-    .map((l) => ({
-      value: String(l.license_id),
-      label: `${l.license_number} (${l.state}) - ${formatHours(l.ce_hours_completed)} of ${formatHours(l.ce_hours_required)} CE hours`,
-    }));
+  const licenseChoices = school
+    ? (person?.licenses ?? []).map((l) => ({ value: String(l.license_id), label: `${l.license_number} (${l.state}) - ${l.status}` }))
+    : (licenses.data ?? [])
+        .filter((l) => String(l.user_id) === form.values.user_id)
+        .map((l) => ({
+          value: String(l.license_id),
+          label: `${l.license_number} (${l.state}) - ${formatHours(l.ce_hours_completed)} of ${formatHours(l.ce_hours_required)} CE hours`,
+        }));
   const selectedCourse = courses.data?.find((c) => String(c.course_id) === form.values.course_id);
 
   const record = useRecordCompletion();
@@ -84,9 +93,26 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
     <Modal opened={opened} onClose={onClose} title={COMPLETION_STRINGS.modalTitle} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
-          {choosesPerson && (
+          {school && (
+            <Text size="sm" c="dimmed">
+              {COMPLETION_STRINGS.providerNote}
+            </Text>
+          )}
+          {school && (
+            <PersonSearchSelect
+              enabled={opened}
+              person={person}
+              error={form.errors.user_id}
+              onChange={(p) => {
+                setPerson(p);
+                form.setFieldValue('user_id', p ? String(p.user_id) : null);
+                form.setFieldValue('license_id', null);
+              }}
+            />
+          )}
+          {choosesPerson && !school && (
             <Select
-              label="Person"
+              label={COMPLETION_STRINGS.person}
               placeholder="Select a license holder"
               required
               searchable
@@ -134,9 +160,12 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
               {...form.getInputProps('hours')}
             />
           </Group>
-          <Input.Wrapper label="Rating">
-            <Rating {...form.getInputProps('rating')} aria-label="Rating" />
-          </Input.Wrapper>
+          {/* The attendee's rating of the course: not the provider's to give. */}
+          {!school && (
+            <Input.Wrapper label="Rating">
+              <Rating {...form.getInputProps('rating')} aria-label="Rating" />
+            </Input.Wrapper>
+          )}
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose} disabled={record.isPending}>
               Cancel

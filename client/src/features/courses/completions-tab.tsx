@@ -46,7 +46,8 @@ export function CompletionsTab() {
   const [opened, setOpened] = useState<Completion | null>(null);
   const detail = query.data?.completions.find((c) => c.completion_id === openId) ?? opened;
 
-  const canRecord = hasRole('Admin', 'Broker', 'Agent');
+  // A School records completions of its own courses (approved at once); the form offers only those.
+  const canRecord = hasRole('Admin', 'Broker', 'Agent', 'School');
   const canReview = (c: Completion) => hasRole('Admin') || (hasRole('School') && c.course_school_id === user?.user_id);
   const reviewer = hasRole('Admin', 'School');
   const name = (c: Completion) => `${c.first_name} ${c.last_name}`;

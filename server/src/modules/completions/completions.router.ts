@@ -4,6 +4,8 @@ import {
   completionListQuery,
   completionPageOutput,
   completionPageQuery,
+  completionPeopleQuery,
+  completionPersonSchema,
   completionReviewInput,
   completionSchema,
   idParam,
@@ -44,13 +46,14 @@ export const completionsRouter = router({
     .output(completionPageOutput)
     .query(({ ctx, input }) => completions.pageCompletions(ctx, input)),
 
-  create: roleProcedure('Admin', 'Broker', 'Agent')
+  create: roleProcedure('Admin', 'Broker', 'Agent', 'School')
     .meta({
       openapi: {
         method: 'POST',
         path: '/completions',
         tags,
-        summary: 'Record a course completion (starts Pending); hours default to the course CE hours',
+        summary:
+          "Record a course completion (starts Pending; a School records its own courses' completions for any Agent or Broker, approved at once); hours default to the course CE hours",
         protect: true,
       },
       errors: ['NOT_FOUND', 'CONFLICT'],
@@ -73,6 +76,21 @@ export const completionsRouter = router({
     .input(completionReviewInput)
     .output(completionSchema)
     .mutation(({ ctx, input }) => completions.reviewCompletion(ctx, input)),
+
+  people: roleProcedure('Admin', 'School')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/completions/people',
+        tags,
+        summary:
+          'The people a completion may be recorded for (live Agents and Brokers by name or license number, at most 20), with their licenses: the Record Completion form of a School',
+        protect: true,
+      },
+    })
+    .input(completionPeopleQuery.optional())
+    .output(z.array(completionPersonSchema))
+    .query(({ ctx, input }) => completions.completionPeople(ctx, input)),
 
   /** The Record Completion form's license choices (tRPC only; GET /api/licenses is the full list). */
   myLicenses: roleProcedure('Admin', 'Broker', 'Agent')

@@ -2,6 +2,8 @@ import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-
 import {
   CE_MESSAGES,
   COMPLETION_MESSAGES,
+  COMPLETION_PEOPLE_LIMIT,
+  ROLE,
   makePagination,
   roundHours,
   type Completion,
@@ -9,7 +11,10 @@ import {
   type CompletionSortColumn,
   type completionPageQuery,
   type CompletionLicenseOption,
+  type CompletionPerson,
+  type CompletionStatus,
   type completionCreateInput,
+  type completionPeopleQuery,
   type completionListQuery,
   type completionReviewInput,
 } from '@lm/shared';
@@ -18,7 +23,7 @@ import { completions, courses, licenses, users } from '../../db/schema/index.ts'
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
-import { isAdmin, isAgent, isSchool, type AuthUser } from '../../core/identity.ts';
+import { isAdmin, isAgent, isBroker, isSchool, type AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
 import { today } from '../../core/dates.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.ts';
@@ -137,25 +142,56 @@ export async function pageCompletions(ctx: AuthedContext, q: z.output<typeof com
 /**
  * Whose completion this is. Agents record only their own (403); Brokers their own or their brokerage's
  * people's (others answer 404, as if they did not exist); Admins anyone. The person must hold licenses,
- * so must be an Agent or a Broker (the licenses module's holder check).
+ * so must be an Agent or a Broker (the licenses module's holder check). A School names the person (400
+ * without one) and has no brokerage scope: it reports who took its course, so any live Agent or Broker.
  */
 async function resolveHolder(ctx: AuthedContext, tx: Tx, requested: number | null | undefined): Promise<number> {
+  if (isSchool(ctx.user)) {
+    if (requested === null || requested === undefined) {
+      throw badRequest(COMPLETION_MESSAGES.personRequired, [{ path: 'user_id', message: COMPLETION_MESSAGES.personRequired }]);
+    }
+    return assertLiveHolder(tx, requested);
+  }
   const userId = requested ?? ctx.user.user_id;
   if (isAgent(ctx.user) && userId !== ctx.user.user_id) throw forbidden(COMPLETION_MESSAGES.onlyOwn);
   return (await assertHolder(tx, ctx.user, userId, COMPLETION_MESSAGES.holderRole)).user_id;
 }
 
 /**
- * Records a Pending completion. Every check that decides the insert (holder, course, license, the
- * license's cycles, duplicates) reads inside the inserting transaction.
+ * The holder check of a School's completion, without a scope: the person exists, is not deleted and is an
+ * Agent or a Broker. Anyone else answers 404 'User', as if it did not exist: the people a School may name are
+ * the live license holders (docs/decisions.md "Who may do what"), so it learns nothing of other accounts.
+ */
+async function assertLiveHolder(tx: Tx, userId: number): Promise<number> {
+  const [person] = await tx
+    .select({ user_id: users.user_id, role_id: users.role_id })
+    .from(users)
+    .where(and(eq(users.user_id, userId), isNull(users.deleted_at)));
+  if (!person || !(isAgent(person) || isBroker(person))) throw notFound('User');
+  return person.user_id;
+}
+
+/**
+ * Records a completion: Pending, or Approved at once when a School records one of its own courses (see
+ * recordCompletionIn). Every check that decides the insert (holder, course, license, the license's cycles,
+ * duplicates) reads inside the inserting transaction.
  */
 export async function recordCompletion(ctx: AuthedContext, input: z.output<typeof completionCreateInput>): Promise<Completion> {
-  return ctx.db.transaction((tx) => recordCompletionIn(ctx, tx, input));
+  const created = await ctx.db.transaction((tx) => recordCompletionIn(ctx, tx, input));
+  // course_completed, as after an approval: after the commit, in the background (notifications/events.ts).
+  if (created.status === 'Approved') notifyCourseCompleted(ctx, created.completion_id);
+  return created;
 }
 
 /**
  * recordCompletion's rules and insert inside the caller's transaction (a certificate's completion links its
  * document in the same transaction, docs/ocr.md).
+ *
+ * A School records only completions of its own courses (another School's course or an Admin's answers 404,
+ * as if it did not exist) and, being the course's provider and reviewer, records them approved: the
+ * completion is created (its `create` entry) and approved by the School in the same transaction through
+ * the review's own step (applyReview: reviewed_by and reviewed_at, the CE ledger's cache refreshed, the
+ * review's audit entries and the holder's notice), so the license's hours move exactly as on approval.
  */
 export async function recordCompletionIn(ctx: AuthedContext, tx: Tx, input: z.output<typeof completionCreateInput>): Promise<Completion> {
   if (input.completion_date > today()) {
@@ -163,7 +199,7 @@ export async function recordCompletionIn(ctx: AuthedContext, tx: Tx, input: z.ou
   }
   const userId = await resolveHolder(ctx, tx, input.user_id);
   const [course] = await tx.select().from(courses).where(eq(courses.course_id, input.course_id));
-  if (!course) throw notFound('Course');
+  if (!course || (isSchool(ctx.user) && course.school_id !== ctx.user.user_id)) throw notFound('Course');
   if (!course.is_active)
     throw badRequest(COMPLETION_MESSAGES.courseInactive, [{ path: 'course_id', message: COMPLETION_MESSAGES.courseInactive }]);
   const hours = input.hours ?? course.ce_hours;
@@ -206,20 +242,10 @@ export async function recordCompletionIn(ctx: AuthedContext, tx: Tx, input: z.ou
     .returning({ completion_id: completions.completion_id });
   const created = await written(tx, row!.completion_id);
   await audit(tx, ctx.actor, { action: 'create', table: 'completions', id: created.completion_id, new: created });
+  if (isSchool(ctx.user)) return applyReview(ctx, tx, created, 'Approved', created.note);
   return created;
 }
 
-/**
- * Approve, reject or reopen a completion (the course's School or an Admin). The license's CE figures are
- * derived from the Approved completions, so entering Approved adds exactly the hours to the cycle containing
- * the completion date and leaving it takes exactly them back; the cache is refreshed in the same
- * transaction. Taking hours back that would leave that cycle below 0 (because of negative adjustments)
- * answers 409 and changes nothing (docs/decisions.md "CE ledger and cycles").
- *
- * The completion is read inside the reviewing transaction, so of two concurrent approvals the second sees
- * it Approved and credits nothing; a review that would change nothing (same status, no new note) is a
- * no-op: no write, no audit entry.
- */
 /** The holder's in-app notification of a review (docs/decisions.md "Notification centre"). */
 function reviewNotice(c: Completion): InboxMessage {
   const approved = c.status === 'Approved';
@@ -237,6 +263,17 @@ function reviewNotice(c: Completion): InboxMessage {
   };
 }
 
+/**
+ * Approve, reject or reopen a completion (the course's School or an Admin). The license's CE figures are
+ * derived from the Approved completions, so entering Approved adds exactly the hours to the cycle containing
+ * the completion date and leaving it takes exactly them back; the cache is refreshed in the same
+ * transaction. Taking hours back that would leave that cycle below 0 (because of negative adjustments)
+ * answers 409 and changes nothing (docs/decisions.md "CE ledger and cycles").
+ *
+ * The completion is read inside the reviewing transaction, so of two concurrent approvals the second sees
+ * it Approved and credits nothing; a review that would change nothing (same status, no new note) is a
+ * no-op: no write, no audit entry.
+ */
 export async function reviewCompletion(ctx: AuthedContext, input: z.output<typeof completionReviewInput>): Promise<Completion> {
   const { result, approvedNow } = await ctx.db.transaction(async (tx) => {
     const old = found(await getVisible(tx, ctx.user, input.id), 'Completion');
@@ -244,52 +281,68 @@ export async function reviewCompletion(ctx: AuthedContext, input: z.output<typeo
     if (!isAdmin(ctx.user) && !(isSchool(ctx.user) && old.course_school_id === ctx.user.user_id)) throw notFound('Completion');
     const note = input.note ?? old.note;
     if (old.status === input.status && note === old.note) return { result: old, approvedNow: false };
-
-    const ceChange = old.license_id !== null && (old.status === 'Approved') !== (input.status === 'Approved');
-    const before = ceChange ? await ceBefore(tx, old) : null;
-    const reviewed = input.status !== 'Pending';
-    await tx
-      .update(completions)
-      .set({
-        status: input.status,
-        note,
-        reviewed_by: reviewed ? ctx.user.user_id : null,
-        reviewed_at: reviewed ? new Date().toISOString() : null,
-      })
-      .where(eq(completions.completion_id, input.id));
-    const after = old.license_id !== null ? await refreshCeCache(tx, old.license_id) : null;
-    const updated = await written(tx, input.id);
-    const ce = before && after ? { before: before.current, after: after.completed } : null;
-    const action = input.status === 'Approved' ? 'update_approve' : input.status === 'Rejected' ? 'update_reject' : 'update_reopen';
-    await audit(tx, ctx.actor, {
-      action,
-      table: 'completions',
-      id: input.id,
-      old: { status: old.status, note: old.note, reviewed_by: old.reviewed_by },
-      new: {
-        status: updated.status,
-        note: updated.note,
-        reviewed_by: updated.reviewed_by,
-        ...(ce ? { license_id: old.license_id, ce_hours_completed: ce } : {}),
-      },
-    });
-    if (ce && before) {
-      await audit(tx, ctx.actor, {
-        action: 'update_ce_hours',
-        table: 'licenses',
-        id: old.license_id,
-        old: { ce_hours_completed: ce.before },
-        new: { ce_hours_completed: ce.after, completion_id: input.id, hours: before.change, cycle_start_date: before.cycleStart },
-      });
-    }
-    if (updated.status !== old.status && updated.status !== 'Pending' && updated.user_id !== ctx.user.user_id) {
-      await notifyUser(tx, reviewNotice(updated));
-    }
+    const updated = await applyReview(ctx, tx, old, input.status, note);
     return { result: updated, approvedNow: updated.status === 'Approved' && old.status !== 'Approved' };
   });
   // course_completed: after the commit, in the background; never fails the review (notifications/events.ts).
   if (approvedNow) notifyCourseCompleted(ctx, result.completion_id);
   return result;
+}
+
+/**
+ * The review's writes inside the caller's transaction (a review, and a School's own recording, which is
+ * approved at once): the new status and note with the reviewer and time, the license's CE cache refreshed
+ * (refreshCeCache, licenses/ce-ledger.ts), the review's audit entry (and the license's `update_ce_hours` when
+ * its hours move) and the holder's in-app notice. The caller has checked that the reviewer may review it.
+ */
+async function applyReview(
+  ctx: AuthedContext,
+  tx: Tx,
+  old: Completion,
+  status: CompletionStatus,
+  note: string | null,
+): Promise<Completion> {
+  const ceChange = old.license_id !== null && (old.status === 'Approved') !== (status === 'Approved');
+  const before = ceChange ? await ceBefore(tx, old) : null;
+  const reviewed = status !== 'Pending';
+  await tx
+    .update(completions)
+    .set({
+      status,
+      note,
+      reviewed_by: reviewed ? ctx.user.user_id : null,
+      reviewed_at: reviewed ? new Date().toISOString() : null,
+    })
+    .where(eq(completions.completion_id, old.completion_id));
+  const after = old.license_id !== null ? await refreshCeCache(tx, old.license_id) : null;
+  const updated = await written(tx, old.completion_id);
+  const ce = before && after ? { before: before.current, after: after.completed } : null;
+  const action = status === 'Approved' ? 'update_approve' : status === 'Rejected' ? 'update_reject' : 'update_reopen';
+  await audit(tx, ctx.actor, {
+    action,
+    table: 'completions',
+    id: old.completion_id,
+    old: { status: old.status, note: old.note, reviewed_by: old.reviewed_by },
+    new: {
+      status: updated.status,
+      note: updated.note,
+      reviewed_by: updated.reviewed_by,
+      ...(ce ? { license_id: old.license_id, ce_hours_completed: ce } : {}),
+    },
+  });
+  if (ce && before) {
+    await audit(tx, ctx.actor, {
+      action: 'update_ce_hours',
+      table: 'licenses',
+      id: old.license_id,
+      old: { ce_hours_completed: ce.before },
+      new: { ce_hours_completed: ce.after, completion_id: old.completion_id, hours: before.change, cycle_start_date: before.cycleStart },
+    });
+  }
+  if (updated.status !== old.status && updated.status !== 'Pending' && updated.user_id !== ctx.user.user_id) {
+    await notifyUser(tx, reviewNotice(updated));
+  }
+  return updated;
 }
 
 /**
@@ -335,4 +388,56 @@ export async function licenseOptions(ctx: AuthedContext, userId?: number): Promi
       ),
     )
     .orderBy(asc(users.last_name), asc(users.first_name), asc(licenses.license_number));
+}
+
+/** A LIKE on license numbers inside the people search (any of the person's licenses). */
+function hasLicenseLike(search: string): SQL {
+  return inArray(users.user_id, sql`(SELECT ${licenses.user_id} FROM ${licenses} WHERE ${containsText(licenses.license_number, search)})`);
+}
+
+/**
+ * GET /completions/people: the live (active, not deleted) Agents and Brokers whose name or license number
+ * contains `search`, at most COMPLETION_PEOPLE_LIMIT by name, each with its licenses. The Record Completion
+ * form's person and license choices for a School, which has no brokerage scope but may name anyone who took
+ * one of its courses (docs/decisions.md "Who may do what"); an Admin may use it too.
+ */
+export async function completionPeople(ctx: AuthedContext, q: z.output<typeof completionPeopleQuery> = {}): Promise<CompletionPerson[]> {
+  const search = q.search || undefined;
+  const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
+  const people = await ctx.db
+    .select({ user_id: users.user_id, first_name: users.first_name, last_name: users.last_name })
+    .from(users)
+    .where(
+      and(
+        inArray(users.role_id, [ROLE.Agent, ROLE.Broker]),
+        eq(users.is_active, true),
+        isNull(users.deleted_at),
+        search ? or(containsText(fullName, search), hasLicenseLike(search)) : undefined,
+      ),
+    )
+    .orderBy(caseInsensitive(users.last_name), caseInsensitive(users.first_name), asc(users.user_id))
+    .limit(Math.min(q.limit ?? COMPLETION_PEOPLE_LIMIT, COMPLETION_PEOPLE_LIMIT));
+  if (people.length === 0) return [];
+  const held = await ctx.db
+    .select({
+      user_id: licenses.user_id,
+      license_id: licenses.license_id,
+      license_number: licenses.license_number,
+      state: licenses.state,
+      status: licenses.status,
+    })
+    .from(licenses)
+    .where(
+      inArray(
+        licenses.user_id,
+        people.map((p) => p.user_id),
+      ),
+    )
+    .orderBy(asc(licenses.license_number), asc(licenses.license_id));
+  return people.map((p) => ({
+    ...p,
+    licenses: held
+      .filter((l) => l.user_id === p.user_id)
+      .map((l) => ({ license_id: l.license_id, license_number: l.license_number, state: l.state, status: l.status })),
+  }));
 }
