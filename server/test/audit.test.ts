@@ -57,6 +57,9 @@ describe('audit rows written by the product', () => {
     expect(row.user_id).toBe(people.admin.user_id);
     expect(row.email).toBe(people.admin.email);
     expect(row.first_name).toBe('Admin');
+    // Who acted is stored with the entry (docs/decisions.md "Audit: who acted").
+    expect(row.actor_name).toMatch(/^Admin User\d+$/);
+    expect(row.actor_email).toBe(people.admin.email);
     expect(JSON.parse(row.new_values)).toMatchObject({ license_number: 'AUD-1001', state: 'CA', user_id: people.agent.user_id });
   });
 

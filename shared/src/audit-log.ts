@@ -97,6 +97,13 @@ export const auditLogSchema = z.object({
   log_id: z.number().int(),
   timestamp: z.string(),
   user_id: z.number().int().nullable(),
+  /**
+   * Who acted, as they were when the entry was written (docs/decisions.md "Audit: who acted"): the name
+   * (`first_name last_name`), 'System' for the system's own actions, null when nobody is known; and the e-mail.
+   */
+  actor_name: z.string().nullable(),
+  actor_email: z.string().nullable(),
+  /** The earlier shape, from the same snapshot: actor_name split at its first space, and actor_email. */
   first_name: z.string().nullable(),
   last_name: z.string().nullable(),
   email: z.string().nullable(),
@@ -133,10 +140,16 @@ export function auditActionColor(action: string): 'green' | 'yellow' | 'red' | '
   return 'gray';
 }
 
-/** The User column: name, else email, else 'Unknown'. */
-export function auditUserLabel(log: Pick<AuditLog, 'first_name' | 'last_name' | 'email'>): string {
-  const name = [log.first_name, log.last_name].filter(Boolean).join(' ').trim();
-  return name || log.email || 'Unknown';
+/** The User column: the stored name, else the stored e-mail, else 'Unknown'. */
+export function auditUserLabel(log: Pick<AuditLog, 'actor_name' | 'actor_email'>): string {
+  return log.actor_name?.trim() || log.actor_email || AUDIT_STRINGS.unknownUser;
+}
+
+/** first_name and last_name of the earlier answer shape, from the stored name: split at its first space. */
+export function splitAuditName(name: string | null): { first_name: string | null; last_name: string | null } {
+  if (name === null) return { first_name: null, last_name: null };
+  const at = name.indexOf(' ');
+  return at < 0 ? { first_name: name, last_name: null } : { first_name: name.slice(0, at), last_name: name.slice(at + 1) };
 }
 
 /** Old/new values as formatted JSON for the detail modal; text that is not JSON is shown as is. */

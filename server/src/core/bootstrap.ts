@@ -4,7 +4,7 @@ import { normalizeEmail, passwordProblems, ROLE } from '@lm/shared';
 import { users } from '../db/schema/index.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import type { Config } from '../config.ts';
-import { audit } from './audit.ts';
+import { audit, SYSTEM_ACTOR } from './audit.ts';
 import { hashPassword } from './passwords.ts';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
@@ -40,11 +40,12 @@ export async function ensureAdmin(
       .insert(users)
       .values({ email, password_hash: hash, first_name: 'System', last_name: 'Administrator', role_id: ROLE.Admin })
       .returning({ user_id: users.user_id });
-    await audit(
-      tx,
-      { userId: null, ip: null },
-      { action: 'create', table: 'users', id: row!.user_id, new: { email, role_id: ROLE.Admin, reason: 'first start' } },
-    );
+    await audit(tx, SYSTEM_ACTOR, {
+      action: 'create',
+      table: 'users',
+      id: row!.user_id,
+      new: { email, role_id: ROLE.Admin, reason: 'first start' },
+    });
     return true;
   });
   if (!created) return null;

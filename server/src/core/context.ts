@@ -27,7 +27,7 @@ export interface Context {
   channel: 'trpc' | 'rest' | null;
   user: AuthUser | null;
   session: AuthSession | null;
-  /** The actor of audit entries written during this request. */
+  /** The actor of audit entries written during this request, with the signed-in user's name and e-mail as of its start. */
   actor: Actor;
 }
 

@@ -6,7 +6,7 @@ import { ROLE } from '@lm/shared';
 import { users } from '../db/schema/index.ts';
 import type { Db } from '../db/client.ts';
 import { hashPassword } from '../core/passwords.ts';
-import { audit } from '../core/audit.ts';
+import { audit, SYSTEM_ACTOR } from '../core/audit.ts';
 import type { DemoContext } from './context.ts';
 import { seedPeople } from './seed-people.ts';
 import { seedLicensing } from './seed-licensing.ts';
@@ -38,11 +38,12 @@ export async function seedDemo(db: Db): Promise<void> {
         created_at: new Date(Date.now() - 600 * 86_400_000).toISOString(),
       })
       .returning();
-    await audit(
-      tx,
-      { userId: null, ip: null },
-      { action: 'create', table: 'users', id: admin!.user_id, new: { email: admin!.email, role_id: ROLE.Admin, reason: 'demo' } },
-    );
+    await audit(tx, SYSTEM_ACTOR, {
+      action: 'create',
+      table: 'users',
+      id: admin!.user_id,
+      new: { email: admin!.email, role_id: ROLE.Admin, reason: 'demo' },
+    });
     const ctx: DemoContext = {
       passwordHash,
       adminId: admin!.user_id,

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { AppServices, Context } from '../core/context.ts';
+import { anonymousActor, userActor } from '../core/audit.ts';
 import type { DeviceCookie } from '../core/identity.ts';
 import { resolveSession } from '../modules/auth/sessions.ts';
 import { deviceCookieOf } from '../modules/auth/sources.ts';
@@ -32,7 +33,8 @@ export async function createContextInner(input: ContextInput): Promise<Context> 
     channel: input.channel ?? null,
     user,
     session: resolved?.session ?? null,
-    actor: { userId: user?.user_id ?? null, ip },
+    // The name and e-mail come from the session read above (no query of their own): audit entries keep them.
+    actor: user ? userActor(user, ip) : anonymousActor(ip),
   };
 }
 

@@ -16,7 +16,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** One entry in full: who, what, where, and the old and new values as formatted JSON. */
+/** One entry in full: who (as stored with the entry), what, where, and the old and new values as formatted JSON. */
 export function AuditDetailModal({ log, onClose }: { log: AuditLog | null; onClose: () => void }) {
   return (
     <Modal opened={log !== null} onClose={onClose} title={AUDIT_STRINGS.detailTitle} size="lg">
@@ -26,7 +26,7 @@ export function AuditDetailModal({ log, onClose }: { log: AuditLog | null; onClo
             <Field label="Log ID">{log.log_id}</Field>
             <Field label="Timestamp">{formatDateTime(log.timestamp, '', { seconds: true })}</Field>
             <Field label="User">{auditUserLabel(log)}</Field>
-            <Field label="Email">{log.email ?? 'N/A'}</Field>
+            <Field label="Email">{log.actor_email ?? 'N/A'}</Field>
             <Field label="Action">
               <Badge color={auditActionColor(log.action)} variant="light">
                 {log.action}

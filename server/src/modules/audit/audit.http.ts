@@ -20,8 +20,9 @@ export const auditExport = listExports({
     { header: 'Log ID', value: (l: AuditLog) => l.log_id },
     { header: 'Timestamp', value: (l: AuditLog) => l.timestamp },
     { header: 'User ID', value: (l: AuditLog) => l.user_id },
+    // Who acted as stored with the entry (docs/decisions.md "Audit: who acted"), not today's user.
     { header: 'User', value: (l: AuditLog) => auditUserLabel(l) },
-    { header: 'Email', value: (l: AuditLog) => l.email },
+    { header: 'Email', value: (l: AuditLog) => l.actor_email },
     { header: 'Action', value: (l: AuditLog) => l.action },
     { header: 'Table', value: (l: AuditLog) => l.target_table },
     { header: 'Target ID', value: (l: AuditLog) => l.target_id },

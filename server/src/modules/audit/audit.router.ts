@@ -13,7 +13,7 @@ export const auditRouter = router({
         path: '/audit/logs',
         tags,
         summary:
-          "Audit entries with the acting user's name and email; filters user_id, action (substring), target_table, start_date, end_date; sort timestamp (default, newest first), user, action, target_table, target_id, ip_address with order; page, limit 25/50/100 (default 50)",
+          "Audit entries with who acted as written with each entry (actor_name, actor_email: the name and e-mail then, 'System' for the system); filters user_id, action (substring), target_table, start_date, end_date; sort timestamp (default, newest first), user, action, target_table, target_id, ip_address with order; page, limit 25/50/100 (default 50)",
         protect: true,
       },
     })

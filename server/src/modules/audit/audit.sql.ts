@@ -19,10 +19,13 @@ export interface AuditFilter {
   toIso?: string;
 }
 
+/** One entry as the list answers it (shared auditLogSchema). */
 export interface AuditRow {
   log_id: number;
   timestamp: string;
   user_id: number | null;
+  actor_name: string | null;
+  actor_email: string | null;
   first_name: string | null;
   last_name: string | null;
   email: string | null;

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { splitAuditName } from '@lm/shared';
 import type { DbOrTx } from '../../db/client.ts';
 import { whereAll } from '../../db/sql.ts';
 import { col, distinctSql, filterConds, NEWEST_FIRST, sortColumn, usersInRangeSql, type AuditRow, type AuditSql } from './audit.sql.ts';
@@ -57,22 +58,34 @@ export function auditStatements(d: AuditDialect): AuditSql {
     count(db, f) {
       return num(rawRows(db, sql`SELECT count(*) AS n FROM audit_logs ${whereAll(filterConds(f))}`));
     },
-    page(db, f, limit, offset, order = NEWEST_FIRST) {
+    async page(db, f, limit, offset, order = NEWEST_FIRST) {
       // The page picks its log_ids (and sort values) from the index first, then reads only those rows.
+      // Who acted is the name and e-mail stored with each entry, never today's users row (docs/decisions.md
+      // "Audit: who acted"), so there is no join.
       const dir = order.dir === 'asc' ? sql`ASC` : sql`DESC`;
       const key = sortColumn(order);
       const inner = key ? sql`${key} ${dir}, "timestamp" ${dir}, log_id ${dir}` : sql`"timestamp" ${dir}, log_id ${dir}`;
       const outer = key ? sql`p.k ${dir}, p."timestamp" ${dir}, p.log_id ${dir}` : sql`p."timestamp" ${dir}, p.log_id ${dir}`;
-      return rawRows<AuditRow>(
+      const rows = await rawRows<Omit<AuditRow, 'first_name' | 'last_name' | 'email'>>(
         db,
-        sql`SELECT a.log_id, ${d.iso(sql`a."timestamp"`)} AS "timestamp", a.user_id, u.first_name, u.last_name, u.email, a.action, a.target_table,
+        sql`SELECT a.log_id, ${d.iso(sql`a."timestamp"`)} AS "timestamp", a.user_id, a.actor_name, a.actor_email, a.action, a.target_table,
                  a.target_id, a.ip_address, a.old_values, a.new_values
             FROM (SELECT log_id, "timestamp"${key ? sql`, ${key} AS k` : sql``} FROM audit_logs ${whereAll(filterConds(f))}
                    ORDER BY ${inner} LIMIT ${limit} OFFSET ${offset}) AS p
             JOIN audit_logs AS a ON a.log_id = p.log_id
-            LEFT JOIN users AS u ON u.user_id = a.user_id
            ORDER BY ${outer}`,
       );
+      // The answer's key order is the shared schema's (auditLogSchema), the earlier name fields from the snapshot.
+      return rows.map(({ log_id, timestamp, user_id, actor_name, actor_email, ...rest }) => ({
+        log_id,
+        timestamp,
+        user_id,
+        actor_name,
+        actor_email,
+        ...splitAuditName(actor_name),
+        email: actor_email,
+        ...rest,
+      }));
     },
     countUsers(db, fromIso, toIso) {
       return num(rawRows(db, usersInRangeSql(fromIso, toIso)));

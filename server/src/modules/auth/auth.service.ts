@@ -4,7 +4,7 @@ import { users } from '../../db/schema/index.ts';
 import type { Context } from '../../core/context.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { assertNotInMaintenance } from '../../core/access.ts';
-import { audit } from '../../core/audit.ts';
+import { anonymousActor, audit, userActor } from '../../core/audit.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword, type HashPriority } from '../../core/passwords.ts';
 import { getSettings } from '../../core/settings.ts';
@@ -61,7 +61,9 @@ export async function login(ctx: Context, input: LoginInput): Promise<LoginOutpu
     id: user?.user_id ?? null,
     new: { email, reason, ...extra },
   });
-  const failureActor = { userId: user?.user_id ?? null, ip: ctx.ip };
+  // An attempt on an account names that account's holder as they are now (as the audit log always did);
+  // one naming no account has no actor, and the e-mail tried stays in the entry's values.
+  const failureActor = user ? userActor(user, ctx.ip) : anonymousActor(ctx.ip);
   const failure = (reason: string, extra: Record<string, unknown> = {}) =>
     ctx.db.transaction((tx) => audit(tx, failureActor, failureEntry(reason, extra)));
 
@@ -119,11 +121,7 @@ export async function login(ctx: Context, input: LoginInput): Promise<LoginOutpu
     // The web app is known by its device cookie; API clients (which may keep no cookies) by address.
     if (device) await rememberSource(tx, user.user_id, 'device', hashDevice(device));
     if (ctx.channel !== 'trpc' && ctx.ip) await rememberSource(tx, user.user_id, 'address', ctx.ip);
-    await audit(
-      tx,
-      { userId: user.user_id, ip: ctx.ip },
-      { action: 'login', table: 'users', id: user.user_id, new: { email: user.email } },
-    );
+    await audit(tx, userActor(user, ctx.ip), { action: 'login', table: 'users', id: user.user_id, new: { email: user.email } });
     return session.token;
   });
   if (token === null) throw unauthorized('This account is inactive. Contact your administrator.');

@@ -17,7 +17,7 @@ import { passwordResetTokens, users } from '../../db/schema/index.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import type { Context } from '../../core/context.ts';
-import { audit, type Actor } from '../../core/audit.ts';
+import { anonymousActor, audit, userActor, type Actor } from '../../core/audit.ts';
 import { AppError, badRequest } from '../../core/errors.ts';
 import { hashPassword } from '../../core/passwords.ts';
 import { runInBackground } from '../../core/background.ts';
@@ -129,7 +129,8 @@ export async function forgotPassword(ctx: Context, input: ForgotPasswordInput): 
   const user = await findUserByEmail(ctx.db, input.email);
   let send: (() => Promise<unknown>) | null = null;
   if (user) {
-    const actor: Actor = { userId: null, ip: ctx.ip };
+    // Anyone may ask for a link: the request is made by an address, not by the account's holder.
+    const actor: Actor = anonymousActor(ctx.ip);
     // The per-account count is read inside the transaction that issues the link, so concurrent
     // requests cannot all pass it.
     const token = await ctx.db.transaction(async (tx) => {
@@ -177,6 +178,8 @@ export async function resetPassword(ctx: Context, input: ResetPasswordInput): Pr
         expires_at: passwordResetTokens.expires_at,
         used_at: passwordResetTokens.used_at,
         email: users.email,
+        first_name: users.first_name,
+        last_name: users.last_name,
         is_active: users.is_active,
         deleted_at: users.deleted_at,
       })
@@ -206,16 +209,12 @@ export async function resetPassword(ctx: Context, input: ResetPasswordInput): Pr
       .set({ password_hash: hash, password_changed_at: now, failed_login_attempts: 0, locked_until: null })
       .where(eq(users.user_id, row.user_id));
     const revoked = await revokeUserSessions(tx, row.user_id);
-    await audit(
-      tx,
-      { userId: row.user_id, ip: ctx.ip },
-      {
-        action: 'password_reset',
-        table: 'users',
-        id: row.user_id,
-        new: { purpose: row.purpose, sessions_revoked: revoked },
-      },
-    );
+    await audit(tx, userActor(row, ctx.ip), {
+      action: 'password_reset',
+      table: 'users',
+      id: row.user_id,
+      new: { purpose: row.purpose, sessions_revoked: revoked },
+    });
     // A first password (welcome link) is not a change worth telling about.
     if (row.purpose === 'reset') await notifyUser(tx, passwordChangedNotice(row.user_id));
     return row.email;

@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm';
 import { extractVariables, type NotificationType, type TriggerEvent } from '@lm/shared';
 import { notificationTemplates } from '../../db/schema/index.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { audit } from '../../core/audit.ts';
+import { audit, SYSTEM_ACTOR } from '../../core/audit.ts';
 
 export interface DefaultTemplate {
   name: string;
@@ -145,11 +145,12 @@ export async function ensureDefaultTemplates(db: Db): Promise<string[]> {
 
 async function insertDefault(tx: Tx, t: DefaultTemplate): Promise<string> {
   const [row] = await tx.insert(notificationTemplates).values(defaultTemplateRow(t)).returning();
-  await audit(
-    tx,
-    { userId: null, ip: null },
-    { action: 'create', table: 'notification_templates', id: row!.id, new: { ...t, reason: 'default template' } },
-  );
+  await audit(tx, SYSTEM_ACTOR, {
+    action: 'create',
+    table: 'notification_templates',
+    id: row!.id,
+    new: { ...t, reason: 'default template' },
+  });
   return row!.name;
 }
 

@@ -24,7 +24,7 @@ import {
 import { notificationDeliveries } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
-import { audit, type Actor } from '../../core/audit.ts';
+import { audit, SYSTEM_ACTOR, type Actor } from '../../core/audit.ts';
 import { getSettings } from '../../core/settings.ts';
 import { notFound } from '../../core/errors.ts';
 import { userAllowsChannel } from '../inbox/preferences.ts';
@@ -202,7 +202,7 @@ export function toDelivery(r: DeliveryRow): Delivery {
   };
 }
 
-const SYSTEM: Actor = { userId: null, ip: null };
+const SYSTEM: Actor = SYSTEM_ACTOR;
 
 /**
  * Sends one message and records it.
