@@ -85,6 +85,7 @@ describe('GET /api/dashboard/stats', () => {
       total_courses: 2,
       total_completions: 3,
       pending_completions: 1,
+      compliance: { at_risk: 1, complete: 4, expired: 1, on_track: 0 },
     });
 
     const broker = await api(env, 'GET', '/api/dashboard/stats', { token: people.broker.token });
@@ -97,7 +98,13 @@ describe('GET /api/dashboard/stats', () => {
       expiring_agent_licenses: 2,
       expiring_window_days: 30,
       agent_completions: 2,
+      compliance: expect.objectContaining({ at_risk: 1 }),
     });
+    // The cards count what the list they open lists: the same filters answer both.
+    const summary = await api(env, 'GET', '/api/licenses/compliance-summary', { token: people.broker.token });
+    expect(broker.body.compliance).toEqual(summary.body);
+    const atRisk = await api(env, 'GET', '/api/licenses?compliance=at_risk', { token: people.broker.token });
+    expect(atRisk.body).toHaveLength(broker.body.compliance.at_risk);
 
     const agent = await api(env, 'GET', '/api/dashboard/stats', { token: people.agent.token });
     expect(agent.status).toBe(200);
@@ -107,6 +114,15 @@ describe('GET /api/dashboard/stats', () => {
       my_completions: 2,
       my_payments: 120.75,
       ce_progress: { completed: 12.5, required: 45, renewal_date: addDays(today(), 10) },
+      // One card per license, the one most in need first (at risk, expired, on track, complete).
+      ce_licenses: [
+        expect.objectContaining({
+          license_number: 'AG-10',
+          compliance: expect.objectContaining({ state: 'at_risk', hours_remaining: 32.5 }),
+        }),
+        expect.objectContaining({ license_number: 'AG-OLD', compliance: expect.objectContaining({ state: 'expired' }) }),
+        expect.objectContaining({ license_number: 'AG-60', compliance: expect.objectContaining({ state: 'complete' }) }),
+      ],
     });
 
     const school = await api(env, 'GET', '/api/dashboard/stats', { token: people.school.token });
@@ -136,6 +152,7 @@ describe('GET /api/dashboard/stats', () => {
       my_completions: 0,
       my_payments: 0,
       ce_progress: { completed: 0, required: 0, renewal_date: null },
+      ce_licenses: [],
     });
     expect((await api(env, 'GET', '/api/dashboard/stats')).status).toBe(401);
     await expect(callerFor(env, null).dashboard.stats()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
@@ -158,6 +175,7 @@ describe('GET /api/dashboard/expiring-licenses', () => {
       state: 'TX',
       expiration_date: addDays(today(), 10),
       days_left: 10,
+      compliance: { state: 'at_risk', hours_remaining: 32.5, topics_missing: [], days_left: 10 },
     });
     const d90 = await api(env, 'GET', '/api/dashboard/expiring-licenses?days=90', { token: people.agent.token });
     expect(numbers(d90.body)).toEqual(['AG-10', 'AG-60']);

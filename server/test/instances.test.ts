@@ -266,7 +266,11 @@ if (process.env.TEST_DATABASE_URL) {
       expect(outboxEmails(dir, email)).toHaveLength(1);
       const db = await openDatabase({ databasePath: path.join(dir, 'license-manager.db') }, { migrate: false });
       try {
-        expect((await db.select().from(jobRuns)).map((r) => [r.job, r.run_key])).toEqual([[DAILY_PASS_JOB, day]]);
+        // Beside the day's pass, the start-up's one-time CE cache refresh (server.ts) is claimed once.
+        expect((await db.select().from(jobRuns)).map((r) => [r.job, r.run_key])).toEqual([
+          ['ce_cache_refresh', 'compliance-1'],
+          [DAILY_PASS_JOB, day],
+        ]);
       } finally {
         await db.close();
       }

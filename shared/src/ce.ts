@@ -50,6 +50,11 @@ export const CE_MESSAGES = {
   completionOutsideCycle: (from: string, to: string) =>
     `Completion date must fall within a CE cycle of the license (from ${from} to ${to})`,
   expirationBeforeCycle: (start: string) => `Expiration date must be after the current CE cycle's start (${start})`,
+  lateNeedsLicense: 'A late completion must name the license whose cycle it completes',
+  lateNoCycle: (start: string) => `No CE cycle of this license starts on ${start}`,
+  lateNotLate: (end: string) => `This completion is dated within that cycle (it ends ${end}): it counts there without late credit`,
+  lateCycleComplete: (from: string, to: string) =>
+    `The CE cycle from ${from} to ${to} is already complete: late credit is only for a cycle that is short`,
 } as const;
 
 export const CE_STRINGS = {

@@ -66,6 +66,11 @@ export const completionCreateInput = z.object({
   completion_date: z.string({ error: COMPLETION_MESSAGES.dateRequired }).min(1, COMPLETION_MESSAGES.dateRequired).pipe(dateString),
   /** Defaults to the course's CE hours. */
   hours: z.number({ error: COMPLETION_MESSAGES.hoursPositive }).gt(0, COMPLETION_MESSAGES.hoursPositive).nullish(),
+  /**
+   * A late completion: the start date of the ended, short cycle of `license_id` it counts toward, instead of the
+   * cycle of its date (docs/decisions.md "Compliance"), so a lapsed license can be cured.
+   */
+  credit_cycle_start: dateString.nullish(),
   rating: z
     .number({ error: COMPLETION_MESSAGES.ratingRange })
     .int(COMPLETION_MESSAGES.ratingRange)
@@ -145,6 +150,8 @@ export const completionSchema = z.object({
   license_number: z.string().nullable(),
   license_state: z.string().nullable(),
   completion_date: z.string(),
+  /** Set for a late completion: the start of the cycle it counts toward. */
+  credit_cycle_start: z.string().nullable(),
   hours: z.number(),
   status: z.enum(COMPLETION_STATUSES),
   rating: z.number().int().nullable(),

@@ -156,6 +156,8 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'licenses.page': { input: empty, ...notSchool },
   'licenses.holders': { input: none, ...notSchool },
   'licenses.defaults': { input: none, ...notSchool },
+  'licenses.complianceSummary': { input: empty, ...notSchool },
+  'licenses.get': { object: 'license', input: (id) => ({ id }), Admin: 'ok', Broker: brokerScope, Agent: ownOnly, School: 403 },
   'licenses.create': {
     object: 'user',
     input: (id, _w, n) => ({

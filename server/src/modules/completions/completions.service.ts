@@ -54,6 +54,7 @@ const completionSelection = {
   license_number: licenses.license_number,
   license_state: licenses.state,
   completion_date: completions.completion_date,
+  credit_cycle_start: completions.credit_cycle_start,
   hours: completions.hours,
   status: completions.status,
   rating: completions.rating,
@@ -208,12 +209,16 @@ export async function recordCompletionIn(ctx: AuthedContext, tx: Tx, input: z.ou
   const licenseId = input.license_id ?? null;
   if (licenseId !== null) {
     await assertLicenseOfHolder(tx, licenseId, userId, COMPLETION_MESSAGES.licenseNotOwned);
+    const ledger = (await ledgerOf(tx, licenseId))!;
+    if (input.credit_cycle_start) assertLateCredit(ledger, input.credit_cycle_start, input.completion_date);
     // The hours count in the cycle containing the date, so the date must lie in one (docs/decisions.md).
-    const { cycles } = (await ledgerOf(tx, licenseId))!;
-    if (!cycleContaining(cycles, input.completion_date)) {
-      const message = CE_MESSAGES.completionOutsideCycle(cycles[0]!.counts_from, cycles[cycles.length - 1]!.end_date);
+    else if (!cycleContaining(ledger.cycles, input.completion_date)) {
+      const message = CE_MESSAGES.completionOutsideCycle(ledger.cycles[0]!.counts_from, ledger.cycles[ledger.cycles.length - 1]!.end_date);
       throw badRequest(message, [{ path: 'completion_date', message }]);
     }
+  } else if (input.credit_cycle_start) {
+    const message = CE_MESSAGES.lateNeedsLicense;
+    throw badRequest(message, [{ path: 'license_id', message }]);
   }
   const [duplicate] = await tx
     .select({ id: completions.completion_id })
@@ -235,6 +240,7 @@ export async function recordCompletionIn(ctx: AuthedContext, tx: Tx, input: z.ou
       course_id: course.course_id,
       license_id: licenseId,
       completion_date: input.completion_date,
+      credit_cycle_start: input.credit_cycle_start ?? null,
       hours,
       rating: input.rating ?? null,
       status: 'Pending',
@@ -244,6 +250,21 @@ export async function recordCompletionIn(ctx: AuthedContext, tx: Tx, input: z.ou
   await audit(tx, ctx.actor, { action: 'create', table: 'completions', id: created.completion_id, new: created });
   if (isSchool(ctx.user)) return applyReview(ctx, tx, created, 'Approved', created.note);
   return created;
+}
+
+/**
+ * A late completion (docs/decisions.md "Compliance"): CE finished after a cycle ended, applied to that cycle. The
+ * cycle must exist, have ended before the completion's date (else the date already counts in it) and be short.
+ */
+function assertLateCredit(ledger: NonNullable<Awaited<ReturnType<typeof ledgerOf>>>, cycleStart: string, date: string): void {
+  const index = ledger.cycles.findIndex((c) => c.start_date === cycleStart);
+  const fail = (message: string): never => {
+    throw badRequest(message, [{ path: 'credit_cycle_start', message }]);
+  };
+  if (index < 0) fail(CE_MESSAGES.lateNoCycle(cycleStart));
+  const cycle = ledger.cycles[index]!;
+  if (date <= cycle.end_date) fail(CE_MESSAGES.lateNotLate(cycle.end_date));
+  if (ledger.figures[index]!.complete) fail(CE_MESSAGES.lateCycleComplete(cycle.start_date, cycle.end_date));
 }
 
 /** The holder's in-app notification of a review (docs/decisions.md "Notification centre"). */
@@ -353,7 +374,9 @@ async function ceBefore(tx: Tx, old: Completion): Promise<{ current: number; cha
   const ledger = await ledgerOf(tx, old.license_id!);
   if (!ledger) return null;
   const change = old.status === 'Approved' ? -old.hours : old.hours;
-  const index = ledger.cycles.findIndex((c) => c === cycleContaining(ledger.cycles, old.completion_date));
+  const index = old.credit_cycle_start
+    ? ledger.cycles.findIndex((c) => c.start_date === old.credit_cycle_start)
+    : ledger.cycles.findIndex((c) => c === cycleContaining(ledger.cycles, old.completion_date));
   const cycleFigures = index >= 0 ? ledger.figures[index]! : null;
   if (cycleFigures && roundHours(cycleFigures.completed + change) < 0) {
     throw conflict(CE_MESSAGES.belowZero(cycleFigures.completed, change));
