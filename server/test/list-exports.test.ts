@@ -63,6 +63,9 @@ describe('GET /api/licenses/export', () => {
       'Status',
       'CE Hours Completed',
       'CE Hours Required',
+      'Compliance',
+      'CE Hours Remaining',
+      'Topics Missing',
     ]);
     const wa = Array.from({ length: EXPORT_CHUNK + 3 }, (_, i) => i).filter((i) => i % 2);
     expect(rows.map((r) => r[2])).toEqual(wa.reverse().map((i) => `EXP-${String(i).padStart(4, '0')}`));

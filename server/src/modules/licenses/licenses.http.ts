@@ -4,7 +4,7 @@
  * cells go through csv-stringify with formula-like text neutralised, as the report exports do.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { idParam, licenseListQuery, transcriptFileName, type License, type Transcript } from '@lm/shared';
+import { COMPLIANCE_LABELS, idParam, licenseListQuery, transcriptFileName, type License, type Transcript } from '@lm/shared';
 import type { FileRoutes, RouteDeps } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { rowsSource, sendCsv } from '../../http/csv.ts';
@@ -128,8 +128,10 @@ export const licensesExport = listExports({
   roles: ['Admin', 'Broker', 'Agent'],
   query: licenseListQuery,
   page: async (ctx, q, page, limit) => (await pageLicenses(ctx, { ...q, page, limit })).licenses,
-  rows: 'One row per license in your scope matching the filters of GET /licenses (status, state, license_type, expiring_within, search, user_id), in its sort and order',
-  parameters: ['status', 'state', 'license_type', 'expiring_within', 'search', 'user_id', 'sort', 'order'].map((name) => ({ name })),
+  rows: 'One row per license in your scope matching the filters of GET /licenses (status, state, license_type, expiring_within, compliance, search, user_id), in its sort and order',
+  parameters: ['status', 'state', 'license_type', 'expiring_within', 'compliance', 'search', 'user_id', 'sort', 'order'].map((name) => ({
+    name,
+  })),
   columns: [
     { header: 'License ID', value: (l: License) => l.license_id },
     { header: 'Holder', value: (l: License) => `${l.first_name} ${l.last_name}` },
@@ -141,5 +143,8 @@ export const licensesExport = listExports({
     { header: 'Status', value: (l: License) => l.status },
     { header: 'CE Hours Completed', value: (l: License) => l.ce_hours_completed },
     { header: 'CE Hours Required', value: (l: License) => l.ce_hours_required },
+    { header: 'Compliance', value: (l: License) => COMPLIANCE_LABELS[l.compliance.state] },
+    { header: 'CE Hours Remaining', value: (l: License) => l.compliance.hours_remaining },
+    { header: 'Topics Missing', value: (l: License) => l.compliance.topics_missing.map((t) => `${t.topic} (${t.hours} h)`).join('; ') },
   ],
 });
