@@ -132,6 +132,11 @@ export function CycleLedger({ cycle }: { cycle: Pick<TranscriptCurrentCycle, 'co
                     <Text size="xs" c="dimmed">
                       {formatDate(c.completion_date)} · {c.provider}
                     </Text>
+                    {c.late && (
+                      <Text size="xs" c="dimmed">
+                        Late completion, applied to this cycle
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>
                     {c.topic ?? (
@@ -140,7 +145,20 @@ export function CycleLedger({ cycle }: { cycle: Pick<TranscriptCurrentCycle, 'co
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td ta="right">{formatHours(c.hours)}</Table.Td>
+                  <Table.Td ta="right">
+                    {c.repeat ? (
+                      <Stack gap={0} align="flex-end">
+                        <Text span size="sm" td="line-through" c="dimmed" aria-label={`${formatHours(c.hours)}, not counted`}>
+                          {formatHours(c.hours)}
+                        </Text>
+                        <Text span size="xs" c="dimmed">
+                          Repeat: not counted
+                        </Text>
+                      </Stack>
+                    ) : (
+                      formatHours(c.credited_hours)
+                    )}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

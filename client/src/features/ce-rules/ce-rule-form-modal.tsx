@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { ActionIcon, Button, Group, Input, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Input, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { randomId } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import {
@@ -28,17 +28,29 @@ interface Values extends Record<string, unknown> {
   hours_required: number | string;
   cycle_years: number | string;
   topics: TopicRow[];
+  allow_repeat_credit: boolean;
   notes: string;
 }
 
 function valuesOf(rule: CeRule | null): Values {
-  if (!rule) return { state: null, license_type: 'Sales', hours_required: '', cycle_years: DEFAULT_CYCLE_YEARS, topics: [], notes: '' };
+  if (!rule) {
+    return {
+      state: null,
+      license_type: 'Sales',
+      hours_required: '',
+      cycle_years: DEFAULT_CYCLE_YEARS,
+      topics: [],
+      allow_repeat_credit: false,
+      notes: '',
+    };
+  }
   return {
     state: rule.state,
     license_type: rule.license_type,
     hours_required: rule.hours_required,
     cycle_years: rule.cycle_years,
     topics: rule.topics.map((t) => ({ key: randomId(), topic: t.topic, hours: t.hours })),
+    allow_repeat_credit: rule.allow_repeat_credit,
     notes: rule.notes ?? '',
   };
 }
@@ -53,6 +65,7 @@ export function ruleFormInput(v: Values) {
     hours_required: num(v.hours_required),
     cycle_years: num(v.cycle_years),
     topics: v.topics.map((t) => ({ topic: t.topic ?? undefined, hours: num(t.hours) })),
+    allow_repeat_credit: v.allow_repeat_credit,
     notes: v.notes,
   };
 }
@@ -170,6 +183,12 @@ export function CeRuleFormModal({ opened, rule, onClose }: { opened: boolean; ru
               </Button>
             </Group>
           </Stack>
+
+          <Checkbox
+            label="A course completed again in the same cycle counts again"
+            description="Most states give credit for a course once per renewal period; tick this only where the state allows repeats."
+            {...form.getInputProps('allow_repeat_credit', { type: 'checkbox' })}
+          />
 
           <Textarea label="Notes" autosize minRows={2} maxRows={5} {...form.getInputProps('notes')} />
 

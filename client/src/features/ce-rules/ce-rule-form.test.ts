@@ -10,6 +10,7 @@ describe('CE rule form', () => {
     license_type: 'Sales' as const,
     hours_required: 24 as number | string,
     cycle_years: 4 as number | string,
+    allow_repeat_credit: false,
     notes: ' ',
   };
 
