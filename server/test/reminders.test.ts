@@ -84,6 +84,7 @@ describe('default templates', () => {
       'Payment Due Reminder',
       'Welcome New User',
       'Password Reset',
+      'CE Due Reminder',
     ]);
     expect(await ensureDefaultTemplates(env.db)).toEqual([]);
     const rows = await env.db.select().from(notificationTemplates).orderBy(asc(notificationTemplates.id));
@@ -94,12 +95,13 @@ describe('default templates', () => {
       ['payment_due', 'email', true],
       ['user_registered', 'email', true],
       ['password_reset', 'email', true],
+      ['ce_due', 'email', true],
     ]);
     expect(JSON.parse(rows[0]!.variables)).toEqual(expect.arrayContaining(['user_name', 'license_number', 'expiration_date']));
     // The welcome e-mail names the sign-in address and the password link, never a password.
     expect(JSON.parse(rows[4]!.variables)).toEqual(expect.arrayContaining(['email', 'password_link']));
     const audits = await env.db.select().from(auditLogs).where(eq(auditLogs.target_table, 'notification_templates'));
-    expect(audits.map((a) => [a.action, a.user_id])).toEqual(Array.from({ length: 6 }, () => ['create', null]));
+    expect(audits.map((a) => [a.action, a.user_id])).toEqual(Array.from({ length: 7 }, () => ['create', null]));
     // A deactivated template is the Admin's choice: it is not replaced.
     await write((tx) => tx.update(notificationTemplates).set({ is_active: false }));
     expect(await ensureDefaultTemplates(env.db)).toEqual([]);
@@ -397,7 +399,7 @@ describe('the scheduler', () => {
     const stop = startReminderJob({ app: env.app, db: env.db, config: env.config, services: env.services });
     try {
       await stop.ready;
-      expect(await env.db.select().from(notificationTemplates)).toHaveLength(6);
+      expect(await env.db.select().from(notificationTemplates)).toHaveLength(7);
       const first = await seedLicense(roles.school.user_id, '2026-03-20');
 
       await vi.advanceTimersByTimeAsync(FIRST_RUN_DELAY_MS - 100);

@@ -17,6 +17,7 @@ export const TRIGGER_EVENTS = [
   'payment_due',
   'user_registered',
   'password_reset',
+  'ce_due',
 ] as const;
 export const DELIVERY_STATUSES = ['sent', 'failed', 'pending'] as const;
 export const BACKUP_STATUSES = ['completed', 'in_progress', 'failed'] as const;
@@ -35,6 +36,7 @@ export const INBOX_EVENTS = [
   'payment_due',
   'password_changed',
   'document_added',
+  'ce_due',
 ] as const;
 /** Where a delivery went: the template types plus the in-app notification centre. */
 export const DELIVERY_CHANNELS = [...NOTIFICATION_TYPES, 'in_app'] as const;

@@ -12,6 +12,7 @@ export const INBOX_EVENT_LABELS: Record<InboxEvent, string> = {
   payment_due: 'Payment due',
   password_changed: 'Password changed',
   document_added: 'Document added',
+  ce_due: 'CE due',
 };
 
 /**
@@ -27,6 +28,7 @@ export const INBOX_EVENT_TRIGGERS: Record<InboxEvent, TriggerEvent | null> = {
   payment_due: 'payment_due',
   password_changed: null,
   document_added: null,
+  ce_due: 'ce_due',
 };
 
 export const INBOX_STRINGS = {

@@ -58,6 +58,7 @@ export const TRIGGER_EVENT_LABELS: Record<TriggerEvent, string> = {
   payment_due: 'Payment Due',
   user_registered: 'User Registered',
   password_reset: 'Password Reset',
+  ce_due: 'CE Due',
 };
 
 /**
@@ -74,6 +75,12 @@ export const TEMPLATE_VARIABLES = {
   license_type: { description: 'License type', sample: 'Sales' },
   expiration_date: { description: 'License expiration date (YYYY-MM-DD)', sample: '2026-12-31' },
   days_until_expiration: { description: 'Days left before the license expires', sample: '30' },
+  hours_remaining: { description: 'CE hours still to complete this cycle (CE due)', sample: '6' },
+  topics_missing: {
+    description: 'Required CE topics still missing, with their hours (CE due)',
+    sample: 'Ethics (3 hours), Fair Housing (2 hours)',
+  },
+  hours_per_month: { description: 'CE hours a month needed to finish before the expiration date (CE due)', sample: '6' },
   brokerage_name: { description: "Recipient's brokerage", sample: 'Main Street Realty' },
   course_name: { description: 'Course title', sample: 'Ethics in Real Estate' },
   ce_hours: { description: 'CE hours of the course', sample: '3' },

@@ -110,6 +110,26 @@ export const DEFAULT_TEMPLATES: DefaultTemplate[] = [
       '{{app_name}}',
     ].join('\n'),
   },
+  {
+    // The daily pass, 90, 60 and 30 days before expiry while the cycle's CE is not complete (reminders.ts).
+    name: 'CE Due Reminder',
+    trigger_event: 'ce_due',
+    type: 'email',
+    subject: 'CE due for license {{license_number}}: {{hours_remaining}} hours by {{expiration_date}}',
+    body: [
+      'Hello {{user_name}},',
+      '',
+      'Your {{license_type}} license {{license_number}} ({{license_state}}) expires on {{expiration_date}}, ' +
+        'in {{days_until_expiration}} days, and its continuing education is not complete: ' +
+        '{{hours_remaining}} hours remain.',
+      'Required topics still missing: {{topics_missing}}.',
+      'To finish in time, plan on about {{hours_per_month}} hours a month.',
+      '',
+      'Questions? Contact us at {{support_email}}.',
+      '',
+      '{{app_name}}',
+    ].join('\n'),
+  },
 ];
 
 /** A template row ready to insert, with its variables taken from subject and body. */
