@@ -182,7 +182,7 @@ describe('preferences', () => {
       external: true,
     });
     expect(byEvent.password_changed).toMatchObject({ in_app: true, email: false, external: false });
-    expect(prefs.body.events).toHaveLength(8);
+    expect(prefs.body.events).toHaveLength(9);
   });
 
   it('e-mail off and in-app on for an event: the event notifies in-app and sends no e-mail, where before it did', async () => {
