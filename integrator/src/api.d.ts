@@ -278,6 +278,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/licenses/compliance-summary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How many licenses are at risk, expired, on track and complete (same filters as GET /licenses but compliance) */
+    get: operations['licenses-complianceSummary'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/licenses/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One license with its holder and compliance */
+    get: operations['licenses-get'];
+    /** Update a license (any subset of fields) */
+    put: operations['licenses-update'];
+    post?: never;
+    /** Delete a license */
+    delete: operations['licenses-delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/licenses/holders': {
     parameters: {
       query?: never;
@@ -295,19 +331,18 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/licenses/{id}': {
+  '/licenses/defaults': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    /** Update a license (any subset of fields) */
-    put: operations['licenses-update'];
+    /** A new license's CE hours for a state and type: the state rule's hours and topics, else the office default */
+    get: operations['licenses-defaults'];
+    put?: never;
     post?: never;
-    /** Delete a license */
-    delete: operations['licenses-delete'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -444,7 +479,7 @@ export interface paths {
     /** CE completions in the caller's scope (Admin all, Broker its brokerage's, Agent own, School its courses') */
     get: operations['completions-list'];
     put?: never;
-    /** Record a course completion (starts Pending); hours default to the course CE hours */
+    /** Record a course completion (starts Pending; a School records its own courses' completions for any Agent or Broker, approved at once); hours default to the course CE hours */
     post: operations['completions-create'];
     delete?: never;
     options?: never;
@@ -480,6 +515,23 @@ export interface paths {
     put?: never;
     /** Approve, reject or reopen a completion (the course's School or an Admin); approval credits the license */
     post: operations['completions-review'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/completions/people': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The people a completion may be recorded for (live Agents and Brokers by name or license number, at most 20), with their licenses: the Record Completion form of a School */
+    get: operations['completions-people'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -685,7 +737,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Audit entries with the acting user's name and email; filters user_id, action (substring), target_table, start_date, end_date; sort timestamp (default, newest first), user, action, target_table, target_id, ip_address with order; page, limit 25/50/100 (default 50) */
+    /** Audit entries with who acted as written with each entry (actor_name, actor_email: the name and e-mail then, 'System' for the system); filters user_id, action (substring), target_table, start_date, end_date; sort timestamp (default, newest first), user, action, target_table, target_id, ip_address with order; page, limit 25/50/100 (default 50) */
     get: operations['audit-logs'];
     put?: never;
     post?: never;
@@ -2085,7 +2137,7 @@ export interface paths {
     };
     /**
      * Download the licenses list as CSV, with the list's filters and sort (no paging)
-     * @description One row per license in your scope matching the filters of GET /licenses (status, state, license_type, expiring_within, search, user_id), in its sort and order. Saved as licenses_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
+     * @description One row per license in your scope matching the filters of GET /licenses (status, state, license_type, expiring_within, compliance, search, user_id), in its sort and order. Saved as licenses_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
     get: {
       parameters: {
@@ -2094,6 +2146,7 @@ export interface paths {
           state?: string;
           license_type?: string;
           expiring_within?: string;
+          compliance?: string;
           search?: string;
           user_id?: string;
           sort?: string;
@@ -4465,6 +4518,7 @@ export interface operations {
         state?: string;
         license_type?: 'Sales' | 'Broker' | 'Associate Broker';
         expiring_within?: number;
+        compliance?: 'at_risk' | 'expired' | 'on_track' | 'complete';
         search?: string;
         user_id?: number;
         sort?:
@@ -4476,7 +4530,9 @@ export interface operations {
           | 'expiration_date'
           | 'status'
           | 'ce_hours_completed'
-          | 'created_at';
+          | 'created_at'
+          | 'compliance'
+          | 'hours_remaining';
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
@@ -4512,6 +4568,34 @@ export interface operations {
             renewed_at: string | null;
             created_at: string;
             updated_at: string;
+            compliance: {
+              /** @enum {string} */
+              state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+              hours_remaining: number;
+              topics_missing: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                hours: number;
+              }[];
+              days_left: number;
+            };
           }[];
         };
       };
@@ -4579,6 +4663,34 @@ export interface operations {
             renewed_at: string | null;
             created_at: string;
             updated_at: string;
+            compliance: {
+              /** @enum {string} */
+              state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+              hours_remaining: number;
+              topics_missing: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                hours: number;
+              }[];
+              days_left: number;
+            };
           };
         };
       };
@@ -4600,6 +4712,7 @@ export interface operations {
         state?: string;
         license_type?: 'Sales' | 'Broker' | 'Associate Broker';
         expiring_within?: number;
+        compliance?: 'at_risk' | 'expired' | 'on_track' | 'complete';
         search?: string;
         user_id?: number;
         sort?:
@@ -4611,7 +4724,9 @@ export interface operations {
           | 'expiration_date'
           | 'status'
           | 'ce_hours_completed'
-          | 'created_at';
+          | 'created_at'
+          | 'compliance'
+          | 'hours_remaining';
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
@@ -4648,6 +4763,34 @@ export interface operations {
               renewed_at: string | null;
               created_at: string;
               updated_at: string;
+              compliance: {
+                /** @enum {string} */
+                state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+                hours_remaining: number;
+                topics_missing: {
+                  /** @enum {string} */
+                  topic:
+                    | 'Agency'
+                    | 'Broker Responsibility'
+                    | 'Consumer Protection'
+                    | 'Contracts'
+                    | 'Core Law'
+                    | 'Cultural Competency'
+                    | 'Ethics'
+                    | 'Ethics and Business Practices'
+                    | 'Fair Housing'
+                    | 'Implicit Bias'
+                    | 'Legal Update'
+                    | 'Legal Update I'
+                    | 'Legal Update II'
+                    | 'Management and Supervision'
+                    | 'Recent Legal Matters'
+                    | 'Risk Management'
+                    | 'Trust Fund Handling';
+                  hours: number;
+                }[];
+                days_left: number;
+              };
             }[];
             pagination: {
               page: number;
@@ -4665,9 +4808,32 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-holders': {
+  'licenses-complianceSummary': {
     parameters: {
-      query?: never;
+      query?: {
+        status?: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
+        state?: string;
+        license_type?: 'Sales' | 'Broker' | 'Associate Broker';
+        expiring_within?: number;
+        compliance?: 'at_risk' | 'expired' | 'on_track' | 'complete';
+        search?: string;
+        user_id?: number;
+        sort?:
+          | 'holder'
+          | 'license_number'
+          | 'state'
+          | 'license_type'
+          | 'issue_date'
+          | 'expiration_date'
+          | 'status'
+          | 'ce_hours_completed'
+          | 'created_at'
+          | 'compliance'
+          | 'hours_remaining';
+        order?: 'asc' | 'desc';
+        page?: number;
+        limit?: number;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -4681,17 +4847,91 @@ export interface operations {
         };
         content: {
           'application/json': {
+            at_risk: number;
+            expired: number;
+            on_track: number;
+            complete: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'licenses-get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            license_id: number;
             user_id: number;
             first_name: string;
             last_name: string;
+            license_number: string;
+            state: string;
             /** @enum {string} */
-            role_name: 'Admin' | 'Broker' | 'Agent' | 'School';
-            is_active: boolean;
-          }[];
+            license_type: 'Sales' | 'Broker' | 'Associate Broker';
+            issue_date: string;
+            expiration_date: string;
+            /** @enum {string} */
+            status: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
+            ce_hours_required: number;
+            ce_hours_completed: number;
+            cycle_start_date: string;
+            renewed_at: string | null;
+            created_at: string;
+            updated_at: string;
+            compliance: {
+              /** @enum {string} */
+              state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+              hours_remaining: number;
+              topics_missing: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                hours: number;
+              }[];
+              days_left: number;
+            };
+          };
         };
       };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -4748,6 +4988,34 @@ export interface operations {
             renewed_at: string | null;
             created_at: string;
             updated_at: string;
+            compliance: {
+              /** @enum {string} */
+              state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+              hours_remaining: number;
+              topics_missing: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                hours: number;
+              }[];
+              days_left: number;
+            };
           };
         };
       };
@@ -4789,6 +5057,98 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'licenses-holders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            user_id: number;
+            first_name: string;
+            last_name: string;
+            /** @enum {string} */
+            role_name: 'Admin' | 'Broker' | 'Agent' | 'School';
+            is_active: boolean;
+          }[];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'licenses-defaults': {
+    parameters: {
+      query?: {
+        state?: string;
+        license_type?: 'Sales' | 'Broker' | 'Associate Broker';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            ce_hours_required: number;
+            /** @enum {string} */
+            source: 'rule' | 'settings';
+            rule: {
+              state: string;
+              /** @enum {string} */
+              license_type: 'Sales' | 'Broker' | 'Associate Broker';
+              hours_required: number;
+              cycle_years: number;
+              topics: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                hours: number;
+              }[];
+            } | null;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -4838,6 +5198,34 @@ export interface operations {
             renewed_at: string | null;
             created_at: string;
             updated_at: string;
+            compliance: {
+              /** @enum {string} */
+              state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+              hours_remaining: number;
+              topics_missing: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                hours: number;
+              }[];
+              days_left: number;
+            };
           };
         };
       };
@@ -4949,6 +5337,34 @@ export interface operations {
               renewed_at: string | null;
               created_at: string;
               updated_at: string;
+              compliance: {
+                /** @enum {string} */
+                state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+                hours_remaining: number;
+                topics_missing: {
+                  /** @enum {string} */
+                  topic:
+                    | 'Agency'
+                    | 'Broker Responsibility'
+                    | 'Consumer Protection'
+                    | 'Contracts'
+                    | 'Core Law'
+                    | 'Cultural Competency'
+                    | 'Ethics'
+                    | 'Ethics and Business Practices'
+                    | 'Fair Housing'
+                    | 'Implicit Bias'
+                    | 'Legal Update'
+                    | 'Legal Update I'
+                    | 'Legal Update II'
+                    | 'Management and Supervision'
+                    | 'Recent Legal Matters'
+                    | 'Risk Management'
+                    | 'Trust Fund Handling';
+                  hours: number;
+                }[];
+                days_left: number;
+              };
             };
             current: {
               start_date: string;
@@ -5015,6 +5431,9 @@ export interface operations {
                   | null;
                 completion_date: string;
                 hours: number;
+                credited_hours: number;
+                repeat: boolean;
+                late: boolean;
               }[];
               adjustments: {
                 adjustment_id: number;
@@ -5091,6 +5510,9 @@ export interface operations {
                   | null;
                 completion_date: string;
                 hours: number;
+                credited_hours: number;
+                repeat: boolean;
+                late: boolean;
               }[];
               adjustments: {
                 adjustment_id: number;
@@ -5161,6 +5583,34 @@ export interface operations {
             renewed_at: string | null;
             created_at: string;
             updated_at: string;
+            compliance: {
+              /** @enum {string} */
+              state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+              hours_remaining: number;
+              topics_missing: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                hours: number;
+              }[];
+              days_left: number;
+            };
           };
         };
       };
@@ -5585,6 +6035,7 @@ export interface operations {
             license_number: string | null;
             license_state: string | null;
             completion_date: string;
+            credit_cycle_start: string | null;
             hours: number;
             /** @enum {string} */
             status: 'Pending' | 'Approved' | 'Rejected';
@@ -5616,6 +6067,7 @@ export interface operations {
           license_id?: number | null;
           completion_date: string;
           hours?: number | null;
+          credit_cycle_start?: string | null;
           rating?: number | null;
           user_id?: number | null;
         };
@@ -5640,6 +6092,7 @@ export interface operations {
             license_number: string | null;
             license_state: string | null;
             completion_date: string;
+            credit_cycle_start: string | null;
             hours: number;
             /** @enum {string} */
             status: 'Pending' | 'Approved' | 'Rejected';
@@ -5700,6 +6153,7 @@ export interface operations {
               license_number: string | null;
               license_state: string | null;
               completion_date: string;
+              credit_cycle_start: string | null;
               hours: number;
               /** @enum {string} */
               status: 'Pending' | 'Approved' | 'Rejected';
@@ -5761,6 +6215,7 @@ export interface operations {
             license_number: string | null;
             license_state: string | null;
             completion_date: string;
+            credit_cycle_start: string | null;
             hours: number;
             /** @enum {string} */
             status: 'Pending' | 'Approved' | 'Rejected';
@@ -5779,6 +6234,44 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'completions-people': {
+    parameters: {
+      query?: {
+        search?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            user_id: number;
+            first_name: string;
+            last_name: string;
+            licenses: {
+              license_id: number;
+              license_number: string;
+              state: string;
+              status: string;
+            }[];
+          }[];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -5827,6 +6320,7 @@ export interface operations {
                 | 'Trust Fund Handling';
               hours: number;
             }[];
+            allow_repeat_credit: boolean;
             notes: string | null;
             created_at: string;
             updated_at: string;
@@ -5880,6 +6374,8 @@ export interface operations {
               | 'Trust Fund Handling';
             hours: number;
           }[];
+          /** @default false */
+          allow_repeat_credit?: boolean;
           notes?: string | null;
         };
       };
@@ -5920,6 +6416,7 @@ export interface operations {
                 | 'Trust Fund Handling';
               hours: number;
             }[];
+            allow_repeat_credit: boolean;
             notes: string | null;
             created_at: string;
             updated_at: string;
@@ -5987,6 +6484,7 @@ export interface operations {
                   | 'Trust Fund Handling';
                 hours: number;
               }[];
+              allow_repeat_credit: boolean;
               notes: string | null;
               created_at: string;
               updated_at: string;
@@ -6045,6 +6543,7 @@ export interface operations {
               | 'Trust Fund Handling';
             hours: number;
           }[];
+          allow_repeat_credit?: boolean;
           notes?: string | null;
         };
       };
@@ -6085,6 +6584,7 @@ export interface operations {
                 | 'Trust Fund Handling';
               hours: number;
             }[];
+            allow_repeat_credit: boolean;
             notes: string | null;
             created_at: string;
             updated_at: string;
@@ -6577,6 +7077,34 @@ export interface operations {
               renewed_at: string | null;
               created_at: string;
               updated_at: string;
+              compliance: {
+                /** @enum {string} */
+                state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+                hours_remaining: number;
+                topics_missing: {
+                  /** @enum {string} */
+                  topic:
+                    | 'Agency'
+                    | 'Broker Responsibility'
+                    | 'Consumer Protection'
+                    | 'Contracts'
+                    | 'Core Law'
+                    | 'Cultural Competency'
+                    | 'Ethics'
+                    | 'Ethics and Business Practices'
+                    | 'Fair Housing'
+                    | 'Implicit Bias'
+                    | 'Legal Update'
+                    | 'Legal Update I'
+                    | 'Legal Update II'
+                    | 'Management and Supervision'
+                    | 'Recent Legal Matters'
+                    | 'Risk Management'
+                    | 'Trust Fund Handling';
+                  hours: number;
+                }[];
+                days_left: number;
+              };
             } | null;
           };
         };
@@ -6615,6 +7143,12 @@ export interface operations {
                 total_courses: number;
                 total_completions: number;
                 pending_completions: number;
+                compliance: {
+                  at_risk: number;
+                  expired: number;
+                  on_track: number;
+                  complete: number;
+                };
               }
             | {
                 /** @constant */
@@ -6624,6 +7158,12 @@ export interface operations {
                 expiring_agent_licenses: number;
                 expiring_window_days: number;
                 agent_completions: number;
+                compliance: {
+                  at_risk: number;
+                  expired: number;
+                  on_track: number;
+                  complete: number;
+                };
               }
             | {
                 /** @constant */
@@ -6636,6 +7176,43 @@ export interface operations {
                   required: number;
                   renewal_date: string | null;
                 };
+                ce_licenses: {
+                  license_id: number;
+                  license_number: string;
+                  state: string;
+                  license_type: string;
+                  expiration_date: string;
+                  ce_hours_required: number;
+                  ce_hours_completed: number;
+                  compliance: {
+                    /** @enum {string} */
+                    state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+                    hours_remaining: number;
+                    topics_missing: {
+                      /** @enum {string} */
+                      topic:
+                        | 'Agency'
+                        | 'Broker Responsibility'
+                        | 'Consumer Protection'
+                        | 'Contracts'
+                        | 'Core Law'
+                        | 'Cultural Competency'
+                        | 'Ethics'
+                        | 'Ethics and Business Practices'
+                        | 'Fair Housing'
+                        | 'Implicit Bias'
+                        | 'Legal Update'
+                        | 'Legal Update I'
+                        | 'Legal Update II'
+                        | 'Management and Supervision'
+                        | 'Recent Legal Matters'
+                        | 'Risk Management'
+                        | 'Trust Fund Handling';
+                      hours: number;
+                    }[];
+                    days_left: number;
+                  };
+                }[];
               }
             | {
                 /** @constant */
@@ -6769,6 +7346,34 @@ export interface operations {
             state: string;
             expiration_date: string;
             days_left: number;
+            compliance: {
+              /** @enum {string} */
+              state: 'at_risk' | 'expired' | 'on_track' | 'complete';
+              hours_remaining: number;
+              topics_missing: {
+                /** @enum {string} */
+                topic:
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling';
+                hours: number;
+              }[];
+              days_left: number;
+            };
           }[];
         };
       };
@@ -6808,6 +7413,8 @@ export interface operations {
               log_id: number;
               timestamp: string;
               user_id: number | null;
+              actor_name: string | null;
+              actor_email: string | null;
               first_name: string | null;
               last_name: string | null;
               email: string | null;
@@ -7092,7 +7699,13 @@ export interface operations {
               type: 'email' | 'sms' | 'push';
               /** @enum {string} */
               trigger_event:
-                'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
+                | 'license_expiring'
+                | 'license_expired'
+                | 'course_completed'
+                | 'payment_due'
+                | 'user_registered'
+                | 'password_reset'
+                | 'ce_due';
               is_active: boolean;
               variables: string[];
               created_at: string;
@@ -7125,7 +7738,8 @@ export interface operations {
            */
           type?: 'email' | 'sms' | 'push';
           /** @enum {string} */
-          trigger_event: 'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
+          trigger_event:
+            'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset' | 'ce_due';
           /** @default true */
           is_active?: boolean;
           /** @default [] */
@@ -7149,7 +7763,7 @@ export interface operations {
             type: 'email' | 'sms' | 'push';
             /** @enum {string} */
             trigger_event:
-              'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
+              'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset' | 'ce_due';
             is_active: boolean;
             variables: string[];
             created_at: string;
@@ -7171,7 +7785,8 @@ export interface operations {
       query?: {
         search?: string;
         type?: 'email' | 'sms' | 'push';
-        trigger_event?: 'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
+        trigger_event?:
+          'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset' | 'ce_due';
         sort?: 'name' | 'type' | 'trigger_event' | 'is_active' | 'updated_at';
         order?: 'asc' | 'desc';
         page?: number;
@@ -7199,7 +7814,13 @@ export interface operations {
               type: 'email' | 'sms' | 'push';
               /** @enum {string} */
               trigger_event:
-                'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
+                | 'license_expiring'
+                | 'license_expired'
+                | 'course_completed'
+                | 'payment_due'
+                | 'user_registered'
+                | 'password_reset'
+                | 'ce_due';
               is_active: boolean;
               variables: string[];
               created_at: string;
@@ -7239,7 +7860,7 @@ export interface operations {
           type?: 'email' | 'sms' | 'push';
           /** @enum {string} */
           trigger_event?:
-            'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
+            'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset' | 'ce_due';
           is_active?: boolean;
           variables?: string[];
         };
@@ -7261,7 +7882,7 @@ export interface operations {
             type: 'email' | 'sms' | 'push';
             /** @enum {string} */
             trigger_event:
-              'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset';
+              'license_expiring' | 'license_expired' | 'course_completed' | 'payment_due' | 'user_registered' | 'password_reset' | 'ce_due';
             is_active: boolean;
             variables: string[];
             created_at: string;
@@ -8291,7 +8912,8 @@ export interface operations {
                 | 'payment_recorded'
                 | 'payment_due'
                 | 'password_changed'
-                | 'document_added';
+                | 'document_added'
+                | 'ce_due';
               title: string;
               body: string;
               link: string | null;
@@ -8403,7 +9025,8 @@ export interface operations {
                 | 'payment_recorded'
                 | 'payment_due'
                 | 'password_changed'
-                | 'document_added';
+                | 'document_added'
+                | 'ce_due';
               in_app: boolean;
               email: boolean;
               sms: boolean;
@@ -8446,7 +9069,8 @@ export interface operations {
               | 'payment_recorded'
               | 'payment_due'
               | 'password_changed'
-              | 'document_added';
+              | 'document_added'
+              | 'ce_due';
             in_app: boolean;
             email: boolean;
             sms: boolean;
@@ -8472,7 +9096,8 @@ export interface operations {
                 | 'payment_recorded'
                 | 'payment_due'
                 | 'password_changed'
-                | 'document_added';
+                | 'document_added'
+                | 'ce_due';
               in_app: boolean;
               email: boolean;
               sms: boolean;
@@ -8731,6 +9356,7 @@ export interface operations {
             license_number: string | null;
             license_state: string | null;
             completion_date: string;
+            credit_cycle_start: string | null;
             hours: number;
             /** @enum {string} */
             status: 'Pending' | 'Approved' | 'Rejected';
