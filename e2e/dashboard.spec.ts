@@ -41,9 +41,24 @@ test('Admin sees the greeting, its six stat cards, Recent Activity and Expiring 
 
   await signIn(page, 'admin');
   await expect(page.getByRole('heading', { name: `Welcome back, ${E2E_USERS.admin.first_name}!` })).toBeVisible();
-  for (const label of ['Total Users', 'Total Licenses', 'Expiring Licenses', 'Total Courses', 'Total Completions', 'Pending Completions']) {
+  for (const label of [
+    'Total Users',
+    'Total Licenses',
+    'At Risk',
+    'Expired',
+    'Expiring Licenses',
+    'Total Courses',
+    'Total Completions',
+    'Pending Completions',
+  ]) {
     await expect(page.getByText(label, { exact: true }).first()).toBeVisible();
   }
+  // Each card opens the list it counts.
+  await expect(page.getByRole('link', { name: /^Pending Completions \d/ })).toHaveAttribute(
+    'href',
+    '/courses?tab=completions&completion_status=Pending',
+  );
+  await expect(page.getByRole('link', { name: /^Expired \d/ })).toHaveAttribute('href', '/licenses?compliance=expired');
   await expect(page.getByRole('heading', { name: 'Recent Activity' })).toBeVisible();
   const activity = page.getByTestId('recent-activity');
   await expect(activity.getByText(`License ${number} (CA) added for Dana`)).toBeVisible();
@@ -55,7 +70,7 @@ test('Admin sees the greeting, its six stat cards, Recent Activity and Expiring 
   expect(await expiring.getByTestId('expiring-item').count()).toBeLessThanOrEqual(5);
 });
 
-test('an Agent sees its cards, its CE progress, and expiring licenses by window with danger and warning badges', async ({
+test('an Agent sees its cards, a CE card per license, and expiring licenses by window with danger and warning badges', async ({
   page,
   request,
 }) => {
@@ -81,8 +96,14 @@ test('an Agent sees its cards, its CE progress, and expiring licenses by window 
 
   const ce = page.getByTestId('ce-progress');
   await expect(ce.getByRole('heading', { name: 'Continuing Education Progress' })).toBeVisible();
-  await expect(ce.getByText('6 of 24 hours completed')).toBeVisible();
-  await expect(ce.getByText(/^Renewal date: /)).not.toHaveText('Renewal date: N/A');
+  // One card per license, the one most in need first: the TX license with 18 hours to take in 10 days.
+  const cards = ce.getByTestId('ce-license');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.first()).toContainText(`TX Sales · ${soon}`);
+  await expect(cards.first().getByText('6 of 24 hours completed')).toBeVisible();
+  await expect(cards.first().getByTestId('compliance-badge')).toHaveText('At risk · 18 h');
+  await expect(cards.first().getByTestId('ce-license-expiry')).toHaveText(`Expires ${dayFromNow(10)} · 10 days left`);
+  await expect(cards.nth(1)).toContainText(`CA Sales · ${later}`);
 
   const expiring = page.getByTestId('expiring-licenses');
   const items = expiring.getByTestId('expiring-item');
@@ -126,8 +147,9 @@ test('a new School sees its cards and both empty states', async ({ page, request
 
 test("a Broker sees its brokerage's cards", async ({ page }) => {
   await signIn(page, 'broker');
-  for (const label of ['Total Agents', 'Agent Licenses', 'Expiring Agent Licenses', 'Agent Completions']) {
-    await expect(page.getByText(label, { exact: true })).toBeVisible();
+  for (const label of ['Total Agents', 'Agent Licenses', 'At Risk', 'Expired', 'Expiring Agent Licenses', 'Agent Completions']) {
+    await expect(page.getByText(label, { exact: true }).first()).toBeVisible();
   }
+  await expect(page.getByRole('link', { name: /^Total Agents \d/ })).toHaveAttribute('href', '/users?role=Agent');
   await expect(page.getByRole('heading', { name: 'Recent Activity' })).toBeVisible();
 });

@@ -47,7 +47,8 @@ test('sign-in, then a license created, edited and deleted with the keyboard alon
   await expect(page.locator('#main-content')).toBeFocused();
 
   // To Licenses through the sidebar.
-  const navLink = page.getByRole('link', { name: 'Licenses' });
+  // (The dashboard's stat cards link to the list too: the sidebar's entry is the one named exactly so.)
+  const navLink = page.getByRole('link', { name: 'Licenses', exact: true });
   await tabTo(page, navLink, { back: true });
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'License Management' })).toBeVisible({ timeout: 20_000 });

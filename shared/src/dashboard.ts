@@ -230,6 +230,29 @@ export const DASHBOARD_STRINGS = {
   noExpiring: (days: number) => `No licenses expiring in the next ${days} days`,
   ceProgress: 'Continuing Education Progress',
   things: 'dashboard',
+  /** Stat card hints. */
+  withinDays: (days: number) => `Within ${days} days`,
+  atRiskHint: (days: number) => `CE not done, expiring within ${days} days`,
+  expiredHint: 'Past their expiration date',
+  completedPayments: 'Completed payments',
+  /** An Agent's CE card of one license: 'CA Sales · 01234567'. */
+  ceLicenseTitle: (state: string, type: string, number: string) => `${state} ${type} · ${number}`,
+  /** The hours line under the card's bar: '6 of 24 hours completed'. */
+  hoursCompleted: (hoursOf: string) => `${hoursOf} completed`,
+  expires: (date: string) => `Expires ${date}`,
+  expired: (date: string) => `Expired ${date}`,
+  /** Days to the expiration date as the server counts them (negative once past). */
+  daysLeft: (days: number) =>
+    days < 0 ? `${-days} ${days === -1 ? 'day' : 'days'} ago` : days === 0 ? 'today' : `${days} ${days === 1 ? 'day' : 'days'} left`,
+  topicsMissing: 'Topics still needed',
+  /** A topic still needed: 'Ethics — 3 h'. */
+  topicMissing: (topic: string, hours: string) => `${topic} — ${hours}`,
+  /** The pace to finish the cycle in time (shared/src/compliance.ts hoursPerMonth). */
+  pace: (hours: string, date: string) => `About ${hours} a month to finish by ${date}`,
+  renewalDate: (date: string) => `Renewal date: ${date}`,
+  noRenewalDate: 'N/A',
+  viewTranscript: 'View transcript',
+  viewTranscriptOf: (number: string) => `View transcript of license ${number}`,
 } as const;
 
 /** Stat card labels per field. */
@@ -249,4 +272,6 @@ export const STAT_LABELS = {
   my_payments: 'My Payments',
   my_courses: 'My Courses',
   course_completions: 'Course Completions',
+  at_risk: 'At Risk',
+  expired: 'Expired',
 } as const;

@@ -100,6 +100,21 @@ export const LICENSE_STRINGS = {
   renewFailed: 'Failed to renew license',
   things: 'licenses',
   empty: 'No licenses found',
+  /** The compliance filter's name and its first choice. */
+  complianceFilter: 'Compliance',
+  complianceAll: 'All',
+  complianceColumn: 'Compliance',
+  ceColumn: 'CE Progress',
+  /** The compliance badge: 'At risk · 43 h' (hours still to take), or the label alone. */
+  complianceBadge: (label: string, hours?: string) => (hours ? `${label} · ${hours}` : label),
+  /** The topics a license still needs, under its badge: 'Missing: Ethics 3 h, Agency 2 h'. */
+  topicsMissing: (topics: string[]) => `Missing: ${topics.join(', ')}`,
+  /** Where the form's "CE Hours Required" comes from. */
+  ceFromRule: (state: string, type: string, hours: string, years: number, topics: string[]) =>
+    `From the ${state} ${type} CE rule: ${hours} every ${years === 1 ? 'year' : `${years} years`}${
+      topics.length ? `, including ${topics.join(', ')}` : ''
+    }`,
+  ceFromSettings: 'Office default (System Settings)',
 } as const;
 
 // ---------------------------------------------------------------------------------------------

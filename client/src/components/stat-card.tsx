@@ -1,10 +1,13 @@
 import { Card, Group, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import classes from './stat-card.module.css';
 
 /**
  * One summary figure (dashboard, audit, payments, backups, reports), with its icon when given. Compact at phone
  * width: smaller padding, figure and icon, so two cards sit side by side. The value carries data-testid
- * "stat-{testId ?? label}".
+ * "stat-{testId ?? label}". With `to` the whole card is a link to that list, focusable and named by its own text
+ * ("At Risk 3 …").
  */
 export function StatCard({
   label,
@@ -14,6 +17,7 @@ export function StatCard({
   loading = false,
   hint,
   testId,
+  to,
 }: {
   label: string;
   value: ReactNode;
@@ -22,33 +26,45 @@ export function StatCard({
   loading?: boolean;
   hint?: string;
   testId?: string;
+  /** The route the card opens, e.g. '/licenses?compliance=at_risk'. */
+  to?: string;
 }) {
+  const body = (
+    <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+      <Stack gap={4} miw={0}>
+        <Text size="sm" c="dimmed" fw={500} fz={{ base: 'xs', sm: 'sm' }}>
+          {label}
+        </Text>
+        {loading ? (
+          <Skeleton h={28} w={90} />
+        ) : (
+          <Text fw={700} fz={{ base: 'lg', sm: 24 }} lh={1.2} data-testid={`stat-${testId ?? label}`}>
+            {value}
+          </Text>
+        )}
+        {hint && (
+          <Text size="xs" c="dimmed">
+            {hint}
+          </Text>
+        )}
+      </Stack>
+      {icon && (
+        <ThemeIcon variant="light" color={color} size={44} radius="md" visibleFrom="sm">
+          {icon}
+        </ThemeIcon>
+      )}
+    </Group>
+  );
+  if (to) {
+    return (
+      <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }} component={Link} to={to} className={classes.link}>
+        {body}
+      </Card>
+    );
+  }
   return (
     <Card withBorder radius="md" p={{ base: 'sm', sm: 'lg' }}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-        <Stack gap={4} miw={0}>
-          <Text size="sm" c="dimmed" fw={500} fz={{ base: 'xs', sm: 'sm' }}>
-            {label}
-          </Text>
-          {loading ? (
-            <Skeleton h={28} w={90} />
-          ) : (
-            <Text fw={700} fz={{ base: 'lg', sm: 24 }} lh={1.2} data-testid={`stat-${testId ?? label}`}>
-              {value}
-            </Text>
-          )}
-          {hint && (
-            <Text size="xs" c="dimmed">
-              {hint}
-            </Text>
-          )}
-        </Stack>
-        {icon && (
-          <ThemeIcon variant="light" color={color} size={44} radius="md" visibleFrom="sm">
-            {icon}
-          </ThemeIcon>
-        )}
-      </Group>
+      {body}
     </Card>
   );
 }

@@ -61,3 +61,8 @@ export function hoursOf(completed: number, required: number): string {
 export function signedHours(hours: number): string {
   return hours > 0 ? `+${formatHours(hours)}` : `−${formatHours(Math.abs(hours))}`;
 }
+
+/** CE hours in short, for badges and compact lists: '43 h', '4.5 h'. */
+export function hoursShort(hours: number): string {
+  return `${formatHours(hours)} h`;
+}

@@ -1,4 +1,4 @@
-/** The dashboard's reads (no mutations): the role's stats, recent activity, expiring licenses and, for Agents, their licenses' CE. */
+/** The dashboard's reads (no mutations): the role's stats (with, for Agents, each license's CE), recent activity, expiring licenses. */
 import { DASHBOARD_REFRESH } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 
@@ -12,9 +12,4 @@ export function useRecentActivity() {
 
 export function useExpiringLicenses(days: number, limit: number) {
   return trpc.dashboard.expiringLicenses.useQuery({ days, limit }, { refetchInterval: DASHBOARD_REFRESH.expiring });
-}
-
-/** The signed-in Agent's licenses, soonest expiry first (the CE progress card). */
-export function useMyLicenses() {
-  return trpc.licenses.list.useQuery({ sort: 'expiration_date', order: 'asc' });
 }

@@ -8,7 +8,10 @@ import { RecentActivityCard } from './recent-activity-card.tsx';
 import { ExpiringLicensesCard } from './expiring-licenses-card.tsx';
 import { CeProgressCard } from './ce-progress-card.tsx';
 
-/** The dashboard (docs/product.md section 2): stat cards per role, recent activity, expiring licenses, CE progress. */
+/**
+ * The dashboard (docs/product.md section 2): stat cards per role (Admin's and Broker's open their lists), recent
+ * activity, expiring licenses, and an Agent's CE card per license.
+ */
 export function DashboardPage() {
   const { user } = useAuth();
   const stats = useDashboardStats();
@@ -19,7 +22,7 @@ export function DashboardPage() {
       </Title>
       {stats.isError && <QueryError things="dashboard statistics" query={stats} />}
       {!stats.isError && <StatCards stats={stats.data} loading={stats.isLoading} />}
-      {stats.data?.role === 'Agent' && <CeProgressCard progress={stats.data.ce_progress} />}
+      {stats.data?.role === 'Agent' && <CeProgressCard progress={stats.data.ce_progress} licenses={stats.data.ce_licenses} />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <RecentActivityCard />
         <ExpiringLicensesCard />

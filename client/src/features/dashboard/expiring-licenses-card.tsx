@@ -1,13 +1,25 @@
 import { Badge, Card, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { DASHBOARD_STRINGS, DEFAULT_EXPIRING_WINDOW, EXPIRING_CARD_LIMIT, EXPIRING_WINDOWS, expiringBadgeColor } from '@lm/shared';
+import {
+  COMPLIANCE_COLORS,
+  COMPLIANCE_LABELS,
+  DASHBOARD_STRINGS,
+  DEFAULT_EXPIRING_WINDOW,
+  EXPIRING_CARD_LIMIT,
+  EXPIRING_WINDOWS,
+  expiringBadgeColor,
+  LICENSE_STRINGS,
+} from '@lm/shared';
 import { useExpiringLicenses } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate, hoursShort } from '../../lib/format.ts';
 
 const WINDOW_OPTIONS = EXPIRING_WINDOWS.map((d) => ({ value: String(d), label: `${d} days` }));
 
-/** At most 5 licenses expiring in the chosen window (30/60/90 days, default 90), refreshed every 5 min. */
+/**
+ * At most 5 licenses expiring in the chosen window (30/60/90 days, default 90), refreshed every 5 min. The days left
+ * and the compliance state are the server's (the office's calendar), not the browser's clock.
+ */
 export function ExpiringLicensesCard() {
   const [days, setDays] = useState<number>(DEFAULT_EXPIRING_WINDOW);
   const query = useExpiringLicenses(days, EXPIRING_CARD_LIMIT);
@@ -51,14 +63,25 @@ export function ExpiringLicensesCard() {
                   {l.license_number} · {l.state} · expires {formatDate(l.expiration_date)}
                 </Text>
               </div>
-              <Badge
-                color={expiringBadgeColor(l.days_left)}
-                data-color={expiringBadgeColor(l.days_left)}
-                variant="light"
-                style={{ flexShrink: 0 }}
-              >
-                {l.days_left === 1 ? '1 day' : `${l.days_left} days`}
-              </Badge>
+              <Stack gap={4} align="flex-end" style={{ flexShrink: 0 }}>
+                <Badge color={expiringBadgeColor(l.days_left)} data-color={expiringBadgeColor(l.days_left)} variant="light">
+                  {l.days_left === 1 ? '1 day' : `${l.days_left} days`}
+                </Badge>
+                <Badge
+                  color={COMPLIANCE_COLORS[l.compliance.state]}
+                  variant="outline"
+                  size="sm"
+                  data-testid="expiring-compliance"
+                  data-state={l.compliance.state}
+                >
+                  {LICENSE_STRINGS.complianceBadge(
+                    COMPLIANCE_LABELS[l.compliance.state],
+                    l.compliance.state === 'at_risk' && l.compliance.hours_remaining > 0
+                      ? hoursShort(l.compliance.hours_remaining)
+                      : undefined,
+                  )}
+                </Badge>
+              </Stack>
             </Group>
           ))}
         </Stack>

@@ -1,7 +1,7 @@
 /**
- * The licenses feature's server calls (docs/architecture.md "Client"): the list page, the form's holders and
- * defaults, create, update, delete, the renewal preview, Renew and CE adjustments, each mutation with its toasts
- * (strings from the shared package) and what it refreshes. The CE transcript and its CSV load in
+ * The licenses feature's server calls (docs/architecture.md "Client"): the list page and its compliance counts, the
+ * form's holders and defaults (by state and type), create, update, delete, the renewal preview, Renew and CE
+ * adjustments, each mutation with its toasts (strings from the shared package) and what it refreshes. The CE transcript and its CSV load in
  * components/transcript-drawer.tsx, shared with the dashboard. A license change touches the licenses list, the
  * dashboard (CE progress, expiring licenses), the completions screen, payments (a payment shows its license's
  * number) and the reports, so all of them are refreshed.
@@ -10,7 +10,7 @@
  * fields); the toasts here run first.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { CE_STRINGS, LICENSE_STRINGS, type LicenseListQuery } from '@lm/shared';
+import { CE_STRINGS, LICENSE_STRINGS, type LicenseListQuery, type LicenseType } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { notify } from '../../lib/notify.ts';
 
@@ -37,9 +37,17 @@ export function useLicenseHolders(enabled: boolean) {
   return trpc.licenses.holders.useQuery(undefined, { enabled, staleTime: 60_000 });
 }
 
-/** The form's starting CE hours required (settings.default_ce_hours). */
-export function useLicenseDefaults(enabled: boolean) {
-  return trpc.licenses.defaults.useQuery(undefined, { enabled, staleTime: 60_000 });
+/** How many licenses of the list's filters are in each compliance state (the filter chips' counts). */
+export function useComplianceSummary(input: Omit<LicenseListQuery, 'compliance' | 'sort' | 'order' | 'page' | 'limit'>) {
+  return trpc.licenses.complianceSummary.useQuery(input, { placeholderData: keepPreviousData });
+}
+
+/**
+ * The form's starting CE hours required for a state and type: the state rule's hours (with its cycle and
+ * topics), else settings.default_ce_hours. Without a state, the office default.
+ */
+export function useLicenseDefaults(enabled: boolean, input: { state?: string; license_type?: LicenseType }) {
+  return trpc.licenses.defaults.useQuery(input, { enabled, staleTime: 60_000, placeholderData: keepPreviousData });
 }
 
 /** A mutation's shared outcome: the success toast and the refresh, or the server's message (else the fallback). */

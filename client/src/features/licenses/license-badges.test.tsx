@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
-import { CeProgress, ExpiryBadge } from './license-badges.tsx';
+import type { Compliance } from '@lm/shared';
+import { CeProgress, ComplianceBadge, ExpiryBadge } from './license-badges.tsx';
 
 afterEach(cleanup);
 
@@ -9,21 +10,59 @@ const wrap = (ui: React.ReactNode) => render(<MantineProvider>{ui}</MantineProvi
 
 describe('ExpiryBadge', () => {
   it.each([
-    ['2026-11-01', 'Expired', 'red'],
-    ['2026-11-30', '8 days', 'yellow'],
-    ['2027-01-10', '49 days', 'blue'],
-    ['2027-06-01', '191 days', 'green'],
-  ])('shows %s as %s in %s', (date, label, color) => {
-    wrap(<ExpiryBadge expirationDate={date} today="2026-11-22" />);
+    ['2026-11-01', -21, 'Expired', 'red'],
+    ['2026-11-22', 0, '0 days', 'yellow'],
+    ['2026-11-30', 8, '8 days', 'yellow'],
+    ['2027-01-10', 49, '49 days', 'blue'],
+    ['2027-06-01', 191, '191 days', 'green'],
+  ])('shows %s (%i days left, as the server counts) as %s in %s', (date, daysLeft, label, color) => {
+    wrap(<ExpiryBadge expirationDate={date} daysLeft={daysLeft} />);
     const badge = screen.getByTestId('expiry-badge');
     expect(badge).toHaveTextContent(label);
     expect(badge).toHaveAttribute('data-color', color);
   });
 });
 
+describe('ComplianceBadge', () => {
+  const c = (over: Partial<Compliance>): Compliance => ({
+    state: 'on_track',
+    hours_remaining: 0,
+    topics_missing: [],
+    days_left: 200,
+    ...over,
+  });
+
+  it('shows the hours still to take while the license is at risk or on track', () => {
+    wrap(<ComplianceBadge compliance={c({ state: 'at_risk', hours_remaining: 43, days_left: 40 })} />);
+    expect(screen.getByTestId('compliance-badge')).toHaveTextContent('At risk · 43 h');
+    expect(screen.getByTestId('compliance-badge')).toHaveAttribute('data-state', 'at_risk');
+  });
+
+  it('shows the label alone once complete or expired, and the topics still missing', () => {
+    wrap(
+      <ComplianceBadge
+        compliance={c({
+          state: 'expired',
+          hours_remaining: 5,
+          days_left: -3,
+          topics_missing: [
+            { topic: 'Ethics', hours: 3 },
+            { topic: 'Agency', hours: 2 },
+          ],
+        })}
+      />,
+    );
+    expect(screen.getByTestId('compliance-badge')).toHaveTextContent(/^Expired$/);
+    expect(screen.getByTestId('topics-missing')).toHaveTextContent('Missing: Ethics 3 h, Agency 2 h');
+    cleanup();
+    wrap(<ComplianceBadge compliance={c({ state: 'complete' })} />);
+    expect(screen.getByTestId('compliance-badge')).toHaveTextContent(/^CE complete$/);
+  });
+});
+
 describe('CeProgress', () => {
   it('shows completed of required hours', () => {
-    wrap(<CeProgress completed={4.5} required={12} />);
+    wrap(<CeProgress completed={4.5} required={12} complete={false} />);
     expect(screen.getByTestId('ce-progress')).toHaveTextContent('4.5 / 12 hrs');
     expect(screen.getByText('38%')).toBeInTheDocument();
   });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import {
   createLicenseInput,
@@ -9,10 +9,12 @@ import {
   LICENSE_STRINGS,
   LICENSE_TYPES,
   type License,
+  type LicenseDefaults,
   type LicenseStatus,
   type LicenseType,
 } from '@lm/shared';
 import { blankToUndefined, showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { hoursShort, hoursText } from '../../lib/format.ts';
 import { useCreateLicense, useLicenseDefaults, useLicenseHolders, useUpdateLicense } from './api.ts';
 
 // A type, not an interface: useSchemaForm takes a Record.
@@ -58,25 +60,56 @@ export function licenseFormValues(license: License | null, defaultCeHours = 0): 
 export const licenseFormInput = (v: Values) => blankToUndefined({ ...v, user_id: v.user_id ? Number(v.user_id) : undefined });
 
 /**
+ * Where the suggested CE hours come from, under the field: "From the CA Sales CE rule: 45 hours every 4 years,
+ * including Ethics 8 h, Agency 3 h" or "Office default (System Settings)".
+ */
+export function ceHoursSource(defaults: LicenseDefaults): string {
+  const { rule } = defaults;
+  if (defaults.source !== 'rule' || !rule) return LICENSE_STRINGS.ceFromSettings;
+  return LICENSE_STRINGS.ceFromRule(
+    rule.state,
+    rule.license_type,
+    hoursText(rule.hours_required),
+    rule.cycle_years,
+    rule.topics.map((t) => `${t.topic} ${hoursShort(t.hours)}`),
+  );
+}
+
+/**
  * Add or edit a license: submit 'Create License' / 'Update License'. Both check the whole license with the
  * shared create schema (the server's messages, the date order), and send what it produced.
  */
 export function LicenseFormModal({ opened, license, onClose }: { opened: boolean; license: License | null; onClose: () => void }) {
   const holders = useLicenseHolders(opened);
-  // CE hours required starts at settings.default_ce_hours.
-  const defaults = useLicenseDefaults(opened);
-  const defaultCeHours = defaults.data?.ce_hours_required ?? 0;
   const form = useSchemaForm({ schema: createLicenseInput, initialValues: licenseFormValues(license), toInput: licenseFormInput });
+  // A new license's CE hours required: the state rule's for the chosen state and type, else the office default.
+  const creating = opened && !license;
+  const { state, license_type } = form.values;
+  const defaults = useLicenseDefaults(creating, state ? { state, license_type } : {});
+  const suggested = creating ? defaults.data : undefined;
+  // The previous answer stays under the field while the next loads, but only the new one fills it.
+  const suggestedHours = creating && !defaults.isPlaceholderData ? defaults.data?.ce_hours_required : undefined;
+  // Once the person has typed in the field, a later choice of state or type leaves it alone.
+  const typedCeHours = useRef(false);
 
   // Each opening starts from the selected license (edit) or the defaults (create).
   useEffect(() => {
     if (!opened) return;
-    const v = licenseFormValues(license, defaultCeHours);
+    typedCeHours.current = false;
+    const v = licenseFormValues(license, license ? 0 : (defaults.data?.ce_hours_required ?? 0));
     form.setValues(v);
     form.resetDirty(v);
     form.clearErrors();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [opened, license, defaultCeHours]);
+  }, [opened, license]);
+
+  // The server's answer for the state and type (or the office default) fills the field, unless typed in.
+  useEffect(() => {
+    if (suggestedHours === undefined || typedCeHours.current) return;
+    form.setFieldValue('ce_hours_required', suggestedHours);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [suggestedHours, defaults.data]);
+  const ceHoursInput = form.getInputProps('ce_hours_required');
 
   // Only Agents and Brokers, as 'first last (role)'. An edited license keeps its holder in the list.
   const holderOptions = useMemo(() => {
@@ -121,7 +154,20 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
             <Select label="Status" data={statusOptions} allowDeselect={false} {...form.getInputProps('status')} />
             <TextInput label="Issue Date" type="date" required {...form.getInputProps('issue_date')} />
             <TextInput label="Expiration Date" type="date" required {...form.getInputProps('expiration_date')} />
-            <NumberInput label="CE Hours Required" min={0} step={0.5} decimalScale={2} {...form.getInputProps('ce_hours_required')} />
+            <NumberInput
+              label="CE Hours Required"
+              description={suggested ? ceHoursSource(suggested) : undefined}
+              // Under the input, so the two CE inputs stay side by side however long the rule's topics run.
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              min={0}
+              step={0.5}
+              decimalScale={2}
+              {...ceHoursInput}
+              onChange={(v) => {
+                typedCeHours.current = true;
+                ceHoursInput.onChange(v);
+              }}
+            />
             <NumberInput label="CE Hours Completed" min={0} step={0.5} decimalScale={2} {...form.getInputProps('ce_hours_completed')} />
           </SimpleGrid>
           <Group justify="flex-end" mt="sm">

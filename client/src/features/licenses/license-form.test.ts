@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLicenseInput } from '@lm/shared';
 import { schemaErrors } from '../../lib/schema-form.ts';
-import { licenseFormInput, licenseFormValues } from './license-form-modal.tsx';
+import { ceHoursSource, licenseFormInput, licenseFormValues } from './license-form-modal.tsx';
 
 describe('license form', () => {
   it("starts from the shared defaults and the office's CE hours, and answers the five required messages", () => {
@@ -40,5 +40,26 @@ describe('license form', () => {
       expiration_date: '2027-04-01',
       ce_hours_completed: 0,
     });
+  });
+
+  it("says where the suggested CE hours come from: the state rule's hours, cycle and topics, or the office default", () => {
+    const rule = { state: 'CA', license_type: 'Sales' as const, hours_required: 45, cycle_years: 4, topics: [] };
+    expect(
+      ceHoursSource({
+        ce_hours_required: 45,
+        source: 'rule',
+        rule: {
+          ...rule,
+          topics: [
+            { topic: 'Ethics', hours: 8 },
+            { topic: 'Agency', hours: 3 },
+          ],
+        },
+      }),
+    ).toBe('From the CA Sales CE rule: 45 hours every 4 years, including Ethics 8 h, Agency 3 h');
+    expect(ceHoursSource({ ce_hours_required: 1, source: 'rule', rule: { ...rule, hours_required: 1, cycle_years: 1 } })).toBe(
+      'From the CA Sales CE rule: 1 hour every year',
+    );
+    expect(ceHoursSource({ ce_hours_required: 12, source: 'settings', rule: null })).toBe('Office default (System Settings)');
   });
 });

@@ -1,12 +1,14 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput, type MantineTheme } from '@mantine/core';
 import { IconDots, IconEdit, IconPlus, IconRefresh, IconSearch, IconTrash } from '@tabler/icons-react';
 import {
+  COMPLIANCE_STATES,
   LICENSE_SORT_COLUMNS,
   LICENSE_STATE_CODES,
   LICENSE_STATUSES,
   LICENSE_STRINGS,
   LICENSE_TYPES,
+  type ComplianceState,
   type License,
   type LicenseSortColumn,
   type LicenseStatus,
@@ -19,13 +21,14 @@ import { ExportButton } from '../../components/export-button.tsx';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RequireRole } from '../../components/require-role.tsx';
-import { CeProgress, ExpiryBadge } from './license-badges.tsx';
+import { CeProgress, ComplianceBadge, ExpiryBadge } from './license-badges.tsx';
+import { ComplianceFilter } from './compliance-filter.tsx';
 import { LicenseStatusBadge } from '../../components/license-status-badge.tsx';
 import { LicenseFormModal } from './license-form-modal.tsx';
 import { RenewModal } from './renew-modal.tsx';
 import { TranscriptDrawer } from '../../components/transcript-drawer.tsx';
 import { AdjustmentForm } from './adjustment-form.tsx';
-import { useDeleteLicense, useLicensesPage } from './api.ts';
+import { useComplianceSummary, useDeleteLicense, useLicensesPage } from './api.ts';
 import { formatDate } from '../../lib/format.ts';
 
 const EXPIRING_OPTIONS = [
@@ -35,10 +38,22 @@ const EXPIRING_OPTIONS = [
   { value: '180', label: '180 days' },
   { value: '365', label: '1 year' },
 ];
-/** Table column -> the server's sort key, where they differ. */
-const SORT_KEYS = { ce: 'ce_hours_completed' };
+/** The window in the URL when it is not one of the choices (the dashboard's link carries the office's warning days). */
+const expiringOptions = (value: string) =>
+  !value || EXPIRING_OPTIONS.some((o) => o.value === value) ? EXPIRING_OPTIONS : [...EXPIRING_OPTIONS, { value, label: `${value} days` }];
+/** Table column -> the server's sort key, where they differ: the CE column sorts by the hours still to take. */
+const SORT_KEYS = { ce: 'hours_remaining' };
 const sortKey = (key: string): LicenseSortColumn =>
   (LICENSE_SORT_COLUMNS as readonly string[]).includes(key) ? (key as LicenseSortColumn) : 'expiration_date';
+const complianceState = (value: string): ComplianceState | undefined =>
+  (COMPLIANCE_STATES as readonly string[]).includes(value) ? (value as ComplianceState) : undefined;
+/**
+ * Columns shown from the sm breakpoint up. At phone width the holder's second line carries the number, state, type
+ * and status, so the holder, the number and the compliance badge are in view beside the pinned actions.
+ */
+const wide = (theme: MantineTheme) => `(min-width: ${theme.breakpoints.sm})`;
+/** The issue date only where the table has room for every column (it is in the transcript and the export). */
+const widest = '(min-width: 100em)';
 
 export const LICENSES_DENIED = 'Access denied. Licenses are available to Admins, Brokers and Agents.';
 
@@ -56,22 +71,28 @@ export function LicensesPage() {
 function LicensesTable() {
   const { hasRole } = useAuth();
   const canManage = hasRole('Admin', 'Broker');
-  const list = useListState({ sort: 'expiration_date', filters: { status: '', state: '', type: '', expiring: '', search: '' } });
+  // `expiring` is the window's older name in the URL, still read from bookmarks.
+  const list = useListState({
+    sort: 'expiration_date',
+    filters: { status: '', state: '', type: '', expiring_within: '', expiring: '', compliance: '', search: '' },
+  });
   const f = list.filters;
+  const expiring = f.expiring_within || f.expiring;
   // The search box types freely; the URL (and the query) follow a moment later.
   const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
 
   /** The list's filters and sort as the page procedure and the CSV export take them. */
-  const view = {
-    sort: sortKey(list.sort),
-    order: list.order,
+  const filters = {
     status: (f.status || undefined) as LicenseStatus | undefined,
     state: f.state || undefined,
     license_type: (f.type || undefined) as LicenseType | undefined,
-    expiring_within: f.expiring ? Number(f.expiring) : undefined,
+    expiring_within: expiring ? Number(expiring) : undefined,
     search: f.search || undefined,
   };
+  const view = { sort: sortKey(list.sort), order: list.order, ...filters, compliance: complianceState(f.compliance) };
   const query = useLicensesPage({ ...view, page: list.page, limit: list.limit });
+  // The chips' counts: the other filters applied, whatever the chosen state.
+  const summary = useComplianceSummary(filters);
   const [modal, setModal] = useState<{ opened: boolean; license: License | null }>({ opened: false, license: null });
   const [renewing, setRenewing] = useState<License | null>(null);
   const [transcriptId, setTranscriptId] = useState<number | null>(null);
@@ -124,9 +145,9 @@ function LicensesTable() {
           <Select
             label="Expiring Within"
             placeholder="Any time"
-            data={EXPIRING_OPTIONS}
-            value={f.expiring || null}
-            onChange={(v) => list.setFilters({ expiring: v ?? '' })}
+            data={expiringOptions(expiring)}
+            value={expiring || null}
+            onChange={(v) => list.setFilters({ expiring_within: v ?? '', expiring: '' })}
             clearable
             w={150}
           />
@@ -140,6 +161,12 @@ function LicensesTable() {
           )}
         </Group>
       </Group>
+
+      <ComplianceFilter
+        value={view.compliance ?? ''}
+        onChange={(compliance) => list.setFilters({ compliance })}
+        summary={summary.isError ? undefined : summary.data}
+      />
 
       <ListTable<License>
         things={LICENSE_STRINGS.things}
@@ -182,15 +209,33 @@ function LicensesTable() {
             title: 'Holder',
             sortable: true,
             render: (l) => (
-              <Text size="sm" fw={500}>
-                {l.first_name} {l.last_name}
-              </Text>
+              <>
+                <Text size="sm" fw={500}>
+                  {l.first_name} {l.last_name}
+                </Text>
+                <Text size="xs" c="dimmed" hiddenFrom="sm">
+                  {l.license_number} · {l.state} {l.license_type} · {l.status}
+                </Text>
+              </>
             ),
           },
-          { accessor: 'license_number', title: 'License Number', sortable: true, noWrap: true },
-          { accessor: 'state', title: 'State', sortable: true },
-          { accessor: 'license_type', title: 'Type', sortable: true, noWrap: true },
-          { accessor: 'issue_date', title: 'Issue Date', sortable: true, noWrap: true, render: (l) => formatDate(l.issue_date) },
+          { accessor: 'license_number', title: 'License Number', sortable: true, noWrap: true, visibleMediaQuery: wide },
+          {
+            accessor: 'compliance',
+            title: LICENSE_STRINGS.complianceColumn,
+            sortable: true,
+            render: (l) => <ComplianceBadge compliance={l.compliance} />,
+          },
+          { accessor: 'state', title: 'State', sortable: true, visibleMediaQuery: wide },
+          { accessor: 'license_type', title: 'Type', sortable: true, noWrap: true, visibleMediaQuery: wide },
+          {
+            accessor: 'issue_date',
+            title: 'Issue Date',
+            sortable: true,
+            noWrap: true,
+            visibleMediaQuery: widest,
+            render: (l) => formatDate(l.issue_date),
+          },
           {
             accessor: 'expiration_date',
             title: 'Expiration',
@@ -199,16 +244,26 @@ function LicensesTable() {
             render: (l) => (
               <Stack gap={4} align="flex-start">
                 <Text size="sm">{formatDate(l.expiration_date)}</Text>
-                <ExpiryBadge expirationDate={l.expiration_date} />
+                <ExpiryBadge expirationDate={l.expiration_date} daysLeft={l.compliance.days_left} />
               </Stack>
             ),
           },
-          { accessor: 'status', title: 'Status', sortable: true, noWrap: true, render: (l) => <LicenseStatusBadge status={l.status} /> },
+          {
+            accessor: 'status',
+            title: 'Status',
+            sortable: true,
+            noWrap: true,
+            visibleMediaQuery: wide,
+            render: (l) => <LicenseStatusBadge status={l.status} />,
+          },
           {
             accessor: 'ce',
-            title: 'CE Progress',
+            title: LICENSE_STRINGS.ceColumn,
             sortable: true,
-            render: (l) => <CeProgress completed={l.ce_hours_completed} required={l.ce_hours_required} />,
+            visibleMediaQuery: wide,
+            render: (l) => (
+              <CeProgress completed={l.ce_hours_completed} required={l.ce_hours_required} complete={l.compliance.state === 'complete'} />
+            ),
           },
         ]}
       />

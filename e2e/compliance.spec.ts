@@ -1,0 +1,202 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { addDays, localDateString, ROLE } from '@lm/shared';
+import { apiToken, signIn } from './fixtures/auth.ts';
+
+// The one compliance judgement as people meet it (docs/decisions.md "Compliance"): a Broker's dashboard counts its
+// team's licenses at risk and opens the list filtered to them; an Agent sees one CE card per license with the topics
+// it still needs; the license form takes a state rule's hours. The state MT (its rule) is left to this file, ID too.
+
+const TODAY = localDateString();
+const PASSWORD = 'Compl1ance-Passw0rd';
+const uid = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+// Several steps per test on a shared 2-core machine: allow more than the default 30 s.
+test.describe.configure({ timeout: 120_000 });
+
+async function post(request: APIRequestContext, token: string, path: string, data: Record<string, unknown>) {
+  const res = await request.post(path, { headers: auth(token), data });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** The MT Sales rule (10 hours every 2 years, Ethics 3 h), replacing an earlier one (a retried test meets its own rule). */
+async function putMontanaRule(request: APIRequestContext, admin: string) {
+  const list = await request.get('/api/ce-rules', { headers: auth(admin) });
+  expect(list.status()).toBe(200);
+  for (const r of (await list.json()) as Array<{ rule_id: number; state: string; license_type: string }>) {
+    if (r.state === 'MT' && r.license_type === 'Sales') {
+      expect((await request.delete(`/api/ce-rules/${r.rule_id}`, { headers: auth(admin) })).status()).toBe(200);
+    }
+  }
+  await post(request, admin, '/api/ce-rules', {
+    state: 'MT',
+    license_type: 'Sales',
+    hours_required: 10,
+    cycle_years: 2,
+    topics: [{ topic: 'Ethics', hours: 3 }],
+  });
+}
+
+/**
+ * A brokerage of its own with a Broker and one Agent, who holds an MT license with 0 of 10 hours expiring in 40 days
+ * (at risk, Ethics missing) and an ID license with its 4 hours done (complete).
+ */
+async function seedTeam(request: APIRequestContext) {
+  const admin = await apiToken(request, 'admin');
+  await putMontanaRule(request, admin);
+  const tag = uid();
+  const brokerage = await post(request, admin, '/api/brokerages', { name: `Compliance Realty ${tag}` });
+  const person = async (role_id: number, first_name: string) => {
+    const email = `compliance-${first_name.toLowerCase()}-${tag}@e2e.test`;
+    const u = await post(request, admin, '/api/users', {
+      email,
+      password: PASSWORD,
+      first_name,
+      last_name: `Comply${tag}`,
+      role_id,
+      brokerage_id: brokerage.brokerage_id,
+    });
+    return { email, first_name, user_id: u.user_id as number };
+  };
+  const broker = await person(ROLE.Broker, 'Bea');
+  const agent = await person(ROLE.Agent, 'Cody');
+  const atRisk = `RISK-${tag}`;
+  const complete = `DONE-${tag}`;
+  await post(request, admin, '/api/licenses', {
+    user_id: agent.user_id,
+    license_number: atRisk,
+    state: 'MT',
+    issue_date: addDays(TODAY, -690),
+    expiration_date: addDays(TODAY, 40),
+    ce_hours_required: 10,
+    ce_hours_completed: 0,
+  });
+  await post(request, admin, '/api/licenses', {
+    user_id: agent.user_id,
+    license_number: complete,
+    state: 'ID',
+    issue_date: addDays(TODAY, -400),
+    expiration_date: addDays(TODAY, 300),
+    ce_hours_required: 4,
+    ce_hours_completed: 4,
+  });
+  return { broker, agent, atRisk, complete };
+}
+
+async function signInAs(page: Page, email: string, firstName: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText(`Welcome back, ${firstName}!`)).toBeVisible();
+}
+
+test("a Broker's At Risk card opens the licenses at risk; the chips count each state and filter through the URL", async ({
+  page,
+  request,
+}) => {
+  const { broker, atRisk, complete } = await seedTeam(request);
+  await signInAs(page, broker.email, broker.first_name);
+
+  await expect(page.getByTestId('stat-at_risk')).toHaveText('1');
+  await expect(page.getByTestId('stat-expired')).toHaveText('0');
+  await page.getByRole('link', { name: /^At Risk 1 / }).click();
+  await expect(page).toHaveURL(/\/licenses\?compliance=at_risk$/);
+  await expect(page.getByRole('heading', { name: 'License Management' })).toBeVisible({ timeout: 20_000 });
+
+  const rows = page.locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(atRisk);
+  const badge = rows.first().getByTestId('compliance-badge');
+  await expect(badge).toHaveText('At risk · 10 h');
+  await expect(rows.first().getByTestId('topics-missing')).toHaveText('Missing: Ethics 3 h');
+  await expect(page.getByText('Showing 1 to 1 of 1 licenses')).toBeVisible();
+
+  // The chips: every state counted with the screen's other filters, the chosen one checked.
+  const chips = page.getByRole('radiogroup', { name: 'Compliance' });
+  await expect(chips.getByRole('radio', { name: 'At risk 1' })).toBeChecked();
+  // (The radios themselves are visually hidden under their chips.)
+  await expect(chips.getByRole('radio', { name: 'CE complete 1' })).not.toBeChecked();
+  await expect(chips.getByRole('radio', { name: 'Expired 0' })).not.toBeChecked();
+  await expect(chips.getByRole('radio', { name: 'On track 0' })).not.toBeChecked();
+  await expect(chips.getByRole('radio', { name: 'All 2' })).not.toBeChecked();
+
+  await chips.getByText('CE complete').click();
+  await expect(page).toHaveURL(/compliance=complete/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(complete);
+  await expect(rows.first().getByTestId('compliance-badge')).toHaveText('CE complete');
+
+  await chips.getByText('All 2', { exact: true }).click();
+  await expect(page).not.toHaveURL(/compliance=/);
+  await expect(rows).toHaveCount(2);
+  // Sorted by compliance: at risk first.
+  await page.getByRole('button', { name: /^Compliance/ }).click();
+  await expect(page).toHaveURL(/sort=compliance/);
+  await expect(rows.first()).toContainText(atRisk);
+
+  // The expiring card opens the list within the dashboard's window.
+  await page.goto('/dashboard');
+  await page.getByRole('link', { name: /^Expiring Agent Licenses/ }).click();
+  await expect(page).toHaveURL(/\/licenses\?expiring_within=\d+$/);
+  await expect(page.getByRole('combobox', { name: 'Expiring Within' })).not.toHaveValue('');
+});
+
+test('an Agent sees one CE card per license, the one most in need first, with the topic it still needs', async ({ page, request }) => {
+  const { agent, atRisk, complete } = await seedTeam(request);
+  await signInAs(page, agent.email, agent.first_name);
+
+  const section = page.getByTestId('ce-progress');
+  await expect(section.getByRole('heading', { name: 'Continuing Education Progress' })).toBeVisible();
+  const cards = section.getByTestId('ce-license');
+  await expect(cards).toHaveCount(2);
+
+  const first = cards.first();
+  await expect(first.getByRole('heading', { name: `MT Sales · ${atRisk}` })).toBeVisible();
+  await expect(first.getByTestId('compliance-badge')).toHaveText('At risk · 10 h');
+  await expect(first.getByTestId('ce-license-expiry')).toHaveText(`Expires ${addDays(TODAY, 40)} · 40 days left`);
+  await expect(first.getByText('0 of 10 hours completed')).toBeVisible();
+  await expect(first.getByTestId('topics-missing').getByRole('listitem')).toHaveText(['Ethics — 3 h']);
+  // 10 hours over two months (40 days, a month counted as 30 days, the last one whole).
+  await expect(first.getByTestId('ce-pace')).toHaveText(`About 5 h a month to finish by ${addDays(TODAY, 40)}`);
+
+  const second = cards.nth(1);
+  await expect(second.getByRole('heading', { name: `ID Sales · ${complete}` })).toBeVisible();
+  await expect(second.getByTestId('compliance-badge')).toHaveText('CE complete');
+  await expect(second.getByTestId('topics-missing')).toHaveCount(0);
+  await expect(second.getByTestId('ce-pace')).toHaveCount(0);
+
+  // Each card opens its license's transcript.
+  await first.getByRole('button', { name: `View transcript of license ${atRisk}` }).click();
+  await expect(page.getByRole('dialog', { name: 'CE Transcript' })).toBeVisible();
+});
+
+test("the license form takes the state rule's CE hours, says where they come from, and keeps what was typed", async ({ page, request }) => {
+  await putMontanaRule(request, await apiToken(request, 'admin'));
+  await signIn(page, 'admin');
+  await page.goto('/licenses');
+  await page.getByRole('button', { name: 'Add License' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add New License' });
+  const hours = dialog.getByLabel('CE Hours Required');
+  await expect(hours).toHaveValue('0');
+  await expect(dialog.getByText('Office default (System Settings)')).toBeVisible();
+
+  await dialog.getByRole('combobox', { name: /^State/ }).click();
+  await page.getByRole('option', { name: 'MT', exact: true }).click();
+  await expect(hours).toHaveValue('10');
+  await expect(dialog.getByText('From the MT Sales CE rule: 10 hours every 2 years, including Ethics 3 h')).toBeVisible();
+
+  // Another state without a rule: the office default again.
+  await dialog.getByRole('combobox', { name: /^State/ }).click();
+  await page.getByRole('option', { name: 'ID', exact: true }).click();
+  await expect(hours).toHaveValue('0');
+  await expect(dialog.getByText('Office default (System Settings)')).toBeVisible();
+
+  // Typed in: a later choice leaves it alone.
+  await hours.fill('7');
+  await dialog.getByRole('combobox', { name: /^State/ }).click();
+  await page.getByRole('option', { name: 'MT', exact: true }).click();
+  await expect(dialog.getByText(/^From the MT Sales CE rule/)).toBeVisible();
+  await expect(hours).toHaveValue('7');
+});
