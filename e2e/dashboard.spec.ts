@@ -33,7 +33,10 @@ async function signInAs(page: Page, email: string, firstName: string) {
   await expect(page.getByText(`Welcome back, ${firstName}!`)).toBeVisible();
 }
 
-test('Admin sees the greeting, its six stat cards, Recent Activity and Expiring Licenses (default 90 days)', async ({ page, request }) => {
+test('Admin sees the greeting, its eight stat cards (each a link), Recent Activity and Expiring Licenses (default 90 days)', async ({
+  page,
+  request,
+}) => {
   const admin = await apiToken(request, 'admin');
   const agent = await createUser(request, admin, 3, 'Dana', `Dash${uid()}`);
   const number = `DSH-${uid()}`;
