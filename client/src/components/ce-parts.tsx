@@ -4,9 +4,18 @@ import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title } 
 import type { CycleFigures, TranscriptCurrentCycle } from '@lm/shared';
 import { formatDate, formatDateTime, formatHours, hoursOf, hoursText, signedHours } from '../lib/format.ts';
 
-/** '6 of 10 hours' over a bar; the badge says whether the cycle is done. */
-export function CeHoursBar({ completed, required, complete }: { completed: number; required: number; complete: boolean }) {
-  const remaining = Math.max(0, required - completed);
+/** '6 of 10 hours' over a bar; the badge says whether the cycle is done and what the server says remains. */
+export function CeHoursBar({
+  completed,
+  required,
+  remaining,
+  complete,
+}: {
+  completed: number;
+  required: number;
+  remaining: number;
+  complete: boolean;
+}) {
   return (
     <Stack gap={6}>
       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -58,7 +67,7 @@ export function CycleFiguresView({ cycle }: { cycle: CycleFigures }) {
         <Figure label="Completed" value={cycle.completed} />
         <Figure label="Remaining" value={cycle.remaining} />
       </SimpleGrid>
-      <CeHoursBar completed={cycle.completed} required={cycle.required} complete={cycle.complete} />
+      <CeHoursBar completed={cycle.completed} required={cycle.required} remaining={cycle.remaining} complete={cycle.complete} />
       {cycle.topics.length > 0 && (
         <Section title="Required topics">
           <Table.ScrollContainer minWidth={280}>

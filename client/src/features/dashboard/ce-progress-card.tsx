@@ -1,16 +1,9 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, List, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, List, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
-import {
-  COMPLIANCE_COLORS,
-  COMPLIANCE_LABELS,
-  DASHBOARD_STRINGS,
-  hoursPerMonth,
-  LICENSE_STRINGS,
-  type CeLicenseCard,
-  type CeProgress,
-} from '@lm/shared';
+import { COMPLIANCE_COLORS, DASHBOARD_STRINGS, hoursPerMonth, type CeLicenseCard, type CeProgress } from '@lm/shared';
 import { TranscriptDrawer } from '../../components/transcript-drawer.tsx';
+import { ComplianceBadge } from '../../components/compliance-badge.tsx';
 import { formatDate, hoursOf, hoursShort } from '../../lib/format.ts';
 
 const percentOf = (completed: number, required: number) =>
@@ -68,8 +61,8 @@ function LicenseCeCard({ license: l, onTranscript }: { license: CeLicenseCard; o
   const percent = percentOf(l.ce_hours_completed, l.ce_hours_required);
   const title = DASHBOARD_STRINGS.ceLicenseTitle(l.state, l.license_type, l.license_number);
   const date = formatDate(l.expiration_date);
-  const pending = state === 'at_risk' || state === 'on_track';
-  const showHours = pending && hours_remaining > 0;
+  // The pace only while the hours can still be taken in time (at risk, on track).
+  const showPace = (state === 'at_risk' || state === 'on_track') && hours_remaining > 0;
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label={title} data-testid="ce-license" data-state={state}>
       <Stack gap="sm">
@@ -82,9 +75,7 @@ function LicenseCeCard({ license: l, onTranscript }: { license: CeLicenseCard; o
               {days_left < 0 ? DASHBOARD_STRINGS.expired(date) : DASHBOARD_STRINGS.expires(date)} · {DASHBOARD_STRINGS.daysLeft(days_left)}
             </Text>
           </div>
-          <Badge variant="light" color={COMPLIANCE_COLORS[state]} data-testid="compliance-badge" style={{ flexShrink: 0 }}>
-            {LICENSE_STRINGS.complianceBadge(COMPLIANCE_LABELS[state], showHours ? hoursShort(hours_remaining) : undefined)}
-          </Badge>
+          <ComplianceBadge compliance={l.compliance} style={{ flexShrink: 0 }} />
         </Group>
         <Stack gap={6}>
           <Group justify="space-between" gap="xs">
@@ -113,7 +104,7 @@ function LicenseCeCard({ license: l, onTranscript }: { license: CeLicenseCard; o
             </List>
           </Stack>
         )}
-        {showHours && (
+        {showPace && (
           <Text size="sm" data-testid="ce-pace">
             {DASHBOARD_STRINGS.pace(hoursShort(hoursPerMonth(l.compliance)), date)}
           </Text>

@@ -1,18 +1,10 @@
 import { Badge, Card, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import {
-  COMPLIANCE_COLORS,
-  COMPLIANCE_LABELS,
-  DASHBOARD_STRINGS,
-  DEFAULT_EXPIRING_WINDOW,
-  EXPIRING_CARD_LIMIT,
-  EXPIRING_WINDOWS,
-  expiringBadgeColor,
-  LICENSE_STRINGS,
-} from '@lm/shared';
+import { DASHBOARD_STRINGS, DEFAULT_EXPIRING_WINDOW, EXPIRING_CARD_LIMIT, EXPIRING_WINDOWS, expiringBadgeColor } from '@lm/shared';
 import { useExpiringLicenses } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
-import { formatDate, hoursShort } from '../../lib/format.ts';
+import { ComplianceBadge } from '../../components/compliance-badge.tsx';
+import { formatDate } from '../../lib/format.ts';
 
 const WINDOW_OPTIONS = EXPIRING_WINDOWS.map((d) => ({ value: String(d), label: `${d} days` }));
 
@@ -67,20 +59,7 @@ export function ExpiringLicensesCard() {
                 <Badge color={expiringBadgeColor(l.days_left)} data-color={expiringBadgeColor(l.days_left)} variant="light">
                   {l.days_left === 1 ? '1 day' : `${l.days_left} days`}
                 </Badge>
-                <Badge
-                  color={COMPLIANCE_COLORS[l.compliance.state]}
-                  variant="outline"
-                  size="sm"
-                  data-testid="expiring-compliance"
-                  data-state={l.compliance.state}
-                >
-                  {LICENSE_STRINGS.complianceBadge(
-                    COMPLIANCE_LABELS[l.compliance.state],
-                    l.compliance.state === 'at_risk' && l.compliance.hours_remaining > 0
-                      ? hoursShort(l.compliance.hours_remaining)
-                      : undefined,
-                  )}
-                </Badge>
+                <ComplianceBadge compliance={l.compliance} variant="outline" size="sm" data-testid="expiring-compliance" />
               </Stack>
             </Group>
           ))}

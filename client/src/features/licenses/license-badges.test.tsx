@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import type { Compliance } from '@lm/shared';
-import { CeProgress, ComplianceBadge, ExpiryBadge } from './license-badges.tsx';
+import { CeProgress, ComplianceCell, ExpiryBadge } from './license-badges.tsx';
 
 afterEach(cleanup);
 
@@ -23,7 +23,7 @@ describe('ExpiryBadge', () => {
   });
 });
 
-describe('ComplianceBadge', () => {
+describe('ComplianceCell', () => {
   const c = (over: Partial<Compliance>): Compliance => ({
     state: 'on_track',
     hours_remaining: 0,
@@ -33,14 +33,14 @@ describe('ComplianceBadge', () => {
   });
 
   it('shows the hours still to take while the license is at risk or on track', () => {
-    wrap(<ComplianceBadge compliance={c({ state: 'at_risk', hours_remaining: 43, days_left: 40 })} />);
+    wrap(<ComplianceCell compliance={c({ state: 'at_risk', hours_remaining: 43, days_left: 40 })} />);
     expect(screen.getByTestId('compliance-badge')).toHaveTextContent('At risk · 43 h');
     expect(screen.getByTestId('compliance-badge')).toHaveAttribute('data-state', 'at_risk');
   });
 
   it('shows the label alone once complete or expired, and the topics still missing', () => {
     wrap(
-      <ComplianceBadge
+      <ComplianceCell
         compliance={c({
           state: 'expired',
           hours_remaining: 5,
@@ -55,7 +55,7 @@ describe('ComplianceBadge', () => {
     expect(screen.getByTestId('compliance-badge')).toHaveTextContent(/^Expired$/);
     expect(screen.getByTestId('topics-missing')).toHaveTextContent('Missing: Ethics 3 h, Agency 2 h');
     cleanup();
-    wrap(<ComplianceBadge compliance={c({ state: 'complete' })} />);
+    wrap(<ComplianceCell compliance={c({ state: 'complete' })} />);
     expect(screen.getByTestId('compliance-badge')).toHaveTextContent(/^CE complete$/);
   });
 });

@@ -1,6 +1,7 @@
 import { Badge, Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
-import { addDays, COMPLIANCE_COLORS, COMPLIANCE_LABELS, expiryBand, LICENSE_STRINGS, type Compliance } from '@lm/shared';
+import { addDays, expiryBand, LICENSE_STRINGS, type Compliance } from '@lm/shared';
 import { formatHours, hoursShort } from '../../lib/format.ts';
+import { ComplianceBadge } from '../../components/compliance-badge.tsx';
 
 /**
  * Expiry badge (docs/product.md): past 'Expired' red; up to 30 days yellow; 31 to 90 blue; beyond 90 green. The days
@@ -20,15 +21,12 @@ export function ExpiryBadge({ expirationDate, daysLeft }: { expirationDate: stri
  * The server's compliance judgement of a license: the state's label and colour, the hours still to take while it
  * can still be done (at risk, on track), and the required topics still missing under it (two lines, all in a tooltip).
  */
-export function ComplianceBadge({ compliance }: { compliance: Compliance }) {
-  const { state, hours_remaining, topics_missing } = compliance;
-  const showHours = (state === 'at_risk' || state === 'on_track') && hours_remaining > 0;
+export function ComplianceCell({ compliance }: { compliance: Compliance }) {
+  const { state, topics_missing } = compliance;
   const missing = LICENSE_STRINGS.topicsMissing(topics_missing.map((t) => `${t.topic} ${hoursShort(t.hours)}`));
   return (
     <Stack gap={2} align="flex-start">
-      <Badge variant="light" color={COMPLIANCE_COLORS[state]} data-testid="compliance-badge" data-state={state}>
-        {LICENSE_STRINGS.complianceBadge(COMPLIANCE_LABELS[state], showHours ? hoursShort(hours_remaining) : undefined)}
-      </Badge>
+      <ComplianceBadge compliance={compliance} />
       {topics_missing.length > 0 && state !== 'complete' && (
         // Two lines at most in the row; the whole list in the tooltip (and for screen readers, the text is all there).
         <Tooltip label={missing} multiline w={260} withinPortal openDelay={200}>

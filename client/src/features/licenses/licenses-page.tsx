@@ -21,7 +21,7 @@ import { ExportButton } from '../../components/export-button.tsx';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RequireRole } from '../../components/require-role.tsx';
-import { CeProgress, ComplianceBadge, ExpiryBadge } from './license-badges.tsx';
+import { CeProgress, ComplianceCell, ExpiryBadge } from './license-badges.tsx';
 import { ComplianceFilter } from './compliance-filter.tsx';
 import { LicenseStatusBadge } from '../../components/license-status-badge.tsx';
 import { LicenseFormModal } from './license-form-modal.tsx';
@@ -224,7 +224,7 @@ function LicensesTable() {
             accessor: 'compliance',
             title: LICENSE_STRINGS.complianceColumn,
             sortable: true,
-            render: (l) => <ComplianceBadge compliance={l.compliance} />,
+            render: (l) => <ComplianceCell compliance={l.compliance} />,
           },
           { accessor: 'state', title: 'State', sortable: true, visibleMediaQuery: wide },
           { accessor: 'license_type', title: 'Type', sortable: true, noWrap: true, visibleMediaQuery: wide },

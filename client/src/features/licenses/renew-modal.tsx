@@ -106,7 +106,7 @@ function PreviewFigures({ preview }: { preview: RenewalPreview }) {
         <Text size="sm" fw={600}>
           CE this cycle
         </Text>
-        <CeHoursBar completed={preview.completed} required={preview.required} complete={preview.complete} />
+        <CeHoursBar completed={preview.completed} required={preview.required} remaining={preview.remaining} complete={preview.complete} />
       </Stack>
       {preview.complete ? (
         <Alert color="green" variant="light" icon={<IconCircleCheck size={18} />}>
