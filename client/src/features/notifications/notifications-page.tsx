@@ -168,12 +168,13 @@ function NotificationCard({ n, onOpen }: { n: InboxNotification; onOpen: () => v
               {unread && <VisuallyHidden>Unread: </VisuallyHidden>}
               {n.title}
             </Text>
+            {/* Dimmed text is tuned for the plain surfaces; on the unread card's blue tint it falls below 4.5:1. */}
             {n.body && (
-              <Text size="sm" c="dimmed">
+              <Text size="sm" c={unread ? undefined : 'dimmed'}>
                 {n.body}
               </Text>
             )}
-            <Text size="xs" c="dimmed">
+            <Text size="xs" c={unread ? undefined : 'dimmed'}>
               {INBOX_EVENT_LABELS[n.event]} · {formatDateTime(n.created_at)}
             </Text>
           </Stack>
