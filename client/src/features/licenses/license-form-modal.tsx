@@ -143,13 +143,22 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
             placeholder={holders.isLoading ? 'Loading...' : 'Select an Agent or Broker'}
             required
             searchable
+            allowDeselect={false}
             nothingFoundMessage="No Agents or Brokers found"
             data={holderOptions}
             {...form.getInputProps('user_id')}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="License Number" required {...form.getInputProps('license_number')} />
-            <Select label="State" required searchable data={[...LICENSE_STATE_CODES]} {...form.getInputProps('state')} />
+            {/* Choosing the chosen state again keeps it (a required field is never emptied by a second Enter). */}
+            <Select
+              label="State"
+              required
+              searchable
+              allowDeselect={false}
+              data={[...LICENSE_STATE_CODES]}
+              {...form.getInputProps('state')}
+            />
             <Select label="License Type" data={[...LICENSE_TYPES]} allowDeselect={false} {...form.getInputProps('license_type')} />
             <Select label="Status" data={statusOptions} allowDeselect={false} {...form.getInputProps('status')} />
             <TextInput label="Issue Date" type="date" required {...form.getInputProps('issue_date')} />
