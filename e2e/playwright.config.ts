@@ -56,6 +56,11 @@ export default defineConfig({
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { E2E_PORT: process.env.E2E_PORT, E2E_DATA_DIR: process.env.E2E_DATA_DIR, TZ: process.env.TZ ?? 'UTC' },
+    env: {
+      E2E_PORT: process.env.E2E_PORT,
+      E2E_DATA_DIR: process.env.E2E_DATA_DIR,
+      TZ: process.env.TZ ?? 'UTC',
+      ...(process.env.E2E_CLIENT_DIST ? { E2E_CLIENT_DIST: process.env.E2E_CLIENT_DIST } : {}),
+    },
   },
 });

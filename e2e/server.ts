@@ -1,5 +1,6 @@
 /**
- * The server the browser suite runs against: builds the client into a temporary folder, starts the
+ * The server the browser suite runs against: builds the client into a temporary folder (or serves the build
+ * named by E2E_CLIENT_DIST), starts the
  * real app on a fresh database in a temporary DATA_DIR, and seeds one user of each role.
  */
 import fs from 'node:fs';
@@ -12,9 +13,20 @@ import { seedE2eUsers } from './fixtures/seed.ts';
 
 const port = Number(process.env.E2E_PORT);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-e2e-'));
-const clientDist = path.join(dir, 'client');
+// E2E_CLIENT_DIST names a build already made (CI builds once for the size budget and reuses it here).
+const prebuilt = process.env.E2E_CLIENT_DIST ? path.resolve(process.env.E2E_CLIENT_DIST) : null;
+const clientDist = prebuilt ?? path.join(dir, 'client');
 
-await build({ configFile: path.resolve(import.meta.dirname, '../client/vite.config.ts'), logLevel: 'warn', build: { outDir: clientDist } });
+if (prebuilt) {
+  if (!fs.existsSync(path.join(prebuilt, 'index.html')))
+    throw new Error(`E2E_CLIENT_DIST=${prebuilt} holds no built client (run npm run build)`);
+} else {
+  await build({
+    configFile: path.resolve(import.meta.dirname, '../client/vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: clientDist },
+  });
+}
 
 // A fresh data directory every run (E2E_DATA_DIR is named after the port and may be left from an earlier run).
 if (process.env.E2E_DATA_DIR) fs.rmSync(process.env.E2E_DATA_DIR, { recursive: true, force: true });
