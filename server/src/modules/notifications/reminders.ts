@@ -359,17 +359,15 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
   const today = officeToday(now);
   const due = await dueLicenses(db, today, settings);
 
-  // 1. Holders.
-  const templates = {
-    license_expiring: await activeTemplates(db, 'license_expiring'),
-    license_expired: await activeTemplates(db, 'license_expired'),
-  };
-  for (const l of due) {
-    if (!l.live) continue;
-    // The holder's notification centre: once per license, threshold and cycle (docs/decisions.md "Notification centre").
-    await db.transaction((tx) => notifyUser(tx, licenseNotice(l)));
+  /** Each active template of a license's event, to the holder, at most once per reminder key (channel appended). */
+  const sendTemplates = async (
+    templates: Awaited<ReturnType<typeof activeTemplates>>,
+    l: HolderLicense,
+    event: Extract<TriggerEvent, 'license_expiring' | 'license_expired' | 'ce_due'>,
+    key: string,
+  ) => {
     const values = licenseValues(l, settings);
-    for (const t of templates[l.trigger]) {
+    for (const t of templates) {
       const recipient = recipientFor(t.type, l);
       if (!recipient) {
         summary.no_address++;
@@ -384,12 +382,24 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
           template: { id: t.id, name: t.name },
           user_id: l.user_id,
           license_id: l.license_id,
-          reminder_key: `${l.trigger}:${l.license_id}:${l.expiration_date}:${t.type}`,
-          inbox_event: l.trigger,
+          reminder_key: `${key}:${t.type}`,
+          inbox_event: event,
           now,
         }),
       );
     }
+  };
+
+  // 1. Holders.
+  const templates = {
+    license_expiring: await activeTemplates(db, 'license_expiring'),
+    license_expired: await activeTemplates(db, 'license_expired'),
+  };
+  for (const l of due) {
+    if (!l.live) continue;
+    // The holder's notification centre: once per license, threshold and cycle (docs/decisions.md "Notification centre").
+    await db.transaction((tx) => notifyUser(tx, licenseNotice(l)));
+    await sendTemplates(templates[l.trigger], l, l.trigger, `${l.trigger}:${l.license_id}:${l.expiration_date}`);
   }
 
   // 1a. CE due: each license at risk, at the smallest of 90, 60 and 30 days before expiry it has reached, once per
@@ -401,28 +411,7 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
     const threshold = ceDueThreshold(l.days_left);
     if (threshold === null) continue;
     await db.transaction((tx) => notifyUser(tx, ceDueNotice(l, threshold)));
-    const values = licenseValues(l, settings);
-    for (const t of ceDueTemplates) {
-      const recipient = recipientFor(t.type, l);
-      if (!recipient) {
-        summary.no_address++;
-        continue;
-      }
-      count(
-        await deliver(db, config, {
-          channel: t.type,
-          recipient,
-          subject: renderTemplate(t.subject, values),
-          body: renderTemplate(t.body, values),
-          template: { id: t.id, name: t.name },
-          user_id: l.user_id,
-          license_id: l.license_id,
-          reminder_key: `ce_due:${l.license_id}:${l.expiration_date}:${threshold}:${t.type}`,
-          inbox_event: 'ce_due',
-          now,
-        }),
-      );
-    }
+    await sendTemplates(ceDueTemplates, l, 'ce_due', `ce_due:${l.license_id}:${l.expiration_date}:${threshold}`);
   }
 
   // 1b. Payers of Pending payments whose date has come (reminders.payments.ts).
