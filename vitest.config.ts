@@ -11,13 +11,18 @@ export default defineConfig({
     // compute, so a third worker on the 2-core machines keeps both busy (70 s against 101 s with two, 300 s with
     // Vitest's default of cores - 1). Each file has databases of its own, so files share nothing.
     maxWorkers: os.availableParallelism() + 1,
+    // `isolate: false` in every project: a worker imports the app once and runs its files one after another, instead
+    // of importing it again for every file (the server pass 33 s against 70 s, the client 5 s against 14 s). The files
+    // share no state that matters: each builds its own database, app and caches keyed by that database, and the
+    // client's renders each make their own providers.
     projects: [
-      { test: { name: 'shared', include: ['shared/src/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'shared', include: ['shared/src/**/*.test.ts'], environment: 'node', isolate: false } },
       {
         test: {
           name: 'server',
           include: ['server/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
           env: { TZ: 'UTC', ...pgEnv },
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -29,6 +34,7 @@ export default defineConfig({
           name: 'integrator',
           include: ['integrator/test/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
           env: { TZ: 'UTC', ...pgEnv },
           testTimeout: 30_000,
         },
@@ -38,6 +44,7 @@ export default defineConfig({
           name: 'client',
           include: ['client/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          isolate: false,
           setupFiles: ['client/src/test/setup.ts'],
         },
       },
