@@ -56,12 +56,7 @@ export function statusSql(c: LicenseColumns, today: DateValue): SQL<LicenseStatu
 }
 
 /** Reads as `status` (licenseStatusOn), written so the (status, expiration_date) index serves it. */
-export function statusIs(c: LicenseColumns, status: LicenseStatus | SQLWrapper, today: DateValue): SQL {
-  if (typeof status !== 'string') {
-    // A placeholder: the same test as the literal forms below, in one expression.
-    return sql`(${c.status} = ${status} AND NOT (${c.status} = 'Active' AND ${expiredSql(c, today)})
-      OR ${status} = 'Expired' AND ${c.status} = 'Active' AND ${expiredSql(c, today)})`;
-  }
+export function statusIs(c: LicenseColumns, status: LicenseStatus, today: DateValue): SQL {
   if (status === 'Active') return sql`(${c.status} = 'Active' AND ${c.expiration_date} >= ${today})`;
   if (status === 'Expired') return sql`(${c.status} = 'Expired' OR ${c.status} = 'Active' AND ${expiredSql(c, today)})`;
   return sql`${c.status} = ${status}`;
