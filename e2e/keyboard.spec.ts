@@ -73,10 +73,17 @@ test('sign-in, then a license created, edited and deleted with the keyboard alon
   await page.keyboard.type(number);
   await page.keyboard.press('Tab');
   await page.keyboard.type('TX');
+  // Choose once the option is listed: an Enter before the list opens submits the form instead (and the field's
+  // text 'TX' would then be only what was typed, emptied when the field loses the focus).
+  await expect(page.getByRole('option', { name: 'TX', exact: true })).toBeVisible();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
-  await expect(dialog.getByRole('combobox', { name: /^State/ })).toHaveValue('TX');
+  const stateField = dialog.getByRole('combobox', { name: /^State/ });
+  await expect(stateField).toHaveValue('TX');
+  await expect(page.getByRole('option', { name: 'TX', exact: true })).toBeHidden();
   await tabTo(page, dialog.getByLabel(/^Issue Date/));
+  // Still TX once it has lost the focus: it was chosen, not only typed.
+  await expect(stateField).toHaveValue('TX');
   await page.keyboard.type('01102025');
   await expect(dialog.getByLabel(/^Issue Date/)).toHaveValue('2025-01-10');
   // Tab steps through a date field's month, day and year before it leaves the field.
