@@ -19,12 +19,12 @@ export default tseslint.config(
   {
     files: ['server/**/*.ts'],
     rules: {
-      // Services throw AppError (core/errors.ts) so the client gets a status and a message, never a 500.
+      // Services throw AppError (base/errors.ts) so the client gets a status and a message, never a 500.
       'no-restricted-syntax': [
         'error',
         {
           selector: "ThrowStatement > NewExpression[callee.name='Error']",
-          message: 'Throw AppError (server/src/core/errors.ts), not Error.',
+          message: 'Throw AppError (server/src/base/errors.ts), not Error.',
         },
       ],
     },
@@ -39,7 +39,7 @@ export default tseslint.config(
         'error',
         {
           selector: "ThrowStatement > NewExpression[callee.name='Error']",
-          message: 'Throw AppError (server/src/core/errors.ts), not Error.',
+          message: 'Throw AppError (server/src/base/errors.ts), not Error.',
         },
         {
           selector: 'CallExpression[arguments.length=0][callee.property.name=/^(get|all|run)$/]',
@@ -97,6 +97,25 @@ export default tseslint.config(
             {
               regex: '(^|/)features/',
               message: 'Features do not import each other: move shared code to client/src/lib/ or client/src/components/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Shared code sits below the features: client/src/components/ and client/src/lib/ never import a feature. What a
+    // shared piece needs from one is passed in by client/src/app/, which composes the features (the layout's
+    // notification bell), or moves down into lib/ or components/.
+    files: ['client/src/components/**', 'client/src/lib/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)features/',
+              message: 'Shared code does not import features: pass it in from client/src/app/, or move it to lib/ or components/.',
             },
           ],
         },

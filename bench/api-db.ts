@@ -19,7 +19,7 @@ import { loadConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/client.ts';
 import { isPostgresUrl } from '../server/src/db/engine.ts';
 import { ROOT } from '../server/src/paths.ts';
-import { createSession, hashToken } from '../server/src/modules/auth/sessions.ts';
+import { createSession, hashToken } from '../server/src/core/sessions.ts';
 import { sessions, users } from '../server/src/db/schema/index.ts';
 import { AUDIT_ROWS } from './data.ts';
 import { seedSqlite } from './seed.sqlite.ts';

@@ -163,7 +163,7 @@ class HttpError extends Error {
 
 const TOUCH_INTERVAL_MS = 30_000;
 
-/** The signed-in user of a request, by the product's rules (modules/auth/sessions.ts), or 401. */
+/** The signed-in user of a request, by the product's rules (server/src/core/sessions.ts), or 401. */
 async function signedIn(req: FastifyRequest): Promise<{ user_id: number; role_id: number }> {
   const match = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? '').trim());
   const token = match?.[1];

@@ -20,7 +20,7 @@ import { users } from '../server/src/db/schema/index.ts';
 import { buildApp } from '../server/src/app.ts';
 import { today } from '../server/src/core/dates.ts';
 import type { AuthUser } from '../server/src/core/identity.ts';
-import { createSession } from '../server/src/modules/auth/sessions.ts';
+import { createSession } from '../server/src/core/sessions.ts';
 import * as auditService from '../server/src/modules/audit/audit.service.ts';
 import * as dashboard from '../server/src/modules/dashboard/dashboard.service.ts';
 import * as reports from '../server/src/modules/reports/reports.service.ts';

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { AxeResults, RunOptions } from 'axe-core';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createLicense, myId, uid } from './fixtures/data.ts';
 import { E2E_USERS, type E2eUserKey } from './fixtures/users.ts';
 import { NAV } from '../client/src/app/nav.ts';
 
@@ -11,7 +13,8 @@ import { NAV } from '../client/src/app/nav.ts';
  * axe-core on every screen as every role, in light and dark, with each kind of modal and menu open
  * (docs/decisions.md "Accessibility"). A serious or critical violation of WCAG 2.1 A/AA fails the test.
  *
- * Kept fast for the CI budget: one sign-in per role, screens reached through the sidebar (client-side), the colour
+ * Kept fast for the CI budget: one sign-in per test (the Admin's screens are two tests, run side by side), screens
+ * reached through the sidebar (client-side), the colour
  * scheme switched in place with the header's toggle (every rule in one scheme, the colour rule in the other: only
  * colours differ), the header and sidebar measured once per role, and the dialogs and menus of a screen opened once
  * (as the Admin, who sees them all), in whichever scheme the screen ends on (the order alternates, so both are
@@ -181,8 +184,10 @@ async function checkDialogsAndMenus(page: Page, path: string) {
 
 /** A CE certificate of the agent's, so the documents list has a row and its drawer shows what was read. */
 async function seedCertificate(request: APIRequestContext) {
-  const res = await request.post('/api/documents', {
-    headers: { authorization: `Bearer ${await apiToken(request, 'agent')}` },
+  await (
+    await apiAs(request, 'agent')
+  ).post('/api/documents', undefined, {
+    status: 201,
     multipart: {
       category: 'ce_certificate',
       file: {
@@ -192,19 +197,17 @@ async function seedCertificate(request: APIRequestContext) {
       },
     },
   });
-  expect(res.status(), await res.text()).toBe(201);
 }
 
 /** A license of the agent's, so the licenses list has a row (its menu, its delete confirm, its transcript drawer). */
 async function seedLicense(request: APIRequestContext) {
-  const auth = { authorization: `Bearer ${await apiToken(request, 'admin')}` };
-  const me = await request.get('/api/auth/me', { headers: { authorization: `Bearer ${await apiToken(request, 'agent')}` } });
-  const agentId = ((await me.json()) as { user_id: number }).user_id;
-  const res = await request.post('/api/licenses', {
-    headers: auth,
-    data: { user_id: agentId, license_number: `AX-${Date.now()}`, state: 'FL', issue_date: '2025-01-01', expiration_date: '2027-01-01' },
+  const agentId = await myId(await apiAs(request, 'agent'));
+  await createLicense(await apiAs(request, 'admin'), {
+    user_id: agentId,
+    license_number: `AX-${uid()}`,
+    state: 'FL',
+    expiration_date: '2027-01-01',
   });
-  expect(res.status()).toBe(200);
 }
 
 test('signed-out screens, light and dark', async ({ page }) => {
@@ -219,31 +222,47 @@ test('signed-out screens, light and dark', async ({ page }) => {
   await checkBothSchemes(page, '/reset-password');
 });
 
+/**
+ * A role's screens in sidebar order, in tests of at most this many screens: the Admin's fourteen (with their
+ * dialogs and menus) are two tests, which the two workers run side by side (fullyParallel).
+ */
+const SCREENS_PER_TEST = 7;
+
 for (const who of Object.keys(E2E_USERS) as E2eUserKey[]) {
-  test(`${who}: every screen, light and dark, with its dialogs and menus open`, async ({ page, request }) => {
-    if (who === 'admin') {
-      await seedLicense(request);
-      await seedCertificate(request);
-    }
-    await signIn(page, who);
-    const entries = NAV.filter((e) => e.roles.includes(E2E_USERS[who].role));
-    const nav = page.getByRole('navigation', { name: 'Main navigation' });
-    for (const [i, entry] of entries.entries()) {
-      const link = nav.getByRole('link', { name: entry.label, exact: true });
-      await link.click();
-      await expect(link).toHaveAttribute('aria-current', 'page');
+  const entries = NAV.filter((e) => e.roles.includes(E2E_USERS[who].role));
+  const parts = Math.ceil(entries.length / SCREENS_PER_TEST);
+  for (let part = 0; part < parts; part++) {
+    const screens = entries.slice(part * SCREENS_PER_TEST, (part + 1) * SCREENS_PER_TEST);
+    const first = part === 0;
+    const last = part === parts - 1;
+    const what = parts === 1 ? 'every screen' : `screens ${part * SCREENS_PER_TEST + 1}-${part * SCREENS_PER_TEST + screens.length}`;
+    test(`${who}: ${what}, light and dark, with its dialogs and menus open`, async ({ page, request }) => {
+      if (who === 'admin') {
+        const paths = screens.map((e) => e.path);
+        if (paths.includes('/licenses')) await seedLicense(request);
+        if (paths.includes('/documents')) await seedCertificate(request);
+      }
+      // Straight onto the part's first screen; each screen is then reached through the sidebar (client-side).
+      await signIn(page, who, screens[0]!.path);
+      const nav = page.getByRole('navigation', { name: 'Main navigation' });
+      for (const [i, entry] of screens.entries()) {
+        const link = nav.getByRole('link', { name: entry.label, exact: true });
+        await link.click();
+        await expect(link).toHaveAttribute('aria-current', 'page');
+        await waitForScreen(page);
+        // The header and sidebar are the same on every screen: measured whole on the role's first, then the page itself.
+        await checkBothSchemes(page, `${entry.path} as ${who}`, first && i === 0 ? undefined : 'main');
+        if (who === 'admin') await checkDialogsAndMenus(page, entry.path);
+      }
+      if (!last) return;
+      // Profile, through the user menu (open, it is measured too).
+      await page.getByTestId('user-menu').click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await expectNoSeriousViolations(page, `user menu as ${who} (${await scheme(page)})`, { within: MENU });
+      await page.getByRole('menuitem', { name: 'Profile' }).click();
+      await expect(page).toHaveURL(/\/profile$/);
       await waitForScreen(page);
-      // The header and sidebar are the same on every screen: measured whole on the first, then the page itself.
-      await checkBothSchemes(page, `${entry.path} as ${who}`, i === 0 ? undefined : 'main');
-      if (who === 'admin') await checkDialogsAndMenus(page, entry.path);
-    }
-    // Profile, through the user menu (open, it is measured too).
-    await page.getByTestId('user-menu').click();
-    await expect(page.getByRole('menu')).toBeVisible();
-    await expectNoSeriousViolations(page, `user menu as ${who} (${await scheme(page)})`, { within: MENU });
-    await page.getByRole('menuitem', { name: 'Profile' }).click();
-    await expect(page).toHaveURL(/\/profile$/);
-    await waitForScreen(page);
-    await checkBothSchemes(page, `/profile as ${who}`, 'main');
-  });
+      await checkBothSchemes(page, `/profile as ${who}`, 'main');
+    });
+  }
 }

@@ -1,45 +1,21 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createLicense, createUser, uid } from './fixtures/data.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
-
-const PASSWORD = 'Audit-Passw0rd-1';
-const uid = () => `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
 
 /**
  * A fresh Admin whose own audit trail is exactly: 1 login, 1 license create, 26 license updates,
  * so the User ID filter gives exact counts even with other spec files writing at the same time.
  */
 async function actorWithHistory(request: APIRequestContext) {
-  const admin = await apiToken(request, 'admin');
-  const auth = { authorization: `Bearer ${admin}` };
-  const email = `auditor-${uid()}@e2e.test`;
-  const created = await request.post('/api/users', {
-    headers: auth,
-    data: { email, password: PASSWORD, first_name: 'Audrey', last_name: `Auditor${uid()}`, role_id: 1 },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  const actor = (await created.json()) as { user_id: number; last_name: string };
-  const holder = await request.post('/api/users', {
-    headers: auth,
-    data: { email: `holder-${uid()}@e2e.test`, password: PASSWORD, first_name: 'Hal', last_name: 'Holder', role_id: 3 },
-  });
-  const holderId = ((await holder.json()) as { user_id: number }).user_id;
-
-  const login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
-  const token = ((await login.json()) as { token: string }).token;
-  const mine = { authorization: `Bearer ${token}` };
-  const number = `AUD-${uid()}`;
-  const lic = await request.post('/api/licenses', {
-    headers: mine,
-    data: { user_id: holderId, license_number: number, state: 'NY', issue_date: '2024-01-01', expiration_date: '2028-01-01' },
-  });
-  expect(lic.status(), await lic.text()).toBe(200);
-  const licenseId = ((await lic.json()) as { license_id: number }).license_id;
-  for (let i = 1; i <= 26; i++) {
-    const res = await request.put(`/api/licenses/${licenseId}`, { headers: mine, data: { ce_hours_required: i } });
-    expect(res.status()).toBe(200);
-  }
-  return { userId: actor.user_id, lastName: actor.last_name, number };
+  const admin = await apiAs(request, 'admin');
+  const actor = await createUser(admin, 'Admin', { first_name: 'Audrey' });
+  const holder = await createUser(admin, 'Agent', { first_name: 'Hal' });
+  const mine = await apiAs(request, actor);
+  const license = await createLicense(mine, { user_id: holder.user_id, license_number: `AUD-${uid()}`, state: 'NY' });
+  for (let i = 1; i <= 26; i++) await mine.put(`/api/licenses/${license.license_id}`, { ce_hours_required: i });
+  return { userId: actor.user_id, lastName: actor.last_name, number: license.license_number };
 }
 
 /** The list's "Showing X to Y of Z entries" (components/list-table.tsx). */
@@ -53,8 +29,7 @@ async function setUserId(page: Page, id: number | string) {
 test('Admin sees the summary cards, filters, table and the detail modal with formatted JSON', async ({ page, request }) => {
   test.setTimeout(60_000); // the actor's history is 28 API calls before the screen opens
   const actor = await actorWithHistory(request);
-  await signIn(page, 'admin');
-  await page.goto('/audit');
+  await signIn(page, 'admin', '/audit');
   await expect(page.getByRole('heading', { name: 'Audit Logs' })).toBeVisible();
   for (const label of ['Total Logs', 'Active Users', 'Action Types', 'Tables Modified']) {
     await expect(page.getByTestId(`stat-${label}`)).toContainText(/\d/);
@@ -108,8 +83,7 @@ test('Admin sees the summary cards, filters, table and the detail modal with for
 test('pagination: sizes 25/50/100, previous and next, and a filter change returns to page 1', async ({ page, request }) => {
   test.setTimeout(60_000); // the actor's history is 28 API calls before the screen opens
   const actor = await actorWithHistory(request);
-  await signIn(page, 'admin');
-  await page.goto('/audit');
+  await signIn(page, 'admin', '/audit');
   await setUserId(page, actor.userId);
   await expect(showing(page)).toHaveText('Showing 1 to 28 of 28 entries');
 
@@ -133,8 +107,7 @@ test('pagination: sizes 25/50/100, previous and next, and a filter change return
 });
 
 test('a date range in the future shows the empty table and zero entries', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/audit');
+  await signIn(page, 'admin', '/audit');
   // Two quick edits in a row: the second must not undo the first.
   await page.getByLabel('Start Date').fill('2099-01-01');
   await page.getByLabel('End Date').fill('2099-01-31');
@@ -149,8 +122,7 @@ test('other roles see the access-denied text and no audit data is requested', as
   page.on('request', (r) => {
     if (r.url().includes('audit.')) calls.push(r.url());
   });
-  await signIn(page, 'broker');
-  await page.goto('/audit');
+  await signIn(page, 'broker', '/audit');
   await expect(page.getByText('Access denied. Admin privileges required.')).toBeVisible();
   expect(calls).toEqual([]);
 });
@@ -160,28 +132,19 @@ test('at phone width: the audit log, the delivery history, the templates, the ba
   request,
 }, testInfo) => {
   // Something in each list: a delivery (a test send) and a backup.
-  const admin = { authorization: `Bearer ${await apiToken(request, 'admin')}` };
-  const template = await request.post('/api/admin/notification-templates', {
-    headers: admin,
-    data: { name: `Phone ${uid()}`, subject: 'Hello {{first_name}}', body: 'Body', trigger_event: 'license_expiring' },
+  const admin = await apiAs(request, 'admin');
+  const template = await admin.post<{ id: number }>('/api/admin/notification-templates', {
+    name: `Phone ${uid()}`,
+    subject: 'Hello {{first_name}}',
+    body: 'Body',
+    trigger_event: 'license_expiring',
   });
-  expect(template.status(), await template.text()).toBe(200);
-  const templateId = ((await template.json()) as { id: number }).id;
-  const sent = await request.post(`/api/admin/notification-templates/${templateId}/test`, {
-    headers: admin,
-    data: { test_email: 'phone@e2e.test' },
-  });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const backup = await request.post('/api/admin/backups', {
-    headers: admin,
-    data: { description: `Phone ${uid()}`, include_files: false },
-  });
-  expect(backup.status(), await backup.text()).toBe(200);
+  const recipient = `phone-${uid()}@e2e.test`;
+  await admin.post(`/api/admin/notification-templates/${template.id}/test`, { test_email: recipient });
+  await admin.post('/api/admin/backups', { description: `Phone ${uid()}`, include_files: false });
 
   await atPhoneWidth(page);
-  await signIn(page, 'admin');
-
-  await page.goto('/audit');
+  await signIn(page, 'admin', '/audit');
   const auditRows = page.locator('table tbody tr');
   await expect(auditRows.first()).toBeVisible();
   await expectInView(auditRows.first().getByRole('button', { name: /View log/ }));
@@ -199,12 +162,12 @@ test('at phone width: the audit log, the delivery history, the templates, the ba
   await expectInView(templateRows.first().getByRole('button', { name: /^Actions for template/ }));
   await phoneShot(page, testInfo, 'notification-templates');
   await page.getByRole('tab', { name: 'Delivery History' }).click();
-  const historyRow = page.locator('table tbody tr').filter({ hasText: 'phone@e2e.test' }).first();
+  const historyRow = page.locator('table tbody tr').filter({ hasText: recipient });
   await expect(historyRow).toBeVisible();
   await expectInView(historyRow.getByRole('button', { name: /^View notification/ }));
   await phoneShot(page, testInfo, 'notification-history');
   await historyRow.getByRole('button', { name: /^View notification/ }).click();
-  await expect(page.getByRole('dialog', { name: 'Notification details' })).toContainText('phone@e2e.test');
+  await expect(page.getByRole('dialog', { name: 'Notification details' })).toContainText(recipient);
   await phoneShot(page, testInfo, 'notification-detail');
   await page.keyboard.press('Escape');
 

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { apiAs } from './fixtures/api.ts';
+import { logOut, signIn, signInWithForm, submitLogin } from './fixtures/auth.ts';
+import { createUser } from './fixtures/data.ts';
 import { E2E_PASSWORD, E2E_USERS } from './fixtures/users.ts';
 
 const ACCESS_DENIED = 'Access denied. Admin privileges required.';
@@ -32,9 +34,7 @@ test('a signed-out visitor is sent to /login from any page', async ({ page }) =>
 
 test('a wrong password shows the red alert, and editing a field clears it', async ({ page }) => {
   await page.goto('/login');
-  await page.getByLabel('Email').fill(E2E_USERS.broker.email);
-  await page.getByLabel(/^Password/).fill('Not-the-password1');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await submitLogin(page, E2E_USERS.broker.email, 'Not-the-password1');
   const alert = page.getByTestId('login-error');
   await expect(alert).toHaveText('Invalid email or password');
   await page.getByLabel(/^Password/).fill('x');
@@ -47,15 +47,13 @@ test('the button reads Signing In... while the sign-in is under way', async ({ p
     await new Promise((r) => setTimeout(r, 600));
     await route.continue();
   });
-  await page.getByLabel('Email').fill(E2E_USERS.admin.email);
-  await page.getByLabel(/^Password/).fill(E2E_PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await submitLogin(page, E2E_USERS.admin.email, E2E_PASSWORD);
   await expect(page.getByRole('button', { name: 'Signing In...' })).toBeVisible();
   await expect(page.getByText('Login successful!')).toBeVisible();
 });
 
 test('Admin signs in, sees all 14 entries, keeps the session on reload, and logs out', async ({ page }) => {
-  await signIn(page, 'admin');
+  await signInWithForm(page, 'admin');
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText('Login successful!')).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
@@ -93,10 +91,9 @@ test('an Agent sees only its entries and the access-denied text on admin screens
   }
 });
 
-test('Broker and School see their own sidebars', async ({ browser }) => {
-  const broker = await browser.newPage();
-  await signIn(broker, 'broker');
-  await expect(broker.getByRole('navigation', { name: 'Main navigation' }).getByRole('link')).toHaveText([
+test('Broker and School see their own sidebars', async ({ page, browser }) => {
+  await signIn(page, 'broker');
+  await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link')).toHaveText([
     'Dashboard',
     'Users',
     'Licenses',
@@ -113,11 +110,11 @@ test('Broker and School see their own sidebars', async ({ browser }) => {
     'Documents',
     'Notifications',
   ]);
+  await school.close();
 });
 
 test('an unknown path for a signed-in user goes to the dashboard', async ({ page }) => {
-  await signIn(page, 'school');
-  await page.goto('/definitely-not-a-page');
+  await signIn(page, 'school', '/definitely-not-a-page');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText('Welcome back, Sam!')).toBeVisible();
 });
@@ -161,39 +158,27 @@ test('every screen loads under the Content Security Policy without errors', asyn
 });
 
 test('a browser that signed in before still signs in while a stranger is locked out of the account', async ({ page, browser, request }) => {
-  const admin = await apiToken(request, 'admin');
-  const email = `lockout-${Date.now()}@e2e.test`;
-  const created = await request.post('/api/users', {
-    headers: { authorization: `Bearer ${admin}` },
-    data: { email, password: E2E_PASSWORD, first_name: 'Lena', last_name: 'Lockout', role_id: 3 },
-  });
-  expect(created.status()).toBe(200);
+  const lena = await createUser(await apiAs(request, 'admin'), 'Agent', { first_name: 'Lena' });
 
-  const signInAs = async (p: typeof page, password: string) => {
-    await p.goto('/login');
-    await p.getByLabel('Email').fill(email);
-    await p.getByLabel(/^Password/).fill(password);
-    await p.getByRole('button', { name: 'Sign In' }).click();
-  };
-  // This browser signs in once: it is a known device from now on.
-  await signInAs(page, E2E_PASSWORD);
-  await expect(page.getByText('Welcome back, Lena!')).toBeVisible();
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  // This browser signs in once, through the form: it is a known device from now on.
+  await signInWithForm(page, lena);
+  await logOut(page);
 
   // A stranger (another browser) guesses five times; the sixth attempt is refused, even the right password.
   const strangerContext = await browser.newContext();
   const stranger = await strangerContext.newPage();
+  // Each guess on a fresh login screen: its alert can only be its own answer.
   for (let i = 0; i < 5; i++) {
-    await signInAs(stranger, `Wrong-guess-${i}A`);
+    await stranger.goto('/login');
+    await submitLogin(stranger, lena.email, `Wrong-guess-${i}A`);
     await expect(stranger.getByTestId('login-error')).toHaveText('Invalid email or password');
   }
-  await signInAs(stranger, E2E_PASSWORD);
+  await stranger.goto('/login');
+  await submitLogin(stranger, lena.email, lena.password);
   await expect(stranger.getByTestId('login-error')).toHaveText('Too many failed sign-in attempts. Try again in 30 minutes.');
   await strangerContext.close();
 
   // The known browser is not locked out.
-  await signInAs(page, E2E_PASSWORD);
+  await submitLogin(page, lena.email, lena.password);
   await expect(page.getByText('Welcome back, Lena!')).toBeVisible();
 });

@@ -1,13 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { signIn } from './fixtures/auth.ts';
+import { SETTINGS_LOCK, uid } from './fixtures/data.ts';
 
 const CREATE_CONFIRM = 'Are you sure you want to create a new backup? This may take a few minutes.';
 const DELETE_CONFIRM = 'Are you sure you want to delete this backup? This action cannot be undone.';
 
-test('Admin creates, downloads, uploads, restores and deletes a backup', async ({ page }) => {
+// The restore puts back the system settings as the backup found them: not while another test changes them.
+test('Admin creates, downloads, uploads, restores and deletes a backup', { lock: SETTINGS_LOCK }, async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'admin');
-  await page.goto('/backup-restore');
+  await signIn(page, 'admin', '/backup-restore');
   await expect(page.getByRole('heading', { name: 'Backup & Restore' })).toBeVisible();
   for (const card of ['Total Backups', 'Completed', 'In Progress', 'Total Size']) {
     await expect(page.getByTestId(`stat-${card}`)).toBeVisible();
@@ -15,7 +16,7 @@ test('Admin creates, downloads, uploads, restores and deletes a backup', async (
   await expect(page.getByTestId('stat-Total Size')).toHaveText(/^\d+(\.\d\d)? (Bytes|KB|MB|GB)$/);
 
   // Create: the confirm question first; cancelling does nothing.
-  const description = `E2E backup ${Date.now()}`;
+  const description = `E2E backup ${uid()}`;
   await page.getByLabel('Backup description').fill(description);
   await page.getByRole('button', { name: 'Create Backup' }).click();
   const dialog = page.getByRole('dialog');
@@ -73,8 +74,7 @@ test('Admin creates, downloads, uploads, restores and deletes a backup', async (
 });
 
 test('an upload that is not a backup shows the server error', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/backup-restore');
+  await signIn(page, 'admin', '/backup-restore');
   await page
     .locator('input[type="file"]')
     .setInputFiles({ name: 'notes.zip', mimeType: 'application/zip', buffer: Buffer.from('not a zip') });
@@ -82,8 +82,7 @@ test('an upload that is not a backup shows the server error', async ({ page }) =
 });
 
 test('other roles see the access-denied text', async ({ page }) => {
-  await signIn(page, 'broker');
-  await page.goto('/backup-restore');
+  await signIn(page, 'broker', '/backup-restore');
   await expect(page.getByText('Access denied. Admin privileges required.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create Backup' })).toHaveCount(0);
 });

@@ -1,23 +1,18 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createBrokerage, uid } from './fixtures/data.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
 import { E2E_BROKERAGE } from './fixtures/users.ts';
 
 // The machines running this suite are shared and busy: give server answers more time than the default.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 const rows = (page: Page) => page.locator('table tbody tr');
 
 async function createBrokerages(request: APIRequestContext, tag: string, count: number) {
-  const token = await apiToken(request, 'admin');
-  for (let i = 0; i < count; i++) {
-    const res = await request.post('/api/brokerages', {
-      headers: { authorization: `Bearer ${token}` },
-      data: { name: `${tag} Realty ${String(i).padStart(2, '0')}` },
-    });
-    expect(res.status()).toBe(200);
-  }
+  const admin = await apiAs(request, 'admin');
+  for (let i = 0; i < count; i++) await createBrokerage(admin, `${tag} Realty ${String(i).padStart(2, '0')}`);
 }
 
 async function search(page: Page, text: string) {
@@ -28,9 +23,8 @@ async function search(page: Page, text: string) {
 
 test('Admin adds, finds, edits, views users of and deletes a brokerage', async ({ page }) => {
   test.slow();
-  const name = `Harbor ${unique()}`;
-  await signIn(page, 'admin');
-  await page.goto('/brokerages');
+  const name = `Harbor ${uid()}`;
+  await signIn(page, 'admin', '/brokerages');
   await expect(page.getByRole('heading', { name: 'Brokerage Management' })).toBeVisible({ timeout: 20_000 });
 
   await page.getByRole('button', { name: 'Add Brokerage' }).click();
@@ -83,8 +77,7 @@ test('Admin adds, finds, edits, views users of and deletes a brokerage', async (
 });
 
 test('Users in a brokerage lists its people, and agent_count shows', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/brokerages');
+  await signIn(page, 'admin', '/brokerages');
   await expect(page.getByRole('heading', { name: 'Brokerage Management' })).toBeVisible({ timeout: 20_000 });
   await search(page, E2E_BROKERAGE);
   const row = rows(page).filter({ hasText: E2E_BROKERAGE });
@@ -102,10 +95,9 @@ test('list bar: page size 10/20/50, pages, sort by a column; search and size ret
   request,
 }) => {
   test.slow();
-  const tag = `Pg${unique()}`;
+  const tag = `Pg${uid()}`;
   await createBrokerages(request, tag, 25);
-  await signIn(page, 'admin');
-  await page.goto('/brokerages');
+  await signIn(page, 'admin', '/brokerages');
   // Screens load on demand; on a busy machine the first load can take a while.
   await expect(page.getByRole('heading', { name: 'Brokerage Management' })).toBeVisible({ timeout: 20_000 });
   await search(page, tag);
@@ -141,10 +133,9 @@ test('list bar: page size 10/20/50, pages, sort by a column; search and size ret
 });
 
 test('at phone width an Admin opens the list and edits a brokerage; its phone stays on one line', async ({ page }, testInfo) => {
-  const name = `Pocket ${unique()}`;
+  const name = `Pocket ${uid()}`;
   await atPhoneWidth(page);
-  await signIn(page, 'admin');
-  await page.goto('/brokerages');
+  await signIn(page, 'admin', '/brokerages');
   await expect(page.getByRole('heading', { name: 'Brokerage Management' })).toBeVisible({ timeout: 20_000 });
   await expect(rows(page).first()).toBeVisible();
   await phoneShot(page, testInfo, 'brokerages-list');
@@ -182,8 +173,7 @@ test('a Broker sees the access-denied text and no brokerage call is made', async
   page.on('request', (req) => {
     if (/\/trpc\/[^?]*brokerages\./.test(req.url())) calls.push(req.url());
   });
-  await signIn(page, 'broker');
-  await page.goto('/brokerages');
+  await signIn(page, 'broker', '/brokerages');
   await expect(page.getByText('Access denied. Admin privileges required.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Brokerage Management' })).toBeHidden();
   expect(calls).toEqual([]);

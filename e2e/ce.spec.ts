@@ -1,55 +1,29 @@
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { addDays, addYears, localDateString } from '@lm/shared';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { apiAs, type Api } from './fixtures/api.ts';
+import { signIn, type Who } from './fixtures/auth.ts';
+import { createCourse, createLicense, ensureCeRule, myId, uid } from './fixtures/data.ts';
 
 // CE rules, renewals with their confirmation, the transcript drawer and course topics. The states used here
 // (WA, OR, NV, AZ) are left to this file: a rule changes what licenses of its state require.
 
 const TODAY = localDateString();
-const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 // Several steps per test on a shared 2-core machine: allow more than the default 30 s.
 test.describe.configure({ timeout: 120_000 });
 
-async function post(request: APIRequestContext, token: string, path: string, data: Record<string, unknown>) {
-  const res = await request.post(path, { headers: auth(token), data });
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-async function agentId(request: APIRequestContext): Promise<number> {
-  const token = await apiToken(request, 'agent');
-  const me = await request.get('/api/auth/me', { headers: auth(token) });
-  return ((await me.json()) as { user_id: number }).user_id;
-}
-
-/** A rule for state + Sales, replacing any earlier one (a retried test meets its own rule). */
-async function putRule(request: APIRequestContext, admin: string, data: Record<string, unknown>) {
-  const list = await request.get('/api/ce-rules', { headers: auth(admin) });
-  expect(list.status()).toBe(200);
-  for (const r of (await list.json()) as Array<{ rule_id: number; state: string; license_type: string }>) {
-    if (r.state === data.state && r.license_type === (data.license_type ?? 'Sales')) {
-      expect((await request.delete(`/api/ce-rules/${r.rule_id}`, { headers: auth(admin) })).status()).toBe(200);
-    }
-  }
-  return post(request, admin, '/api/ce-rules', data);
-}
-
-async function createLicense(request: APIRequestContext, admin: string, data: Record<string, unknown>) {
-  const l = await post(request, admin, '/api/licenses', {
-    user_id: await agentId(request),
-    issue_date: addDays(TODAY, -400),
-    ...data,
-  });
-  return l as { license_id: number; license_number: string; expiration_date: string };
+/** A license of the seeded Agent's (the Agent's own dashboard shows it in the transcript test). */
+async function agentLicense(request: APIRequestContext, admin: Api, fields: Record<string, unknown>) {
+  const agentId = await myId(await apiAs(request, 'agent'));
+  return createLicense(admin, { user_id: agentId, issue_date: addDays(TODAY, -400), ...fields });
 }
 
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
-async function openLicenses(page: Page, number: string) {
-  await page.goto(`/licenses?search=${number}`);
+/** Signs in straight onto the licenses list narrowed to the license. */
+async function openLicenses(page: Page, who: Who, number: string) {
+  await signIn(page, who, `/licenses?search=${number}`);
   await expect(row(page, number)).toHaveCount(1, { timeout: 20_000 });
 }
 
@@ -67,18 +41,17 @@ test('Renew asks first: with CE complete it shows the new date and renews; the d
   page,
   request,
 }) => {
-  const admin = await apiToken(request, 'admin');
-  const number = `RNW-${unique()}`;
+  const admin = await apiAs(request, 'admin');
+  const number = `RNW-${uid()}`;
   const expiration = addDays(TODAY, 20);
-  await createLicense(request, admin, {
+  await agentLicense(request, admin, {
     license_number: number,
     state: 'OR',
     expiration_date: expiration,
     ce_hours_required: 4,
     ce_hours_completed: 4,
   });
-  await signIn(page, 'admin');
-  await openLicenses(page, number);
+  await openLicenses(page, 'admin', number);
 
   // Cancel changes nothing.
   let dialog = await openRenew(page, number);
@@ -109,10 +82,10 @@ test('Renew asks first: with CE complete it shows the new date and renews; the d
 });
 
 test('Renew with CE outstanding needs the explicit second choice and is marked on the closed cycle', async ({ page, request }) => {
-  const admin = await apiToken(request, 'admin');
-  const number = `OUT-${unique()}`;
+  const admin = await apiAs(request, 'admin');
+  const number = `OUT-${uid()}`;
   const expiration = addDays(TODAY, 15);
-  const license = await createLicense(request, admin, {
+  const license = await agentLicense(request, admin, {
     license_number: number,
     state: 'AZ',
     expiration_date: expiration,
@@ -120,12 +93,11 @@ test('Renew with CE outstanding needs the explicit second choice and is marked o
     ce_hours_completed: 6,
   });
   // The API refuses the same renewal without allow_incomplete, with a message.
-  const refused = await request.post(`/api/licenses/${license.license_id}/renew`, { headers: auth(admin), data: {} });
+  const refused = await admin.raw('post', `/api/licenses/${license.license_id}/renew`, { data: {} });
   expect(refused.status()).toBe(409);
   expect(((await refused.json()) as { error: string }).error).toMatch(/incomplete/i);
 
-  await signIn(page, 'broker');
-  await openLicenses(page, number);
+  await openLicenses(page, 'broker', number);
   const dialog = await openRenew(page, number);
   await expect(dialog.getByText('6 of 10 hours')).toBeVisible();
   await expect(dialog.getByRole('alert').filter({ hasText: 'CE outstanding' })).toContainText('4 hours of the 10 required are not done.');
@@ -153,38 +125,30 @@ test('Renew with CE outstanding needs the explicit second choice and is marked o
 });
 
 test('the transcript drawer shows the cycle, its topics, completions and adjustments, and downloads its CSV', async ({ page, request }) => {
-  const admin = await apiToken(request, 'admin');
-  await putRule(request, admin, {
-    state: 'WA',
-    license_type: 'Sales',
-    hours_required: 10,
-    cycle_years: 2,
-    topics: [{ topic: 'Ethics', hours: 3 }],
-  });
-  const course = (await post(request, admin, '/api/courses', {
-    course_name: `Ethics for WA ${unique()}`,
+  const admin = await apiAs(request, 'admin');
+  await ensureCeRule(admin, { state: 'WA', hours_required: 10, cycle_years: 2, topics: [{ topic: 'Ethics', hours: 3 }] });
+  const course = await createCourse(admin, {
+    course_name: `Ethics for WA ${uid()}`,
     description: 'Ethics, as the WA rule requires',
-    provider: 'E2E Academy',
     ce_hours: 3,
     topic: 'Ethics',
-  })) as { course_id: number; course_name: string };
-  const number = `TRN-${unique()}`;
-  const license = await createLicense(request, admin, {
+  });
+  const number = `TRN-${uid()}`;
+  const license = await agentLicense(request, admin, {
     license_number: number,
     state: 'WA',
     expiration_date: addDays(TODAY, 300),
     ce_hours_required: 10,
   });
-  const completion = (await post(request, admin, '/api/completions', {
+  const completion = await admin.post<{ completion_id: number }>('/api/completions', {
     course_id: course.course_id,
     license_id: license.license_id,
-    user_id: await agentId(request),
+    user_id: await myId(await apiAs(request, 'agent')),
     completion_date: addDays(TODAY, -10),
-  })) as { completion_id: number };
-  await post(request, admin, `/api/completions/${completion.completion_id}/review`, { status: 'Approved' });
+  });
+  await admin.post(`/api/completions/${completion.completion_id}/review`, { status: 'Approved' });
 
-  await signIn(page, 'admin');
-  await openLicenses(page, number);
+  await openLicenses(page, 'admin', number);
   // The row's action menu does not open the drawer.
   await row(page, number)
     .getByRole('button', { name: `Actions for license ${number}` })
@@ -243,10 +207,11 @@ test('the transcript drawer shows the cycle, its topics, completions and adjustm
 });
 
 test('an Admin creates, edits and deletes a state CE rule; others read the rules', async ({ page, request }) => {
-  const admin = await apiToken(request, 'admin');
-  // Start clean if an earlier attempt left its rule.
-  const list = (await (await request.get('/api/ce-rules', { headers: auth(admin) })).json()) as Array<{ rule_id: number; state: string }>;
-  for (const r of list.filter((x) => x.state === 'NV')) await request.delete(`/api/ce-rules/${r.rule_id}`, { headers: auth(admin) });
+  const admin = await apiAs(request, 'admin');
+  // NV is this test's alone: start clean if an earlier run (--repeat-each) left its rule.
+  for (const r of await admin.get<Array<{ rule_id: number; state: string }>>('/api/ce-rules')) {
+    if (r.state === 'NV') await admin.delete(`/api/ce-rules/${r.rule_id}`);
+  }
 
   await signIn(page, 'admin');
   await page.getByRole('link', { name: 'CE Rules' }).click();
@@ -316,9 +281,8 @@ test('an Admin creates, edits and deletes a state CE rule; others read the rules
 });
 
 test('a course carries an optional CE topic, shown in the courses table', async ({ page }) => {
-  const name = `Fair Housing Now ${unique()}`;
-  await signIn(page, 'admin');
-  await page.goto('/courses');
+  const name = `Fair Housing Now ${uid()}`;
+  await signIn(page, 'admin', '/courses');
   await page.getByRole('button', { name: 'Add New Course' }).click();
   const modal = page.getByRole('dialog', { name: 'Add New Course' });
   await modal.getByLabel(/^Course Name/).fill(name);

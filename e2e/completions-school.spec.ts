@@ -1,60 +1,48 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createCourse, createLicense, myId, uid } from './fixtures/data.ts';
 
 /**
  * A School records a completion of its own course (docs/decisions.md "Who may do what"): it finds the Agent by
  * license number, picks one of its own courses (another provider's are not offered) and the Agent's license, and
  * the completion is listed Approved at once, the license's CE hours moved.
  */
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-
 async function setup(request: APIRequestContext) {
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  const adminToken = await apiToken(request, 'admin');
-  const schoolToken = await apiToken(request, 'school');
-  const agentToken = await apiToken(request, 'agent');
-  const courseName = `School Recorded ${stamp}`;
-  const course = await request.post('/api/courses', {
-    headers: auth(schoolToken),
-    data: { course_name: courseName, description: 'Reported by its provider', provider: 'Sam School', ce_hours: 2.5 },
+  const tag = uid();
+  const admin = await apiAs(request, 'admin');
+  const course = await createCourse(await apiAs(request, 'school'), {
+    course_name: `School Recorded ${tag}`,
+    description: 'Reported by its provider',
+    provider: 'Sam School',
+    ce_hours: 2.5,
   });
-  expect(course.status()).toBe(200);
   // An Admin course: not the School's to record.
-  const adminCourseName = `Admin Only ${stamp}`;
-  const adminCourse = await request.post('/api/courses', {
-    headers: auth(adminToken),
-    data: { course_name: adminCourseName, description: 'In-house', provider: 'Office', ce_hours: 1 },
+  const adminCourse = await createCourse(admin, {
+    course_name: `Admin Only ${tag}`,
+    description: 'In-house',
+    provider: 'Office',
+    ce_hours: 1,
   });
-  expect(adminCourse.status()).toBe(200);
-  const me = (await (await request.get('/api/auth/me', { headers: auth(agentToken) })).json()) as { user_id: number };
-  const licenseNumber = `SCH-${stamp}`;
-  const license = await request.post('/api/licenses', {
-    headers: auth(adminToken),
-    data: {
-      user_id: me.user_id,
-      license_number: licenseNumber,
-      state: 'CA',
-      issue_date: '2024-01-01',
-      expiration_date: '2028-01-01',
-      ce_hours_required: 45,
-    },
+  const license = await createLicense(admin, {
+    user_id: await myId(await apiAs(request, 'agent')),
+    license_number: `SCH-${tag}`,
+    issue_date: '2024-01-01',
+    expiration_date: '2028-01-01',
+    ce_hours_required: 45,
   });
-  expect(license.status()).toBe(200);
-  const licenseId = ((await license.json()) as { license_id: number }).license_id;
   const ceHours = async () => {
-    const res = await request.get('/api/licenses', { headers: auth(adminToken) });
-    const list = (await res.json()) as Array<{ license_id: number; ce_hours_completed: number }>;
-    return list.find((l) => l.license_id === licenseId)!.ce_hours_completed;
+    const list = await admin.get<Array<{ license_id: number; ce_hours_completed: number }>>('/api/licenses');
+    return list.find((l) => l.license_id === license.license_id)!.ce_hours_completed;
   };
-  return { courseName, adminCourseName, licenseNumber, ceHours };
+  return { courseName: course.course_name, adminCourseName: adminCourse.course_name, licenseNumber: license.license_number, ceHours };
 }
 
 test('a School records a completion of its own course for an Agent and sees it Approved', async ({ page, request }) => {
   const s = await setup(request);
   expect(await s.ceHours()).toBe(0);
 
-  await signIn(page, 'school');
-  await page.goto('/courses?tab=completions');
+  await signIn(page, 'school', '/courses?tab=completions');
   await expect(page.getByRole('tab', { name: 'Completions' })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('button', { name: 'Record Completion' }).click();
   const modal = page.getByRole('dialog', { name: 'Record Completion' });

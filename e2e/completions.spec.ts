@@ -1,58 +1,53 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { apiAs, type Api } from './fixtures/api.ts';
+import { logOut, signIn, type Who } from './fixtures/auth.ts';
+import { createCourse, createLicense, ensureCeRule, myId, uid } from './fixtures/data.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
-
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 interface Setup {
   courseId: number;
   courseName: string;
   licenseId: number;
   licenseNumber: string;
-  adminToken: string;
+  admin: Api;
 }
 
 /** A School course worth `hours` CE hours and a fresh license for the e2e Agent, through the REST API. */
 async function setup(request: APIRequestContext, hours: number): Promise<Setup> {
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  const adminToken = await apiToken(request, 'admin');
-  const schoolToken = await apiToken(request, 'school');
-  const agentToken = await apiToken(request, 'agent');
-  const courseName = `CE Course ${stamp}`;
-  const course = await request.post('/api/courses', {
-    headers: auth(schoolToken),
-    data: { course_name: courseName, description: 'Approved in the browser', provider: 'Sam School', ce_hours: hours },
+  const tag = uid();
+  const admin = await apiAs(request, 'admin');
+  const course = await createCourse(await apiAs(request, 'school'), {
+    course_name: `CE Course ${tag}`,
+    description: 'Approved in the browser',
+    provider: 'Sam School',
+    ce_hours: hours,
   });
-  expect(course.status()).toBe(200);
-  const me = (await (await request.get('/api/auth/me', { headers: auth(agentToken) })).json()) as { user_id: number };
-  const licenseNumber = `E2E-${stamp}`;
-  const license = await request.post('/api/licenses', {
-    headers: auth(adminToken),
-    data: {
-      user_id: me.user_id,
-      license_number: licenseNumber,
-      state: 'CA',
-      issue_date: '2024-01-01',
-      expiration_date: '2028-01-01',
-      ce_hours_required: 45,
-      ce_hours_completed: 10,
-    },
+  const license = await createLicense(admin, {
+    user_id: await myId(await apiAs(request, 'agent')),
+    license_number: `E2E-${tag}`,
+    issue_date: '2024-01-01',
+    expiration_date: '2028-01-01',
+    ce_hours_required: 45,
+    ce_hours_completed: 10,
   });
-  expect(license.status()).toBe(200);
-  const licenseId = ((await license.json()) as { license_id: number }).license_id;
-  const courseId = ((await course.json()) as { course_id: number }).course_id;
-  return { courseId, courseName, licenseId, licenseNumber, adminToken };
+  return {
+    courseId: course.course_id,
+    courseName: course.course_name,
+    licenseId: license.license_id,
+    licenseNumber: license.license_number,
+    admin,
+  };
 }
 
-async function ceHours(request: APIRequestContext, s: Setup): Promise<number> {
-  const res = await request.get('/api/licenses', { headers: auth(s.adminToken) });
-  expect(res.status()).toBe(200);
-  const list = (await res.json()) as Array<{ license_id: number; ce_hours_completed: number }>;
+async function ceHours(s: Setup): Promise<number> {
+  const list = await s.admin.get<Array<{ license_id: number; ce_hours_completed: number }>>('/api/licenses');
   return list.find((l) => l.license_id === s.licenseId)!.ce_hours_completed;
 }
 
-async function openCompletions(page: Page) {
-  await page.goto('/courses?tab=completions');
+/** The Completions tab of the Courses screen; signed in as `who` first when told. */
+async function openCompletions(page: Page, who?: Who) {
+  if (who) await signIn(page, who, '/courses?tab=completions');
+  else await page.goto('/courses?tab=completions');
   await expect(page.getByRole('tab', { name: 'Completions' })).toHaveAttribute('aria-selected', 'true');
 }
 
@@ -69,10 +64,9 @@ test.describe.configure({ timeout: 60_000 });
 
 test('an Agent records a completion, the School approves it and the license CE hours move', async ({ page, browser, request }) => {
   const s = await setup(request, 3.5);
-  expect(await ceHours(request, s)).toBe(10);
+  expect(await ceHours(s)).toBe(10);
 
-  await signIn(page, 'agent');
-  await openCompletions(page);
+  await openCompletions(page, 'agent');
   await page.getByRole('button', { name: 'Record Completion' }).click();
   const modal = page.getByRole('dialog', { name: 'Record Completion' });
   await expect(modal.getByLabel('Person')).toHaveCount(0);
@@ -93,8 +87,7 @@ test('an Agent records a completion, the School approves it and the license CE h
 
   const schoolContext = await browser.newContext();
   const school = await schoolContext.newPage();
-  await signIn(school, 'school');
-  await openCompletions(school);
+  await openCompletions(school, 'school');
   const r = row(school, s.courseName);
   await expect(r).toContainText('Alice Agent');
   await reviewFrom(r, 'Approve');
@@ -105,7 +98,7 @@ test('an Agent records a completion, the School approves it and the license CE h
   await expect(school.getByText('Completion approved successfully!')).toBeVisible();
   await expect(r.getByText('Approved')).toBeVisible();
   await expect(r).toContainText('Certificate verified');
-  expect(await ceHours(request, s)).toBe(13.5);
+  expect(await ceHours(s)).toBe(13.5);
   // The Agent sees the license's CE bar move on the License Management screen.
   await page.goto(`/licenses?search=${s.licenseNumber}`);
   await expect(row(page, s.licenseNumber).getByTestId('ce-progress')).toHaveText('13.5 / 45 hrs');
@@ -119,7 +112,7 @@ test('an Agent records a completion, the School approves it and the license CE h
   await expect(school.getByText('Completion rejected successfully!')).toBeVisible();
   await expect(r.getByText('Rejected')).toBeVisible();
   await expect(r).toContainText('Wrong licensee on the certificate');
-  expect(await ceHours(request, s)).toBe(10);
+  expect(await ceHours(s)).toBe(10);
   await schoolContext.close();
 
   await page.reload();
@@ -130,8 +123,7 @@ test('an Agent records a completion, the School approves it and the license CE h
 
 test('a Broker records for its agent and an Admin moves a completion back to Pending', async ({ page, request }) => {
   const s = await setup(request, 2);
-  await signIn(page, 'broker');
-  await openCompletions(page);
+  await openCompletions(page, 'broker');
   await page.getByRole('button', { name: 'Record Completion' }).click();
   const modal = page.getByRole('dialog', { name: 'Record Completion' });
   await modal.getByLabel(/^Person/).click();
@@ -149,20 +141,18 @@ test('a Broker records for its agent and an Admin moves a completion back to Pen
   await expect(page.getByText('Completion recorded successfully!')).toBeVisible();
   await expect(row(page, s.courseName)).toContainText('Alice Agent');
 
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await signIn(page, 'admin');
-  await openCompletions(page);
+  await logOut(page);
+  await openCompletions(page, 'admin');
   const r = row(page, s.courseName);
   await reviewFrom(r, 'Approve');
   await page.getByRole('dialog', { name: 'Approve Completion' }).getByRole('button', { name: 'Approve' }).click();
   await expect(r.getByText('Approved')).toBeVisible();
-  expect(await ceHours(request, s)).toBe(12);
+  expect(await ceHours(s)).toBe(12);
   await reviewFrom(r, 'Move back to Pending');
   await page.getByRole('dialog', { name: 'Move Completion back to Pending' }).getByRole('button', { name: 'Move back to Pending' }).click();
   await expect(page.getByText('Completion moved back to Pending')).toBeVisible();
   await expect(r.getByText('Pending')).toBeVisible();
-  expect(await ceHours(request, s)).toBe(10);
+  expect(await ceHours(s)).toBe(10);
 });
 
 test('at phone width a School opens the Courses, CE rules and Completions lists and approves a completion from its detail', async ({
@@ -170,27 +160,18 @@ test('at phone width a School opens the Courses, CE rules and Completions lists 
   request,
 }, testInfo) => {
   const s = await setup(request, 2.5);
-  const recorded = await request.post('/api/completions', {
-    headers: auth(await apiToken(request, 'agent')),
-    data: { course_id: s.courseId, license_id: s.licenseId, completion_date: '2025-06-01' },
+  await (
+    await apiAs(request, 'agent')
+  ).post('/api/completions', {
+    course_id: s.courseId,
+    license_id: s.licenseId,
+    completion_date: '2025-06-01',
   });
-  expect(recorded.status()).toBe(200);
-  // A CE rule to list (the browser suite's database starts without any).
-  const rules = (await (await request.get('/api/ce-rules', { headers: auth(s.adminToken) })).json()) as Array<{
-    state: string;
-    license_type: string;
-  }>;
-  if (!rules.some((r) => r.state === 'WY' && r.license_type === 'Broker')) {
-    const rule = await request.post('/api/ce-rules', {
-      headers: auth(s.adminToken),
-      data: { state: 'WY', license_type: 'Broker', hours_required: 24, topics: [{ topic: 'Ethics', hours: 3 }] },
-    });
-    expect(rule.status()).toBe(200);
-  }
+  // A CE rule to list (the browser suite's database starts without any); WY Broker is this file's.
+  await ensureCeRule(s.admin, { state: 'WY', license_type: 'Broker', hours_required: 24, topics: [{ topic: 'Ethics', hours: 3 }] });
 
   await atPhoneWidth(page);
-  await signIn(page, 'school');
-  await page.goto('/courses');
+  await signIn(page, 'school', '/courses');
   const course = row(page, s.courseName);
   await expect(course).toBeVisible();
   await expect(page.getByText(/^Showing 1 to \d+ of \d+ courses$/)).toBeVisible();
@@ -232,5 +213,5 @@ test('at phone width a School opens the Courses, CE rules and Completions lists 
   await expect(detail.getByText('Approved', { exact: true })).toBeVisible();
   await expect(detail).toContainText('Checked on a phone');
   await phoneShot(page, testInfo, 'completion-approved');
-  expect(await ceHours(request, s)).toBe(12.5);
+  expect(await ceHours(s)).toBe(12.5);
 });

@@ -1,69 +1,35 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { addDays, localDateString, ROLE } from '@lm/shared';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { addDays, localDateString } from '@lm/shared';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createBrokerage, createLicense, createUser, ensureCeRule, uid } from './fixtures/data.ts';
 
 // The one compliance judgement as people meet it (docs/decisions.md "Compliance"): a Broker's dashboard counts its
 // team's licenses at risk and opens the list filtered to them; an Agent sees one CE card per license with the topics
 // it still needs; the license form takes a state rule's hours. The state MT (its rule) is left to this file, ID too.
 
 const TODAY = localDateString();
-const PASSWORD = 'Compl1ance-Passw0rd';
-const uid = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+/** The MT Sales rule: 10 hours every 2 years, Ethics 3 h. */
+const MONTANA = { state: 'MT', hours_required: 10, cycle_years: 2, topics: [{ topic: 'Ethics', hours: 3 }] };
 
 // Several steps per test on a shared 2-core machine: allow more than the default 30 s.
 test.describe.configure({ timeout: 120_000 });
-
-async function post(request: APIRequestContext, token: string, path: string, data: Record<string, unknown>) {
-  const res = await request.post(path, { headers: auth(token), data });
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-/** The MT Sales rule (10 hours every 2 years, Ethics 3 h), replacing an earlier one (a retried test meets its own rule). */
-async function putMontanaRule(request: APIRequestContext, admin: string) {
-  const list = await request.get('/api/ce-rules', { headers: auth(admin) });
-  expect(list.status()).toBe(200);
-  for (const r of (await list.json()) as Array<{ rule_id: number; state: string; license_type: string }>) {
-    if (r.state === 'MT' && r.license_type === 'Sales') {
-      expect((await request.delete(`/api/ce-rules/${r.rule_id}`, { headers: auth(admin) })).status()).toBe(200);
-    }
-  }
-  await post(request, admin, '/api/ce-rules', {
-    state: 'MT',
-    license_type: 'Sales',
-    hours_required: 10,
-    cycle_years: 2,
-    topics: [{ topic: 'Ethics', hours: 3 }],
-  });
-}
 
 /**
  * A brokerage of its own with a Broker and one Agent, who holds an MT license with 0 of 10 hours expiring in 40 days
  * (at risk, Ethics missing) and an ID license with its 4 hours done (complete).
  */
 async function seedTeam(request: APIRequestContext) {
-  const admin = await apiToken(request, 'admin');
-  await putMontanaRule(request, admin);
+  const admin = await apiAs(request, 'admin');
+  await ensureCeRule(admin, MONTANA);
   const tag = uid();
-  const brokerage = await post(request, admin, '/api/brokerages', { name: `Compliance Realty ${tag}` });
-  const person = async (role_id: number, first_name: string) => {
-    const email = `compliance-${first_name.toLowerCase()}-${tag}@e2e.test`;
-    const u = await post(request, admin, '/api/users', {
-      email,
-      password: PASSWORD,
-      first_name,
-      last_name: `Comply${tag}`,
-      role_id,
-      brokerage_id: brokerage.brokerage_id,
-    });
-    return { email, first_name, user_id: u.user_id as number };
-  };
-  const broker = await person(ROLE.Broker, 'Bea');
-  const agent = await person(ROLE.Agent, 'Cody');
+  const brokerage = await createBrokerage(admin, `Compliance Realty ${tag}`);
+  const team = { last_name: `Comply${tag}`, brokerage_id: brokerage.brokerage_id };
+  const broker = await createUser(admin, 'Broker', { first_name: 'Bea', ...team });
+  const agent = await createUser(admin, 'Agent', { first_name: 'Cody', ...team });
   const atRisk = `RISK-${tag}`;
   const complete = `DONE-${tag}`;
-  await post(request, admin, '/api/licenses', {
+  await createLicense(admin, {
     user_id: agent.user_id,
     license_number: atRisk,
     state: 'MT',
@@ -72,7 +38,7 @@ async function seedTeam(request: APIRequestContext) {
     ce_hours_required: 10,
     ce_hours_completed: 0,
   });
-  await post(request, admin, '/api/licenses', {
+  await createLicense(admin, {
     user_id: agent.user_id,
     license_number: complete,
     state: 'ID',
@@ -84,20 +50,12 @@ async function seedTeam(request: APIRequestContext) {
   return { broker, agent, atRisk, complete };
 }
 
-async function signInAs(page: Page, email: string, firstName: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel(/^Password/).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByText(`Welcome back, ${firstName}!`)).toBeVisible();
-}
-
 test("a Broker's At Risk card opens the licenses at risk; the chips count each state and filter through the URL", async ({
   page,
   request,
 }) => {
   const { broker, atRisk, complete } = await seedTeam(request);
-  await signInAs(page, broker.email, broker.first_name);
+  await signIn(page, broker);
 
   await expect(page.getByTestId('stat-at_risk')).toHaveText('1');
   await expect(page.getByTestId('stat-expired')).toHaveText('0');
@@ -145,7 +103,7 @@ test("a Broker's At Risk card opens the licenses at risk; the chips count each s
 
 test('an Agent sees one CE card per license, the one most in need first, with the topic it still needs', async ({ page, request }) => {
   const { agent, atRisk, complete } = await seedTeam(request);
-  await signInAs(page, agent.email, agent.first_name);
+  await signIn(page, agent);
 
   const section = page.getByTestId('ce-progress');
   await expect(section.getByRole('heading', { name: 'Continuing Education Progress' })).toBeVisible();
@@ -173,9 +131,8 @@ test('an Agent sees one CE card per license, the one most in need first, with th
 });
 
 test("the license form takes the state rule's CE hours, says where they come from, and keeps what was typed", async ({ page, request }) => {
-  await putMontanaRule(request, await apiToken(request, 'admin'));
-  await signIn(page, 'admin');
-  await page.goto('/licenses');
+  await ensureCeRule(await apiAs(request, 'admin'), MONTANA);
+  await signIn(page, 'admin', '/licenses');
   await page.getByRole('button', { name: 'Add License' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add New License' });
   const hours = dialog.getByLabel('CE Hours Required');

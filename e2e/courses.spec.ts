@@ -1,16 +1,7 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
-
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function createCourse(request: APIRequestContext, token: string, data: Record<string, unknown>) {
-  const res = await request.post('/api/courses', {
-    headers: auth(token),
-    data: { description: 'Created by the browser suite', provider: 'E2E Academy', ce_hours: 3, ...data },
-  });
-  expect(res.status()).toBe(200);
-  return (await res.json()) as { course_id: number; course_name: string };
-}
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { apiAs } from './fixtures/api.ts';
+import { logOut, signIn, type Who } from './fixtures/auth.ts';
+import { createCourse, uid } from './fixtures/data.ts';
 
 function row(page: Page, text: string) {
   return page.getByRole('row').filter({ hasText: text });
@@ -35,15 +26,15 @@ async function typeFormatted(input: Locator, text: string) {
   }
 }
 
-async function openCourses(page: Page, search?: string) {
-  await page.goto(search ? `/courses?search=${encodeURIComponent(search)}` : '/courses');
+/** Signs in straight onto the Courses screen (narrowed by a search when told). */
+async function openCourses(page: Page, who: Who, search?: string) {
+  await signIn(page, who, search ? `/courses?search=${encodeURIComponent(search)}` : '/courses');
   await expect(page.getByRole('heading', { name: 'Course Management' })).toBeVisible();
 }
 
 test('Admin adds, edits and deletes a course with the modal, badges, validation and toasts', async ({ page }) => {
-  const name = `Ethics in Practice ${Date.now()}`;
-  await signIn(page, 'admin');
-  await openCourses(page);
+  const name = `Ethics in Practice ${uid()}`;
+  await openCourses(page, 'admin');
   await expect(page.getByRole('tab', { name: 'Courses' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tab', { name: 'Completions' })).toBeVisible();
 
@@ -111,14 +102,9 @@ test('Admin adds, edits and deletes a course with the modal, badges, validation 
 });
 
 test('the submit button reads Saving... while busy, and a server failure shows its message', async ({ page, request }) => {
-  const token = await apiToken(request, 'admin');
-  const taken = await createCourse(request, token, { course_name: `Busy Course ${Date.now()}` });
-  await request.post('/api/completions', {
-    headers: auth(await apiToken(request, 'agent')),
-    data: { course_id: taken.course_id, completion_date: '2025-01-15' },
-  });
-  await signIn(page, 'admin');
-  await openCourses(page, taken.course_name);
+  const taken = await createCourse(await apiAs(request, 'admin'), { course_name: `Busy Course ${uid()}` });
+  await (await apiAs(request, 'agent')).post('/api/completions', { course_id: taken.course_id, completion_date: '2025-01-15' });
+  await openCourses(page, 'admin', taken.course_name);
 
   await page.route('**/trpc/courses.update**', async (route) => {
     await new Promise((r) => setTimeout(r, 700));
@@ -142,11 +128,12 @@ test('the submit button reads Saving... while busy, and a server failure shows i
 });
 
 test('a School manages its own courses only; an Agent only reads', async ({ page, request }) => {
-  const adminCourse = await createCourse(request, await apiToken(request, 'admin'), { course_name: `Admin Only ${Date.now()}` });
-  const schoolCourse = await createCourse(request, await apiToken(request, 'school'), { course_name: `School Own ${Date.now()}` });
+  // One tag in both names: the list narrowed to it shows the two (other specs add courses at any time).
+  const tag = uid();
+  const adminCourse = await createCourse(await apiAs(request, 'admin'), { course_name: `Admin Only ${tag}` });
+  const schoolCourse = await createCourse(await apiAs(request, 'school'), { course_name: `School Own ${tag}` });
 
-  await signIn(page, 'school');
-  await openCourses(page);
+  await openCourses(page, 'school', tag);
   await expect(page.getByRole('button', { name: 'Add New Course' })).toBeVisible();
   await expect(row(page, schoolCourse.course_name).getByRole('button', { name: `Actions for ${schoolCourse.course_name}` })).toBeVisible();
   await expect(row(page, adminCourse.course_name)).toBeVisible();
@@ -157,22 +144,19 @@ test('a School manages its own courses only; an Agent only reads', async ({ page
   await expect(modal.getByLabel(/^Provider/)).toHaveValue('Sam School');
   await modal.getByRole('button', { name: 'Cancel' }).click();
 
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await signIn(page, 'agent');
-  await openCourses(page);
+  await logOut(page);
+  await openCourses(page, 'agent', tag);
   await expect(row(page, schoolCourse.course_name)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add New Course' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Actions for/ })).toHaveCount(0);
 });
 
 test('filters narrow the list and live in the URL', async ({ page, request }) => {
-  const stamp = Date.now();
-  const token = await apiToken(request, 'admin');
-  await createCourse(request, token, { course_name: `Filter Online ${stamp}` });
-  await createCourse(request, token, { course_name: `Filter Classroom ${stamp}`, course_type: 'In-Person' });
-  await signIn(page, 'admin');
-  await openCourses(page);
+  const stamp = uid();
+  const admin = await apiAs(request, 'admin');
+  await createCourse(admin, { course_name: `Filter Online ${stamp}` });
+  await createCourse(admin, { course_name: `Filter Classroom ${stamp}`, course_type: 'In-Person' });
+  await openCourses(page, 'admin');
   await page.getByLabel('Search').fill(`${stamp}`);
   await expect(row(page, `Filter Online ${stamp}`)).toBeVisible();
   await expect(row(page, `Filter Classroom ${stamp}`)).toBeVisible();

@@ -1,46 +1,20 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { expect, test } from '@playwright/test';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createLicense, createUser, uid } from './fixtures/data.ts';
 import { E2E_USERS } from './fixtures/users.ts';
 
-const PASSWORD = 'Dash-Passw0rd-1';
-const uid = () => `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
 /** The server's calendar (e2e runs it with TZ=UTC). */
 const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-
-async function createUser(request: APIRequestContext, admin: string, role_id: number, first_name: string, last_name: string) {
-  const email = `dash-${uid()}@e2e.test`;
-  const res = await request.post('/api/users', {
-    headers: { authorization: `Bearer ${admin}` },
-    data: { email, password: PASSWORD, first_name, last_name, role_id },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return { email, user_id: ((await res.json()) as { user_id: number }).user_id };
-}
-
-async function createLicense(request: APIRequestContext, admin: string, body: Record<string, unknown>) {
-  const res = await request.post('/api/licenses', {
-    headers: { authorization: `Bearer ${admin}` },
-    data: { state: 'CA', issue_date: '2024-01-01', ...body },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
-
-async function signInAs(page: Page, email: string, firstName: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel(/^Password/).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page.getByText(`Welcome back, ${firstName}!`)).toBeVisible();
-}
 
 test('Admin sees the greeting, its eight stat cards (each a link), Recent Activity and Expiring Licenses (default 90 days)', async ({
   page,
   request,
 }) => {
-  const admin = await apiToken(request, 'admin');
-  const agent = await createUser(request, admin, 3, 'Dana', `Dash${uid()}`);
+  const admin = await apiAs(request, 'admin');
+  const agent = await createUser(admin, 'Agent', { first_name: 'Dana' });
   const number = `DSH-${uid()}`;
-  await createLicense(request, admin, { user_id: agent.user_id, license_number: number, expiration_date: dayFromNow(10) });
+  await createLicense(admin, { user_id: agent.user_id, license_number: number, issue_date: '2024-01-01', expiration_date: dayFromNow(10) });
 
   await signIn(page, 'admin');
   await expect(page.getByRole('heading', { name: `Welcome back, ${E2E_USERS.admin.first_name}!` })).toBeVisible();
@@ -77,22 +51,23 @@ test('an Agent sees its cards, a CE card per license, and expiring licenses by w
   page,
   request,
 }) => {
-  const admin = await apiToken(request, 'admin');
-  const last = `Cee${uid()}`;
-  const agent = await createUser(request, admin, 3, 'Carla', last);
+  const admin = await apiAs(request, 'admin');
+  const agent = await createUser(admin, 'Agent', { first_name: 'Carla' });
+  const last = agent.last_name;
   const soon = `SOON-${uid()}`;
   const later = `LATER-${uid()}`;
-  await createLicense(request, admin, {
+  await createLicense(admin, {
     user_id: agent.user_id,
     license_number: soon,
     state: 'TX',
+    issue_date: '2024-01-01',
     expiration_date: dayFromNow(10),
     ce_hours_required: 24,
     ce_hours_completed: 6,
   });
-  await createLicense(request, admin, { user_id: agent.user_id, license_number: later, expiration_date: dayFromNow(45) });
+  await createLicense(admin, { user_id: agent.user_id, license_number: later, issue_date: '2024-01-01', expiration_date: dayFromNow(45) });
 
-  await signInAs(page, agent.email, 'Carla');
+  await signIn(page, agent);
   for (const label of ['My Licenses', 'My Completions', 'My Payments']) await expect(page.getByText(label, { exact: true })).toBeVisible();
   await expect(page.getByTestId('stat-my_licenses')).toContainText('2');
   await expect(page.getByTestId('stat-my_payments')).toContainText('$0.00');
@@ -133,9 +108,8 @@ test('an Agent sees its cards, a CE card per license, and expiring licenses by w
 });
 
 test('a new School sees its cards and both empty states', async ({ page, request }) => {
-  const admin = await apiToken(request, 'admin');
-  const school = await createUser(request, admin, 4, 'Sol', `School${uid()}`);
-  await signInAs(page, school.email, 'Sol');
+  const school = await createUser(await apiAs(request, 'admin'), 'School', { first_name: 'Sol' });
+  await signIn(page, school);
   for (const label of ['My Courses', 'Course Completions', 'Pending Completions']) {
     await expect(page.getByText(label, { exact: true })).toBeVisible();
   }

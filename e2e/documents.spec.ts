@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { apiToken, signIn } from './fixtures/auth.ts';
-
-const uid = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createBrokerage, createUser, uid } from './fixtures/data.ts';
 
 async function pdf(text: string): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -15,8 +15,7 @@ test.describe.configure({ timeout: 60_000 });
 
 test('an Agent uploads a PDF, previews it, adds a version; an Agent of another brokerage cannot see it', async ({ page, request }) => {
   const name = `license-${uid()}.pdf`;
-  await signIn(page, 'agent');
-  await page.goto('/documents');
+  await signIn(page, 'agent', '/documents');
   await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
 
   await page.getByRole('button', { name: 'Upload document' }).click();
@@ -64,25 +63,14 @@ test('an Agent uploads a PDF, previews it, adds a version; an Agent of another b
   await expect(versions.getByText(second)).toBeVisible();
 
   // An Agent of another brokerage: not in the list, 404 on the document.
-  const admin = { authorization: `Bearer ${await apiToken(request, 'admin')}` };
-  const brokerage = await request.post('/api/brokerages', { headers: admin, data: { name: `Elsewhere Realty ${uid()}` } });
-  const brokerageId = ((await brokerage.json()) as { brokerage_id: number }).brokerage_id;
-  const email = `stranger-${uid()}@e2e.test`;
-  const password = 'Str4nger!Pass';
-  const created = await request.post('/api/users', {
-    headers: admin,
-    data: { email, password, first_name: 'Stan', last_name: 'Stranger', role_id: 3, brokerage_id: brokerageId },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  const login = await request.post('/api/auth/login', { data: { email, password } });
-  const stranger = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
-  const list = await request.get('/api/documents?limit=500', { headers: stranger });
-  const docs = ((await list.json()) as { documents: Array<{ document_id: number; title: string }> }).documents;
-  expect(docs.map((d) => d.title)).not.toContain(second);
-  const mine = await request.get(`/api/documents?search=${encodeURIComponent(second)}`, {
-    headers: { authorization: `Bearer ${await apiToken(request, 'agent')}` },
-  });
-  const id = ((await mine.json()) as { documents: Array<{ document_id: number }> }).documents[0]!.document_id;
-  expect((await request.get(`/api/documents/${id}`, { headers: stranger })).status()).toBe(404);
-  expect((await request.get(`/api/documents/${id}/download`, { headers: stranger })).status()).toBe(404);
+  const admin = await apiAs(request, 'admin');
+  const elsewhere = await createBrokerage(admin, `Elsewhere Realty ${uid()}`);
+  const stranger = await apiAs(request, await createUser(admin, 'Agent', { first_name: 'Stan', brokerage_id: elsewhere.brokerage_id }));
+  const { documents } = await stranger.get<{ documents: Array<{ title: string }> }>('/api/documents?limit=500');
+  expect(documents.map((d) => d.title)).not.toContain(second);
+  const agent = await apiAs(request, 'agent');
+  const mine = await agent.get<{ documents: Array<{ document_id: number }> }>(`/api/documents?search=${encodeURIComponent(second)}`);
+  const id = mine.documents[0]!.document_id;
+  expect((await stranger.raw('get', `/api/documents/${id}`)).status()).toBe(404);
+  expect((await stranger.raw('get', `/api/documents/${id}/download`)).status()).toBe(404);
 });

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { uid } from './fixtures/data.ts';
 import { E2E_PASSWORD, E2E_USERS } from './fixtures/users.ts';
 
 /** Keyboard alone: sign-in, then a license created, edited and deleted, with the focus where a person expects it. */
@@ -67,7 +68,7 @@ test('sign-in, then a license created, edited and deleted with the keyboard alon
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(dialog.getByRole('combobox', { name: /^License Holder/ })).toHaveValue('Alice Agent (Agent)');
-  const number = `KB-${Date.now()}`;
+  const number = `KB-${uid()}`;
   await page.keyboard.press('Tab');
   await expect(dialog.getByLabel(/^License Number/)).toBeFocused();
   await page.keyboard.type(number);

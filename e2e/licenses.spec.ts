@@ -1,22 +1,18 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { addDays, addYears, localDateString } from '@lm/shared';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createLicense, myId, uid } from './fixtures/data.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
 
 const TODAY = localDateString();
-const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 
-async function userId(request: APIRequestContext, who: 'agent' | 'broker'): Promise<number> {
-  const token = await apiToken(request, who);
-  const me = await request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
-  return ((await me.json()) as { user_id: number }).user_id;
+/** The seeded Agent's id, and a license for someone created by the Admin. */
+async function agentId(request: APIRequestContext): Promise<number> {
+  return myId(await apiAs(request, 'agent'));
 }
-
-async function createLicense(request: APIRequestContext, data: Record<string, unknown>) {
-  const token = await apiToken(request, 'admin');
-  const res = await request.post('/api/licenses', { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.status()).toBe(200);
-  return (await res.json()) as { license_id: number; license_number: string };
+async function createLicenseFor(request: APIRequestContext, fields: { user_id: number } & Record<string, unknown>) {
+  return createLicense(await apiAs(request, 'admin'), fields);
 }
 
 async function pick(page: Page, label: RegExp, option: string) {
@@ -30,8 +26,7 @@ test.describe.configure({ timeout: 120_000 });
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
 test('Admin adds, renews, edits and deletes a license, with the spec texts', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/licenses');
+  await signIn(page, 'admin', '/licenses');
   await expect(page.getByRole('heading', { name: 'License Management' })).toBeVisible({ timeout: 20_000 });
 
   await page.getByRole('button', { name: 'Add License' }).click();
@@ -61,7 +56,7 @@ test('Admin adds, renews, edits and deletes a license, with the spec texts', asy
   await expect(page.getByRole('option', { name: /Sam School|Ada Admin/ })).toHaveCount(0);
   await page.getByRole('option', { name: 'Alice Agent (Agent)' }).click();
 
-  const number = `E2E-${unique()}`;
+  const number = `E2E-${uid()}`;
   await dialog.getByLabel(/^License Number/).fill(number);
   await pick(page, /^State/, 'TX');
   await dialog.getByLabel(/^Issue Date/).fill('2025-01-10');
@@ -115,17 +110,16 @@ test('Admin adds, renews, edits and deletes a license, with the spec texts', asy
 });
 
 test('a duplicate number in the same state shows the server error; a bad date order shows its message', async ({ page, request }) => {
-  const agentId = await userId(request, 'agent');
-  const number = `DUP-${unique()}`;
-  await createLicense(request, {
-    user_id: agentId,
+  const agentUserId = await agentId(request);
+  const number = `DUP-${uid()}`;
+  await createLicenseFor(request, {
+    user_id: agentUserId,
     license_number: number,
     state: 'FL',
     issue_date: '2025-01-01',
     expiration_date: '2027-01-01',
   });
-  await signIn(page, 'broker');
-  await page.goto('/licenses');
+  await signIn(page, 'broker', '/licenses');
   await page.getByRole('button', { name: 'Add License' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add New License' });
   await pick(page, /^License Holder/, 'Alice Agent (Agent)');
@@ -142,8 +136,8 @@ test('a duplicate number in the same state shows the server error; a bad date or
 });
 
 test('filters, sort and page live in the URL and survive a reload; badges show every band', async ({ page, request }) => {
-  const agentId = await userId(request, 'agent');
-  const tag = `BAND${unique()}`;
+  const agentUserId = await agentId(request);
+  const tag = `BAND${uid()}`;
   const bands: Array<[string, number, string, string]> = [
     ['X', -3, 'Expired', 'red'],
     ['S', 12, '12 days', 'yellow'],
@@ -151,8 +145,8 @@ test('filters, sort and page live in the URL and survive a reload; badges show e
     ['L', 200, '200 days', 'green'],
   ];
   for (const [suffix, days] of bands) {
-    await createLicense(request, {
-      user_id: agentId,
+    await createLicenseFor(request, {
+      user_id: agentUserId,
       license_number: `${tag}-${suffix}`,
       state: 'NY',
       issue_date: '2024-01-01',
@@ -160,8 +154,7 @@ test('filters, sort and page live in the URL and survive a reload; badges show e
       status: days < 0 ? 'Expired' : 'Active',
     });
   }
-  await signIn(page, 'admin');
-  await page.goto(`/licenses?search=${tag}`);
+  await signIn(page, 'admin', `/licenses?search=${tag}`);
   for (const [suffix, , label, color] of bands) {
     const badge = row(page, `${tag}-${suffix}`).getByTestId('expiry-badge');
     await expect(badge).toHaveText(label, { timeout: 20_000 });
@@ -186,10 +179,10 @@ test('filters, sort and page live in the URL and survive a reload; badges show e
 });
 
 test('an Agent sees its own licenses read-only; a School is told it has no access', async ({ page, request, browser }) => {
-  const agentId = await userId(request, 'agent');
-  const number = `AGT-${unique()}`;
-  await createLicense(request, {
-    user_id: agentId,
+  const agentUserId = await agentId(request);
+  const number = `AGT-${uid()}`;
+  await createLicenseFor(request, {
+    user_id: agentUserId,
     license_number: number,
     state: 'CA',
     issue_date: '2025-01-01',
@@ -197,8 +190,8 @@ test('an Agent sees its own licenses read-only; a School is told it has no acces
     ce_hours_required: 45,
     ce_hours_completed: 9,
   });
-  await signIn(page, 'agent');
-  await page.goto('/licenses');
+  // Narrowed to this license (the seeded Agent has many, other specs add more at any time).
+  await signIn(page, 'agent', `/licenses?search=${number}`);
   const r = row(page, number);
   // The first load of the screen on a busy machine: as the other tests here allow.
   await expect(r).toContainText('Alice Agent', { timeout: 20_000 });
@@ -208,24 +201,23 @@ test('an Agent sees its own licenses read-only; a School is told it has no acces
   await expect(page.getByRole('columnheader', { name: 'Actions' })).toHaveCount(0);
 
   const school = await browser.newPage();
-  await signIn(school, 'school');
-  await school.goto('/licenses');
+  await signIn(school, 'school', '/licenses');
   await expect(school.getByText('Access denied. Licenses are available to Admins, Brokers and Agents.')).toBeVisible();
+  await school.close();
 });
 
 test('at phone width an Admin renews a license from the list, its actions in view', async ({ page, request }, testInfo) => {
-  const number = `PHONE-${unique()}`;
+  const number = `PHONE-${uid()}`;
   const expiration = addDays(TODAY, 20);
-  await createLicense(request, {
-    user_id: await userId(request, 'agent'),
+  await createLicenseFor(request, {
+    user_id: await agentId(request),
     license_number: number,
     state: 'TX',
     issue_date: '2025-01-01',
     expiration_date: expiration,
   });
   await atPhoneWidth(page);
-  await signIn(page, 'admin');
-  await page.goto(`/licenses?search=${number}`);
+  await signIn(page, 'admin', `/licenses?search=${number}`);
   const r = row(page, number);
   await expect(r).toHaveCount(1, { timeout: 20_000 });
   await expect(page.getByText('Showing 1 to 1 of 1 licenses')).toBeVisible();

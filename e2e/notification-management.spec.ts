@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { uid } from './fixtures/data.ts';
 
 const PAGE = '/notification-management';
 
@@ -21,9 +23,8 @@ async function rowAction(page: Page, name: string, action: 'Edit' | 'Send Test' 
 
 test('Admin creates a template with validation and live preview, edits, sends a test and deletes it', async ({ page }) => {
   test.setTimeout(90_000); // one long story through every part of the screen
-  const name = `E2E Expiry ${Date.now()}`;
-  await signIn(page, 'admin');
-  await page.goto(PAGE);
+  const name = `E2E Expiry ${uid()}`;
+  await signIn(page, 'admin', PAGE);
   await expect(page.getByRole('heading', { name: 'Notification Management' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Notification Statistics' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Recent Notifications' })).toBeVisible();
@@ -100,7 +101,7 @@ test('Admin creates a template with validation and live preview, edits, sends a 
   await prompt.getByLabel(/^Email address/).fill('not-an-address');
   await prompt.getByRole('button', { name: 'Send Test' }).click();
   await expect(prompt.getByText('Please enter a valid email address')).toBeVisible();
-  const recipient = `e2e-test-${Date.now()}@example.com`;
+  const recipient = `e2e-test-${uid()}@example.com`;
   await prompt.getByLabel(/^Email address/).fill(recipient);
   await expect(prompt.getByText('Please enter a valid email address')).toBeHidden();
   await prompt.getByRole('button', { name: 'Send Test' }).click();
@@ -128,15 +129,16 @@ test('Admin creates a template with validation and live preview, edits, sends a 
 });
 
 test('a server refusal shows its message: a duplicate name', async ({ page, request }) => {
-  const name = `E2E Duplicate ${Date.now()}`;
-  const token = await apiToken(request, 'admin');
-  const res = await request.post('/api/admin/notification-templates', {
-    headers: { authorization: `Bearer ${token}` },
-    data: { name, subject: 'Welcome', body: 'Hello {{user_name}}', trigger_event: 'user_registered' },
+  const name = `E2E Duplicate ${uid()}`;
+  await (
+    await apiAs(request, 'admin')
+  ).post('/api/admin/notification-templates', {
+    name,
+    subject: 'Welcome',
+    body: 'Hello {{user_name}}',
+    trigger_event: 'user_registered',
   });
-  expect(res.status()).toBe(200);
-  await signIn(page, 'admin');
-  await page.goto(`${PAGE}?search=${encodeURIComponent(name)}`);
+  await signIn(page, 'admin', `${PAGE}?search=${encodeURIComponent(name)}`);
   await expect(row(page, name)).toBeVisible();
   await expect(row(page, name).getByText('User Registered')).toBeVisible();
   await page.getByRole('button', { name: 'Add Template' }).click();
@@ -154,10 +156,9 @@ test('a server refusal shows its message: a duplicate name', async ({ page, requ
 test('other roles see the access-denied text and make no template calls', async ({ page }) => {
   const calls: string[] = [];
   page.on('request', (req) => {
-    if (req.url().includes('admin.notifications')) calls.push(req.url());
+    if (req.url().includes('admin.notificationManagement')) calls.push(req.url());
   });
-  await signIn(page, 'broker');
-  await page.goto(PAGE);
+  await signIn(page, 'broker', PAGE);
   await expect(page.getByText('Access denied. Admin privileges required.')).toBeVisible();
   expect(calls).toEqual([]);
 });

@@ -1,24 +1,21 @@
 import { expect, test } from '@playwright/test';
-import { apiToken } from './fixtures/auth.ts';
+import { apiAs } from './fixtures/api.ts';
+import { logOut, submitLogin } from './fixtures/auth.ts';
+import { createUser, uid } from './fixtures/data.ts';
 import { emailsTo, linkPath, waitForEmail } from './fixtures/outbox.ts';
 
 const NEW_PASSWORD = 'Brand-N3w-pass';
 
 test('Forgot password? through to signing in with the new password; the link works once', async ({ page, request }) => {
   test.setTimeout(60_000);
-  const email = `reset-${Date.now()}@e2e.test`;
-  const admin = await apiToken(request, 'admin');
-  const created = await request.post('/api/users', {
-    headers: { authorization: `Bearer ${admin}` },
-    data: { email, password: 'Initial-Passw0rd', first_name: 'Rosa', last_name: 'Reset', role_id: 3 },
-  });
-  expect(created.status()).toBe(200);
+  const rosa = await createUser(await apiAs(request, 'admin'), 'Agent', { first_name: 'Rosa', password: 'Initial-Passw0rd' });
+  const email = rosa.email;
   // The welcome e-mail carries a link to choose a password, never the password (its wording is the
   // user_registered template's, which other specs may add; server/test/password-reset.test.ts checks the default).
   const welcome = await waitForEmail(email);
   expect(linkPath(welcome)).toMatch(/^\/reset-password\?token=/);
   expect(welcome.body).not.toContain('Initial-Passw0rd');
-  const before = emailsTo(email).length;
+  const before = (await emailsTo(email)).length;
 
   await page.goto('/login');
   await page.getByRole('link', { name: 'Forgot password?' }).click();
@@ -50,14 +47,11 @@ test('Forgot password? through to signing in with the new password; the link wor
   await expect(page.getByText('Your password has been changed. Please sign in.')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel(/^Password/).fill(NEW_PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await submitLogin(page, email, NEW_PASSWORD);
   await expect(page.getByText('Welcome back, Rosa!')).toBeVisible();
 
   // The same link a second time: a clear refusal.
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await logOut(page);
   await page.goto(path);
   await page.getByLabel(/^New Password/).fill('An0ther-password');
   await page.getByLabel(/^Confirm New Password/).fill('An0ther-password');
@@ -67,7 +61,7 @@ test('Forgot password? through to signing in with the new password; the link wor
 
 test('an unknown address gets the same confirmation', async ({ page }) => {
   await page.goto('/forgot-password');
-  await page.getByLabel(/^Email/).fill(`nobody-${Date.now()}@e2e.test`);
+  await page.getByLabel(/^Email/).fill(`nobody-${uid()}@e2e.test`);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByTestId('forgot-done')).toContainText('If an account exists for that address');
 });

@@ -1,22 +1,20 @@
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { localDateString } from '@lm/shared';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { parseCsv } from '../server/test/csv.ts';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { myId, uid, uniqueAmount } from './fixtures/data.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
 
-const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-
+/** A seeded user's id. */
 async function userId(request: APIRequestContext, who: 'agent' | 'broker'): Promise<number> {
-  const token = await apiToken(request, who);
-  const me = await request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
-  return ((await me.json()) as { user_id: number }).user_id;
+  return myId(await apiAs(request, who));
 }
 
+/** A record made by the Admin through the API. */
 async function post(request: APIRequestContext, path: string, data: Record<string, unknown>) {
-  const token = await apiToken(request, 'admin');
-  const res = await request.post(path, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.status()).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
+  return (await apiAs(request, 'admin')).post(path, data);
 }
 
 async function pick(page: Page, label: RegExp, option: string) {
@@ -31,7 +29,7 @@ const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText
 
 test('Admin records, edits and deletes a payment, with the cards, defaults, messages and toasts', async ({ page, request }) => {
   const agentId = await userId(request, 'agent');
-  const licenseNumber = `PAYLIC-${unique()}`;
+  const licenseNumber = `PAYLIC-${uid()}`;
   await post(request, '/api/licenses', {
     user_id: agentId,
     license_number: licenseNumber,
@@ -40,8 +38,7 @@ test('Admin records, edits and deletes a payment, with the cards, defaults, mess
     expiration_date: '2027-01-01',
   });
 
-  await signIn(page, 'admin');
-  await page.goto('/payments');
+  await signIn(page, 'admin', '/payments');
   await expect(page.getByRole('heading', { name: 'Payment Management' })).toBeVisible({ timeout: 20_000 });
   for (const card of ['Total Revenue', 'Completed', 'Pending', 'Total Payments']) {
     await expect(page.getByTestId(`stat-${card}`)).toBeVisible();
@@ -70,7 +67,7 @@ test('Admin records, edits and deletes a payment, with the cards, defaults, mess
   // The license select lists the chosen user's licenses.
   await dialog.getByRole('combobox', { name: 'License' }).click();
   await page.getByRole('option', { name: new RegExp(licenseNumber) }).click();
-  const description = `E2E payment ${unique()}`;
+  const description = `E2E payment ${uid()}`;
   await dialog.getByLabel('Description').fill(description);
   await dialog.getByRole('button', { name: 'Record Payment' }).click();
   await expect(page.getByText('Payment recorded successfully!')).toBeVisible();
@@ -111,16 +108,16 @@ test('Admin records, edits and deletes a payment, with the cards, defaults, mess
 
 test("a payment without a description shows '-'; filters live in the URL", async ({ page, request }) => {
   const brokerId = await userId(request, 'broker');
+  const refund = uniqueAmount(900);
   await post(request, '/api/payments', {
     user_id: brokerId,
-    amount: 987.65,
+    amount: refund.amount,
     payment_type: 'Penalty',
     payment_method: 'Cash',
     status: 'Refunded',
   });
-  await signIn(page, 'broker');
-  await page.goto('/payments?type=Penalty&method=Cash&status=Refunded&search=Bruno');
-  const r = row(page, '$987.65').first();
+  await signIn(page, 'broker', '/payments?type=Penalty&method=Cash&status=Refunded&search=Bruno');
+  const r = row(page, refund.text);
   await expect(r).toContainText('Bruno Broker', { timeout: 20_000 });
   await expect(r).toContainText('Penalty');
   await expect(r).toContainText('Refunded');
@@ -132,10 +129,9 @@ test("a payment without a description shows '-'; filters live in the URL", async
 
 test('an Agent sees its own payments read-only; a School is told it has no access', async ({ page, request, browser }) => {
   const agentId = await userId(request, 'agent');
-  const description = `Agent fee ${unique()}`;
+  const description = `Agent fee ${uid()}`;
   await post(request, '/api/payments', { user_id: agentId, amount: 45.5, payment_type: 'Course Fee', description });
-  await signIn(page, 'agent');
-  await page.goto('/payments');
+  await signIn(page, 'agent', '/payments');
   await page.getByLabel('Search').fill(description);
   const r = row(page, description);
   await expect(r).toContainText('$45.50');
@@ -145,14 +141,14 @@ test('an Agent sees its own payments read-only; a School is told it has no acces
   await expect(page.getByTestId('stat-Total Payments')).toHaveText(/^\d+$/);
 
   const school = await browser.newPage();
-  await signIn(school, 'school');
-  await school.goto('/payments');
+  await signIn(school, 'school', '/payments');
   await expect(school.getByText('Access denied. Payments are available to Admins, Brokers and Agents.')).toBeVisible();
+  await school.close();
 });
 
 test('at phone width an Admin records a payment, opens its details and exports the list', async ({ page, request }, testInfo) => {
   const agentId = await userId(request, 'agent');
-  const licenseNumber = `PHPAY-${unique()}`;
+  const licenseNumber = `PHPAY-${uid()}`;
   await post(request, '/api/licenses', {
     user_id: agentId,
     license_number: licenseNumber,
@@ -161,8 +157,7 @@ test('at phone width an Admin records a payment, opens its details and exports t
     expiration_date: '2027-01-01',
   });
   await atPhoneWidth(page);
-  await signIn(page, 'admin');
-  await page.goto('/payments');
+  await signIn(page, 'admin', '/payments');
   await expect(page.getByTestId('stat-Total Revenue')).toHaveText(/^\$[\d,]+\.\d{2}$/, { timeout: 20_000 });
   await expect(page.getByText(/^Showing 1 to \d+ of \d+ payments$/)).toBeVisible();
   await phoneShot(page, testInfo, 'payments-list');
@@ -174,7 +169,7 @@ test('at phone width an Admin records a payment, opens its details and exports t
   await dialog.getByLabel(/^Amount/).fill('76.40');
   await dialog.getByRole('combobox', { name: 'License' }).click();
   await page.getByRole('option', { name: new RegExp(licenseNumber) }).click();
-  const description = `Phone payment ${unique()}`;
+  const description = `Phone payment ${uid()}`;
   await dialog.getByLabel('Description').fill(description);
   const submit = dialog.getByRole('button', { name: 'Record Payment' });
   await expectInView(submit);
@@ -207,7 +202,7 @@ test('at phone width an Admin records a payment, opens its details and exports t
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^payments_\d{4}-\d{2}-\d{2}\.csv$/);
   const text = fs.readFileSync((await file.path())!, 'utf8');
-  expect(text.trim().split(/\r?\n/)).toHaveLength(2);
+  expect(parseCsv(text)).toHaveLength(2); // the header and the one payment
   expect(text).toContain(description);
   expect(text).toContain(licenseNumber);
 });

@@ -1,41 +1,22 @@
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken } from './fixtures/auth.ts';
+import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
+import { apiAs } from './fixtures/api.ts';
+import { logOut, signIn, signInWithForm } from './fixtures/auth.ts';
+import { createUser, e2eBrokerageId } from './fixtures/data.ts';
 import { E2E_BROKERAGE } from './fixtures/users.ts';
 
 // The machines running this suite are shared and busy: give server answers more time than the default.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-const PASSWORD = 'Start-Passw0rd';
-
 /** A user of its own for each test: profile and password changes must not disturb the shared e2e accounts. */
 async function createAgent(request: APIRequestContext) {
-  const token = await apiToken(request, 'admin');
-  const headers = { authorization: `Bearer ${token}` };
-  const found = await request.get(`/api/brokerages?search=${encodeURIComponent(E2E_BROKERAGE)}`, { headers });
-  const brokerageId = ((await found.json()) as { brokerages: Array<{ brokerage_id: number }> }).brokerages[0]!.brokerage_id;
-  const tag = unique();
-  const email = `profile.${tag}@e2e.test`;
-  const res = await request.post('/api/users', {
-    headers,
-    data: { email, password: PASSWORD, first_name: 'Petra', last_name: `Profile${tag}`, role_id: 3, brokerage_id: brokerageId },
-  });
-  expect(res.status()).toBe(200);
-  return { email, tag };
-}
-
-async function signInAs(page: Page, email: string, password = PASSWORD) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  const admin = await apiAs(request, 'admin');
+  return createUser(admin, 'Agent', { first_name: 'Petra', brokerage_id: await e2eBrokerageId(admin) });
 }
 
 test('the profile shows both tabs and the account card, and saves the user’s own details', async ({ page, request }) => {
   test.slow();
-  const { email, tag } = await createAgent(request);
-  await signInAs(page, email);
+  const petra = await createAgent(request);
+  await signIn(page, petra);
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: 'Profile' }).click();
   await expect(page).toHaveURL(/\/profile$/);
@@ -50,7 +31,7 @@ test('the profile shows both tabs and the account card, and saves the user’s o
   await expect(card).toContainText('Last Login');
   await expect(card).not.toContainText('N/A');
 
-  await expect(page.getByLabel(/^Email/)).toHaveValue(email);
+  await expect(page.getByLabel(/^Email/)).toHaveValue(petra.email);
   await page.getByLabel(/^First Name/).fill('');
   await page.getByRole('button', { name: 'Update Profile' }).click();
   await expect(page.getByText('First name is required')).toBeVisible();
@@ -62,7 +43,7 @@ test('the profile shows both tabs and the account card, and saves the user’s o
   await page.getByLabel('Zip Code').fill('32801');
   await page.getByRole('button', { name: 'Update Profile' }).click();
   await expect(page.getByText('Profile updated successfully!')).toBeVisible();
-  await expect(page.getByTestId('user-menu')).toContainText(`Paloma Profile${tag}`);
+  await expect(page.getByTestId('user-menu')).toContainText(`Paloma ${petra.last_name}`);
 
   await page.reload();
   await expect(page.getByLabel(/^First Name/)).toHaveValue('Paloma');
@@ -71,9 +52,8 @@ test('the profile shows both tabs and the account card, and saves the user’s o
 });
 
 test('a profile update the server refuses shows the spec failure text', async ({ page, request }) => {
-  const { email } = await createAgent(request);
-  await signInAs(page, email);
-  await page.goto('/profile');
+  const petra = await createAgent(request);
+  await signIn(page, petra, '/profile');
   await expect(page.getByRole('tab', { name: 'Profile Information' })).toBeVisible({ timeout: 20_000 });
   await page.getByLabel(/^Email/).fill('admin@e2e.test');
   await page.getByRole('button', { name: 'Update Profile' }).click();
@@ -83,14 +63,13 @@ test('a profile update the server refuses shows the spec failure text', async ({
 
 test('change password: mismatch, the server rule text, a wrong current password, then success', async ({ page, request }) => {
   test.slow();
-  const { email } = await createAgent(request);
-  await signInAs(page, email);
-  await page.goto('/profile');
+  const petra = await createAgent(request);
+  await signIn(page, petra, '/profile');
   await expect(page.getByRole('tab', { name: 'Profile Information' })).toBeVisible({ timeout: 20_000 });
   await page.getByRole('tab', { name: 'Change Password' }).click();
   await expect(page.getByText('At least 8 characters, with uppercase, lowercase and numbers.')).toBeVisible();
 
-  await page.getByLabel(/^Current Password/).fill(PASSWORD);
+  await page.getByLabel(/^Current Password/).fill(petra.password);
   await page.getByLabel(/^New Password/).fill('Next-Passw0rd');
   await page.getByLabel(/^Confirm New Password/).fill('Next-Passw0rd-typo');
   await page.getByRole('button', { name: 'Change Password' }).click();
@@ -115,13 +94,11 @@ test('change password: mismatch, the server rule text, a wrong current password,
   // A wrong current password does not sign the user out.
   await expect(page).toHaveURL(/\/profile$/);
 
-  await page.getByLabel(/^Current Password/).fill(PASSWORD);
+  await page.getByLabel(/^Current Password/).fill(petra.password);
   await page.getByRole('button', { name: 'Change Password' }).click();
   await expect(page.getByText('Password changed successfully!')).toBeVisible();
   await expect(page.getByLabel(/^Current Password/)).toHaveValue('');
 
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  await signInAs(page, email, 'Next-Passw0rd');
+  await logOut(page);
+  await signInWithForm(page, { ...petra, password: 'Next-Passw0rd' });
 });

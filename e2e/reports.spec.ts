@@ -1,42 +1,41 @@
 import fs from 'node:fs';
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { parseCsv } from '../server/test/csv.ts';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createLicense, createUser, uid } from './fixtures/data.ts';
 
-const uid = () => `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
 /** The browser's calendar date (the Reports filters default to the last 30 days of it). */
 function localDate(offsetDays = 0) {
   const d = new Date(Date.now() + offsetDays * 86_400_000);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
+/** An Agent of its own with an FL license expiring in 12 days; returns the license number. */
 async function seedLicense(request: APIRequestContext) {
-  const admin = await apiToken(request, 'admin');
-  const auth = { authorization: `Bearer ${admin}` };
-  const user = await request.post('/api/users', {
-    headers: auth,
-    data: { email: `rep-${uid()}@e2e.test`, password: 'Rep-Passw0rd-1', first_name: 'Rita', last_name: `Report${uid()}`, role_id: 3 },
+  const admin = await apiAs(request, 'admin');
+  const agent = await createUser(admin, 'Agent', { first_name: 'Rita' });
+  const license = await createLicense(admin, {
+    user_id: agent.user_id,
+    license_number: `REP-${uid()}`,
+    state: 'FL',
+    issue_date: '2024-01-01',
+    expiration_date: localDate(12),
   });
-  expect(user.status(), await user.text()).toBe(200);
-  const number = `REP-${uid()}`;
-  const lic = await request.post('/api/licenses', {
-    headers: auth,
-    data: {
-      user_id: ((await user.json()) as { user_id: number }).user_id,
-      license_number: number,
-      state: 'FL',
-      issue_date: '2024-01-01',
-      expiration_date: localDate(12),
-    },
-  });
-  expect(lic.status(), await lic.text()).toBe(200);
-  return number;
+  return license.license_number;
+}
+
+/** Opens a tab and waits until it is the selected one (the tab lives in the URL and lands a moment after the click). */
+async function openTab(page: Page, name: string) {
+  const tab = page.getByRole('tab', { name });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
 }
 
 test('Overview: filters with their defaults, totals, Users by Role and Licenses by Status with percentages and charts', async ({
   page,
 }) => {
-  await signIn(page, 'admin');
-  await page.goto('/reports');
+  await signIn(page, 'admin', '/reports');
   await expect(page.getByRole('heading', { name: 'Reports and Analytics' })).toBeVisible();
   await expect(page.getByLabel('Start Date')).toHaveValue(localDate(-30));
   await expect(page.getByLabel('End Date')).toHaveValue(localDate());
@@ -65,10 +64,9 @@ test('Overview: filters with their defaults, totals, Users by Role and Licenses 
 
 test('the analytics tabs show their figures, and the State filter narrows licenses by state', async ({ page, request }) => {
   await seedLicense(request);
-  await signIn(page, 'admin');
-  await page.goto('/reports');
+  await signIn(page, 'admin', '/reports');
 
-  await page.getByRole('tab', { name: 'License Analytics' }).click();
+  await openTab(page, 'License Analytics');
   for (const label of ['Expiring Soon (30 days)', 'Expired Licenses', 'Renewed This Period'])
     await expect(page.getByTestId(`stat-${label}`)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Licenses by State' })).toBeVisible();
@@ -80,14 +78,14 @@ test('the analytics tabs show their figures, and the State filter narrows licens
   await expect(rows.first()).toContainText('FL');
   await expect(page.getByTestId('stat-Expiring Soon (30 days)')).toContainText(/[1-9]/);
 
-  await page.getByRole('tab', { name: 'User Analytics' }).click();
+  await openTab(page, 'User Analytics');
   for (const label of ['New Users This Period', 'Active Users', 'Inactive Users', 'Average Logins per Week']) {
     await expect(page.getByTestId(`stat-${label}`)).toBeVisible();
   }
   await expect(page.getByRole('heading', { name: 'Users by Brokerage' })).toBeVisible();
   await expect(page.getByTestId('users-by-brokerage')).toContainText('E2E Realty Group');
 
-  await page.getByRole('tab', { name: 'Course Analytics' }).click();
+  await openTab(page, 'Course Analytics');
   for (const label of ['Total Courses', 'Completions This Period', 'Pending Approvals', 'Average Completion Time']) {
     await expect(page.getByTestId(`stat-${label}`)).toBeVisible();
   }
@@ -97,16 +95,15 @@ test('the analytics tabs show their figures, and the State filter narrows licens
 
 test('a CSV downloads from each tab and from Export All Reports, with the exact file name and a toast', async ({ page, request }) => {
   const number = await seedLicense(request);
-  await signIn(page, 'admin');
-  await page.goto('/reports');
+  await signIn(page, 'admin', '/reports');
   const start = localDate(-30);
   const end = localDate();
 
-  await page.getByRole('tab', { name: 'License Analytics' }).click();
+  await openTab(page, 'License Analytics');
   const [licenses] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
   expect(licenses.suggestedFilename()).toBe(`licenses_report_${start}_to_${end}.csv`);
   const text = fs.readFileSync((await licenses.path())!, 'utf8').replace(/^\uFEFF/, '');
-  expect(text.split(/\r?\n/)[0]).toMatch(/^License ID,License Number,State,/);
+  expect(parseCsv(text)[0]!.slice(0, 3)).toEqual(['License ID', 'License Number', 'State']);
   expect(text).toContain(number);
   await expect(page.getByText('Report exported successfully!').first()).toBeVisible();
 
@@ -115,7 +112,7 @@ test('a CSV downloads from each tab and from Export All Reports, with the exact 
     ['Course Analytics', 'courses'],
     ['Overview', 'comprehensive'],
   ] as const) {
-    await page.getByRole('tab', { name: tab }).click();
+    await openTab(page, tab);
     const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
     expect(dl.suggestedFilename()).toBe(`${name}_report_${start}_to_${end}.csv`);
   }
@@ -123,20 +120,18 @@ test('a CSV downloads from each tab and from Export All Reports, with the exact 
   const [all] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export All Reports' }).click()]);
   expect(all.suggestedFilename()).toBe(`comprehensive_report_${start}_to_${end}.csv`);
   const summary = fs.readFileSync((await all.path())!, 'utf8').replace(/^\uFEFF/, '');
-  expect(summary.split(/\r?\n/)[0]).toBe('Section,Metric,Value');
+  expect(parseCsv(summary)[0]).toEqual(['Section', 'Metric', 'Value']);
 });
 
 test("a failed export shows 'Failed to export report'", async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/reports');
+  await signIn(page, 'admin', '/reports');
   await page.route('**/api/reports/comprehensive/export**', (route) => route.fulfill({ status: 500, body: '' }));
   await page.getByRole('button', { name: 'Export All Reports' }).click();
   await expect(page.getByText('Failed to export report')).toBeVisible();
 });
 
 test('other roles see the access-denied text', async ({ page }) => {
-  await signIn(page, 'agent');
-  await page.goto('/reports');
+  await signIn(page, 'agent', '/reports');
   await expect(page.getByText('Access denied. Admin privileges required.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Export All Reports' })).toHaveCount(0);
 });

@@ -1,5 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createLicense, myId, uid } from './fixtures/data.ts';
 
 // docs/architecture.md "Client": a failed screen download, a stopped server and a crashing screen each end in a
 // message with a way to recover, never a blank page; the header and sidebar stay.
@@ -7,22 +9,11 @@ test.describe.configure({ timeout: 90_000 });
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' });
 
-async function ensureLicense(page: Page) {
-  const agent = await apiToken(page.request, 'agent');
-  const me = await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${agent}` } });
-  const { user_id } = (await me.json()) as { user_id: number };
-  const token = await apiToken(page.request, 'admin');
-  const res = await page.request.post('/api/licenses', {
-    headers: { authorization: `Bearer ${token}` },
-    data: {
-      user_id,
-      license_number: `RES-${Date.now()}`,
-      state: 'CA',
-      issue_date: '2025-01-01',
-      expiration_date: '2030-01-01',
-    },
-  });
-  expect(res.ok(), await res.text()).toBe(true);
+/** A license of the seeded Agent's with a number of this test's own, so the list has a row to bring back. */
+async function seedLicense(request: APIRequestContext): Promise<string> {
+  const agentId = await myId(await apiAs(request, 'agent'));
+  const license = await createLicense(await apiAs(request, 'admin'), { user_id: agentId, license_number: `RES-${uid()}` });
+  return license.license_number;
 }
 
 test('a screen whose code fails to download offers a reload, which recovers', async ({ page }) => {
@@ -43,8 +34,8 @@ test('a screen whose code fails to download offers a reload, which recovers', as
   await expect(fallback).toHaveCount(0);
 });
 
-test('a stopped server shows the error with Retry and no empty state; Retry brings the rows', async ({ page }) => {
-  await ensureLicense(page);
+test('a stopped server shows the error with Retry and no empty state; Retry brings the rows', async ({ page, request }) => {
+  const number = await seedLicense(request);
   await signIn(page, 'admin');
   await page.route('**/trpc/**', (r) => r.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' }));
   await sidebar(page).getByRole('link', { name: 'Licenses' }).click();
@@ -57,14 +48,9 @@ test('a stopped server shows the error with Retry and no empty state; Retry brin
   await page.unroute('**/trpc/**');
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(alert).toHaveCount(0);
-  // Other specs add licenses too: narrow the list to this spec's ones.
-  await page.getByLabel('Search').fill('RES-');
-  await expect(
-    page
-      .getByRole('row')
-      .filter({ hasText: /RES-\d+/ })
-      .first(),
-  ).toBeVisible();
+  // Other specs add licenses too: narrow the list to this test's one.
+  await page.getByLabel('Search').fill(number);
+  await expect(page.getByRole('row').filter({ hasText: number })).toHaveCount(1);
 });
 
 test('a screen that crashes on what the server sent is contained; another page still works', async ({ page }) => {

@@ -1,12 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './fixtures/auth.ts';
+import { apiAs } from './fixtures/api.ts';
+import { logOut, signIn } from './fixtures/auth.ts';
+import { SETTINGS_LOCK, uid } from './fixtures/data.ts';
 
 const TABS = ['General', 'License', 'Notifications', 'Security', 'File Uploads', 'System'];
 
 test('the settings screen shows every tab and field, and validates with the docs/product.md messages', async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'admin');
-  await page.goto('/settings');
+  await signIn(page, 'admin', '/settings');
   await expect(page.getByRole('heading', { name: 'System Settings' })).toBeVisible();
   for (const t of TABS) await expect(page.getByRole('tab', { name: t })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Reset to Defaults' })).toBeVisible();
@@ -72,11 +73,10 @@ test('the settings screen shows every tab and field, and validates with the docs
   await expect(page.getByText('Settings updated successfully!')).toHaveCount(0);
 });
 
-test('saving persists, and Reset to Defaults asks first', async ({ page }) => {
+test('saving persists, and Reset to Defaults asks first', { lock: SETTINGS_LOCK }, async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'admin');
-  await page.goto('/settings');
-  const phone = `+1 555 ${String(Date.now()).slice(-4)}`;
+  await signIn(page, 'admin', '/settings');
+  const phone = `+1 555 ${uid().slice(-4)}`;
   await page.getByLabel(/^Support Phone/).fill(phone);
   await page.getByRole('button', { name: 'Save Settings' }).click();
   await expect(page.getByText('Settings updated successfully!')).toBeVisible();
@@ -100,41 +100,39 @@ test('saving persists, and Reset to Defaults asks first', async ({ page }) => {
 });
 
 test('other roles see the access-denied text', async ({ page }) => {
-  await signIn(page, 'agent');
-  await page.goto('/settings');
+  await signIn(page, 'agent', '/settings');
   await expect(page.getByText('Access denied. Admin privileges required.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Save Settings' })).toHaveCount(0);
 });
 
-test('App Name is the title of the top bar, the browser tab and the login card; the login shows the support line', async ({ page }) => {
-  test.setTimeout(60_000);
-  const name = `Acme Licensing ${Date.now() % 10000}`;
-  await signIn(page, 'admin');
-  await page.goto('/settings');
-  await expect(page).toHaveTitle('Settings · Real Estate License Manager');
-  await expect(page.getByTestId('app-title')).toHaveText('Real Estate License Manager');
-  await page.getByLabel(/^App Name/).fill(name);
-  await page.getByLabel(/^Support Phone/).fill('+1 555 0142');
-  await page.getByRole('button', { name: 'Save Settings' }).click();
-  await expect(page.getByText('Settings updated successfully!')).toBeVisible();
-  try {
-    await expect(page.getByTestId('app-title')).toHaveText(name);
-    await expect(page).toHaveTitle(`Settings · ${name}`);
-    await page.getByRole('link', { name: 'Dashboard' }).click();
-    await expect(page).toHaveTitle(`Dashboard · ${name}`);
-
-    await page.getByTestId('user-menu').click();
-    await page.getByRole('menuitem', { name: 'Logout' }).click();
-    await expect(page.getByTestId('app-name')).toHaveText(name);
-    await expect(page).toHaveTitle(`Sign in · ${name}`);
-    await expect(page.getByTestId('support-line')).toHaveText('Need help? support@example.com · +1 555 0142');
-  } finally {
-    // Restore, so the other specs see the defaults.
-    await signIn(page, 'admin');
-    await page.goto('/settings');
-    await page.getByLabel(/^App Name/).fill('Real Estate License Manager');
-    await page.getByLabel(/^Support Phone/).fill('');
+test(
+  'App Name is the title of the top bar, the browser tab and the login card; the login shows the support line',
+  { lock: SETTINGS_LOCK },
+  async ({ page, request }) => {
+    test.setTimeout(60_000);
+    const name = `Acme Licensing ${uid().slice(-6)}`;
+    await signIn(page, 'admin', '/settings');
+    await expect(page).toHaveTitle('Settings · Real Estate License Manager');
+    await expect(page.getByTestId('app-title')).toHaveText('Real Estate License Manager');
+    await page.getByLabel(/^App Name/).fill(name);
+    await page.getByLabel(/^Support Phone/).fill('+1 555 0142');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await expect(page.getByText('Settings updated successfully!')).toBeVisible();
-  }
-});
+    try {
+      await expect(page.getByTestId('app-title')).toHaveText(name);
+      await expect(page).toHaveTitle(`Settings · ${name}`);
+      await page.getByRole('link', { name: 'Dashboard' }).click();
+      await expect(page).toHaveTitle(`Dashboard · ${name}`);
+
+      await logOut(page);
+      await expect(page.getByTestId('app-name')).toHaveText(name);
+      await expect(page).toHaveTitle(`Sign in · ${name}`);
+      await expect(page.getByTestId('support-line')).toHaveText('Need help? support@example.com · +1 555 0142');
+    } finally {
+      // Restore, so the other specs see the defaults.
+      await (
+        await apiAs(request, 'admin')
+      ).put('/api/admin/settings', { settings: { app_name: 'Real Estate License Manager', support_phone: '' } });
+    }
+  },
+);

@@ -1,30 +1,33 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, signIn } from './fixtures/auth.ts';
+import type { RoleName } from '@lm/shared';
+import { apiAs } from './fixtures/api.ts';
+import { signIn } from './fixtures/auth.ts';
+import { createLicense, createUser, e2eBrokerageId, uid } from './fixtures/data.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
 import { E2E_BROKERAGE } from './fixtures/users.ts';
 
 // The machines running this suite are shared and busy: give server answers more time than the default.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-
-async function createUsers(request: APIRequestContext, tag: string, count: number, fields: Record<string, unknown> = {}) {
-  const token = await apiToken(request, 'admin');
+/** `count` users named Bulk <tag><i> (e-mail <tag>.<i>@e2e.test), Agents unless told; returns their ids. */
+async function createUsers(
+  request: APIRequestContext,
+  tag: string,
+  count: number,
+  fields: Record<string, unknown> = {},
+  role: RoleName = 'Agent',
+) {
+  const admin = await apiAs(request, 'admin');
   const ids: number[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await request.post('/api/users', {
-      headers: { authorization: `Bearer ${token}` },
-      data: {
-        email: `${tag.toLowerCase()}.${i}@e2e.test`,
-        password: 'Str0ngPassword',
-        first_name: 'Bulk',
-        last_name: `${tag}${i}`,
-        role_id: 3,
-        ...fields,
-      },
+    const user = await createUser(admin, role, {
+      email: `${tag.toLowerCase()}.${i}@e2e.test`,
+      password: 'Str0ngPassword',
+      first_name: 'Bulk',
+      last_name: `${tag}${i}`,
+      ...fields,
     });
-    expect(res.status()).toBe(200);
-    ids.push(((await res.json()) as { user_id: number }).user_id);
+    ids.push(user.user_id);
   }
   return ids;
 }
@@ -39,9 +42,8 @@ const rows = (page: Page) => page.locator('table tbody tr');
 
 test('Admin adds a user: form messages, success toast, then edits and deletes it', async ({ page }) => {
   test.slow();
-  const tag = `Add${unique()}`;
-  await signIn(page, 'admin');
-  await page.goto('/users');
+  const tag = `Add${uid()}`;
+  await signIn(page, 'admin', '/users');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible({ timeout: 20_000 });
 
   await page.getByRole('button', { name: 'Add User' }).click();
@@ -99,10 +101,9 @@ test('Admin adds a user: form messages, success toast, then edits and deletes it
 });
 
 test('a duplicate email shows the server text in a toast and keeps the modal open', async ({ page, request }) => {
-  const tag = `Dup${unique()}`;
+  const tag = `Dup${uid()}`;
   await createUsers(request, tag, 1);
-  await signIn(page, 'admin');
-  await page.goto('/users');
+  await signIn(page, 'admin', '/users');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible({ timeout: 20_000 });
   await page.getByRole('button', { name: 'Add User' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add New User' });
@@ -117,11 +118,10 @@ test('a duplicate email shows the server text in a toast and keeps the modal ope
 
 test('search, filters, sort and page live in the URL and survive a reload', async ({ page, request }) => {
   test.slow();
-  const tag = `Url${unique()}`;
+  const tag = `Url${uid()}`;
   await createUsers(request, tag, 3);
-  await createUsers(request, `${tag}B`, 1, { role_id: 2 });
-  await signIn(page, 'admin');
-  await page.goto('/users');
+  await createUsers(request, `${tag}B`, 1, {}, 'Broker');
+  await signIn(page, 'admin', '/users');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible({ timeout: 20_000 });
   await search(page, tag);
   await expect(rows(page)).toHaveCount(4);
@@ -154,10 +154,9 @@ test('search, filters, sort and page live in the URL and survive a reload', asyn
 
 test('bulk menu: select first, deactivate, change role, change brokerage to none, delete', async ({ page, request }) => {
   test.slow();
-  const tag = `Bulk${unique()}`;
+  const tag = `Bulk${uid()}`;
   await createUsers(request, tag, 3);
-  await signIn(page, 'admin');
-  await page.goto('/users');
+  await signIn(page, 'admin', '/users');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible({ timeout: 20_000 });
   await search(page, tag);
   await expect(rows(page)).toHaveCount(3);
@@ -226,9 +225,8 @@ test('role badges use the spec colours', async ({ page }) => {
 });
 
 test('a Broker sees only its brokerage and adds Agents to it', async ({ page }) => {
-  const tag = `Brk${unique()}`;
-  await signIn(page, 'broker');
-  await page.goto('/users');
+  const tag = `Brk${uid()}`;
+  await signIn(page, 'broker', '/users');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible({ timeout: 20_000 });
   await expect(rows(page).first()).toBeVisible();
   const brokerages = await rows(page).locator('td:nth-child(5)').allTextContents();
@@ -256,22 +254,23 @@ test('a Broker sees only its brokerage and adds Agents to it', async ({ page }) 
 });
 
 test('at phone width an Admin finds a user and opens its detail: fields, brokerage and licenses', async ({ page, request }, testInfo) => {
-  const tag = `Phone${unique()}`;
-  const token = await apiToken(request, 'admin');
-  const found = await request.get(`/api/brokerages?search=${encodeURIComponent(E2E_BROKERAGE)}`, {
-    headers: { authorization: `Bearer ${token}` },
+  const tag = `Phone${uid()}`;
+  const admin = await apiAs(request, 'admin');
+  const [id] = await createUsers(request, tag, 1, {
+    brokerage_id: await e2eBrokerageId(admin),
+    phone_number: '(555) 010-2000',
+    city: 'Tampa',
   });
-  const brokerageId = ((await found.json()) as { brokerages: Array<{ brokerage_id: number }> }).brokerages[0]!.brokerage_id;
-  const [id] = await createUsers(request, tag, 1, { brokerage_id: brokerageId, phone_number: '(555) 010-2000', city: 'Tampa' });
-  const license = await request.post('/api/licenses', {
-    headers: { authorization: `Bearer ${token}` },
-    data: { user_id: id, license_number: `${tag}-L`, state: 'FL', issue_date: '2025-01-01', expiration_date: '2027-01-01' },
+  await createLicense(admin, {
+    user_id: id!,
+    license_number: `${tag}-L`,
+    state: 'FL',
+    issue_date: '2025-01-01',
+    expiration_date: '2027-01-01',
   });
-  expect(license.status()).toBe(200);
 
   await atPhoneWidth(page);
-  await signIn(page, 'admin');
-  await page.goto('/users');
+  await signIn(page, 'admin', '/users');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible({ timeout: 20_000 });
   await expect(rows(page).first()).toBeVisible();
   await phoneShot(page, testInfo, 'users-list');

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import prettier from 'prettier';
-import { openApiDocument } from '../../server/src/http/openapi.ts';
+import { openApiDocument } from '../../server/src/openapi.ts';
 
 export const TYPES_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'api.d.ts');
 

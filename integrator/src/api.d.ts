@@ -840,10 +840,10 @@ export interface paths {
       cookie?: never;
     };
     /** All notification templates */
-    get: operations['admin-notifications-list'];
+    get: operations['admin-notificationManagement-list'];
     put?: never;
     /** Create a notification template */
-    post: operations['admin-notifications-create'];
+    post: operations['admin-notificationManagement-create'];
     delete?: never;
     options?: never;
     head?: never;
@@ -858,7 +858,7 @@ export interface paths {
       cookie?: never;
     };
     /** One page of the templates: search (name or subject), type, trigger_event; sort name (default), type, trigger_event, is_active, updated_at with order; page, limit; with the total */
-    get: operations['admin-notifications-page'];
+    get: operations['admin-notificationManagement-page'];
     put?: never;
     post?: never;
     delete?: never;
@@ -876,10 +876,10 @@ export interface paths {
     };
     get?: never;
     /** Update a notification template (fields given) */
-    put: operations['admin-notifications-update'];
+    put: operations['admin-notificationManagement-update'];
     post?: never;
     /** Delete a notification template */
-    delete: operations['admin-notifications-delete'];
+    delete: operations['admin-notificationManagement-delete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -895,7 +895,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Render the template with sample values and email it to test_email (always sends) */
-    post: operations['admin-notifications-sendTest'];
+    post: operations['admin-notificationManagement-sendTest'];
     delete?: never;
     options?: never;
     head?: never;
@@ -910,7 +910,7 @@ export interface paths {
       cookie?: never;
     };
     /** Delivery statistics and the most recent deliveries */
-    get: operations['admin-notifications-history'];
+    get: operations['admin-notificationManagement-history'];
     put?: never;
     post?: never;
     delete?: never;
@@ -927,7 +927,7 @@ export interface paths {
       cookie?: never;
     };
     /** One page of every delivery attempt: search (recipient, template name, subject), status, channel, template_id; sort created_at (default, newest first), recipient, template_name, channel, status, sent_at with order; page, limit; with the total */
-    get: operations['admin-notifications-historyPage'];
+    get: operations['admin-notificationManagement-historyPage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -944,7 +944,7 @@ export interface paths {
       cookie?: never;
     };
     /** How notifications leave this server: SMTP or the outbox (and where it is); SMS and push gateways */
-    get: operations['admin-notifications-delivery'];
+    get: operations['admin-notificationManagement-delivery'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1294,7 +1294,7 @@ export interface paths {
       cookie?: never;
     };
     /** My notifications, newest first (page, limit, unread_only), with my unread count */
-    get: operations['inbox-list'];
+    get: operations['notifications-list'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1311,7 +1311,7 @@ export interface paths {
       cookie?: never;
     };
     /** How many of my notifications are unread */
-    get: operations['inbox-unreadCount'];
+    get: operations['notifications-unreadCount'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1330,7 +1330,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Mark all my notifications read */
-    post: operations['inbox-readAll'];
+    post: operations['notifications-readAll'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1345,9 +1345,9 @@ export interface paths {
       cookie?: never;
     };
     /** My channels per event (in-app, e-mail, SMS) and which channels the Admin settings and gateways allow */
-    get: operations['inbox-preferences'];
+    get: operations['notifications-preferences'];
     /** Save my channels per event (400 when switching on a channel that is not available) */
-    put: operations['inbox-savePreferences'];
+    put: operations['notifications-savePreferences'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1365,7 +1365,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Mark one of my notifications read */
-    post: operations['inbox-markRead'];
+    post: operations['notifications-markRead'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1380,7 +1380,7 @@ export interface paths {
       cookie?: never;
     };
     /** Whether my calendar feed is on, since when */
-    get: operations['inbox-calendarStatus'];
+    get: operations['notifications-calendarStatus'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1399,9 +1399,9 @@ export interface paths {
     get?: never;
     put?: never;
     /** Create or rotate my calendar feed link ({url}, shown once; the previous link stops working) */
-    post: operations['inbox-createCalendarToken'];
+    post: operations['notifications-createCalendarToken'];
     /** Stop my calendar feed (its link answers 404) */
-    delete: operations['inbox-deleteCalendarToken'];
+    delete: operations['notifications-deleteCalendarToken'];
     options?: never;
     head?: never;
     patch?: never;
@@ -7674,7 +7674,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-list': {
+  'admin-notificationManagement-list': {
     parameters: {
       query?: never;
       header?: never;
@@ -7719,7 +7719,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-create': {
+  'admin-notificationManagement-create': {
     parameters: {
       query?: never;
       header?: never;
@@ -7780,7 +7780,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-page': {
+  'admin-notificationManagement-page': {
     parameters: {
       query?: {
         search?: string;
@@ -7841,7 +7841,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-update': {
+  'admin-notificationManagement-update': {
     parameters: {
       query?: never;
       header?: never;
@@ -7900,7 +7900,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-delete': {
+  'admin-notificationManagement-delete': {
     parameters: {
       query?: never;
       header?: never;
@@ -7930,7 +7930,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-sendTest': {
+  'admin-notificationManagement-sendTest': {
     parameters: {
       query?: never;
       header?: never;
@@ -7984,7 +7984,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-history': {
+  'admin-notificationManagement-history': {
     parameters: {
       query?: {
         limit?: number;
@@ -8031,7 +8031,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-historyPage': {
+  'admin-notificationManagement-historyPage': {
     parameters: {
       query?: {
         search?: string;
@@ -8086,7 +8086,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notifications-delivery': {
+  'admin-notificationManagement-delivery': {
     parameters: {
       query?: never;
       header?: never;
@@ -8881,7 +8881,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'inbox-list': {
+  'notifications-list': {
     parameters: {
       query?: {
         page?: number;
@@ -8938,7 +8938,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'inbox-unreadCount': {
+  'notifications-unreadCount': {
     parameters: {
       query?: never;
       header?: never;
@@ -8963,7 +8963,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'inbox-readAll': {
+  'notifications-readAll': {
     parameters: {
       query?: never;
       header?: never;
@@ -8999,7 +8999,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'inbox-preferences': {
+  'notifications-preferences': {
     parameters: {
       query?: never;
       header?: never;
@@ -9049,7 +9049,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'inbox-savePreferences': {
+  'notifications-savePreferences': {
     parameters: {
       query?: never;
       header?: never;
@@ -9123,7 +9123,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'inbox-markRead': {
+  'notifications-markRead': {
     parameters: {
       query?: never;
       header?: never;
@@ -9156,7 +9156,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'inbox-calendarStatus': {
+  'notifications-calendarStatus': {
     parameters: {
       query?: never;
       header?: never;
@@ -9182,7 +9182,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'inbox-createCalendarToken': {
+  'notifications-createCalendarToken': {
     parameters: {
       query?: never;
       header?: never;
@@ -9215,7 +9215,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'inbox-deleteCalendarToken': {
+  'notifications-deleteCalendarToken': {
     parameters: {
       query?: never;
       header?: never;

@@ -7,7 +7,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -17,7 +16,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import helmet from 'helmet';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -26,13 +25,14 @@ import { closeDatabase, openDatabase, type Db } from './db/client.ts';
 import { appRouter, type AppRouter } from './router.ts';
 import { createAppServices, type AppServices, type Context } from './core/context.ts';
 import { createContextFromRequest } from './http/context.ts';
-import { AppError, toErrorBody } from './core/errors.ts';
+import { AppError, toErrorBody } from './base/errors.ts';
 import { effectiveLogLevel, getSettings } from './core/settings.ts';
+import { loggerOptions } from './core/log.ts';
 import { registerRestAdapter } from './http/rest.ts';
 import { registerTrpcTransport, type TrpcOptions } from './http/trpc.ts';
-import { openApiDocument } from './http/openapi.ts';
-import { fileRoutes } from './http/routes.ts';
-import { deviceCookieHeader } from './modules/auth/sources.ts';
+import { openApiDocument } from './openapi.ts';
+import { fileRoutes } from './routes.ts';
+import { deviceCookieHeader } from './core/sources.ts';
 import { loginGate } from './modules/auth/login-gate.ts';
 import { requeuePendingExtractions } from './modules/documents/documents.service.ts';
 import { stopExtraction } from './modules/documents/extraction/index.ts';
@@ -70,42 +70,32 @@ function errorReply(err: FastifyError | Error) {
 }
 
 /**
- * The security headers helmet sets (docs/security.md "Proxies and headers"), collected once: the policy has no per-request
- * part (no nonces), so running helmet's middleware on every request only rebuilt the same strings.
+ * The security headers (docs/security.md "Proxies and headers"), through @fastify/helmet on every answer. Routes that
+ * serve something else set their own CSP over it (uploaded files: a sandbox CSP; /api/docs: Swagger UI's).
  */
-function securityHeaders(): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const collect = {
-    setHeader: (name: string, value: string | number | readonly string[]) => {
-      headers[name.toLowerCase()] = String(value);
+const helmetOptions: FastifyHelmetOptions = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      // Mantine sets CSS variables through style attributes and <style> tags.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      // The Documents drawer previews a PDF from a blob: URL of bytes it fetched with the session token.
+      frameSrc: ["'self'", 'blob:'],
+      frameAncestors: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      upgradeInsecureRequests: null,
     },
-    removeHeader: () => undefined,
-  };
-  helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine sets CSS variables through style attributes and <style> tags.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        // The Documents drawer previews a PDF from a blob: URL of bytes it fetched with the session token.
-        frameSrc: ["'self'", 'blob:'],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    // Sent in the onSend hook, only on answers that went out over HTTPS.
-    hsts: false,
-  })({} as IncomingMessage, collect as unknown as ServerResponse, () => undefined);
-  return headers;
-}
+  },
+  crossOriginEmbedderPolicy: false,
+  // Sent in the onSend hook, only on answers that went out over HTTPS.
+  hsts: false,
+};
 
 /** The /trpc options: context from the request, retry-after on a refused sign-in, failures logged. */
 export function trpcOptions(createContext: (req: FastifyRequest) => Promise<Context>, log: FastifyBaseLogger): TrpcOptions<AppRouter> {
@@ -145,7 +135,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const services = options.services ?? createAppServices();
 
   const app = Fastify({
-    logger: options.logger ?? { level: effectiveLogLevel(await getSettings(db)) },
+    logger: options.logger ?? loggerOptions(effectiveLogLevel(await getSettings(db)), config.logFormat),
     logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT,
     // A hop count trusts the nearest N peers (Fastify 5 refuses bare numbers: they cannot check the peer
@@ -176,12 +166,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     }
   });
 
-  // docs/security.md "Proxies and headers": the same on every answer, so computed once here instead of per request.
-  const headers = securityHeaders();
-  app.addHook('onRequest', (_req, reply, done) => {
-    void reply.headers(headers);
-    done();
-  });
+  // docs/security.md "Proxies and headers": first of the onRequest hooks, so refused and failed answers carry them too.
+  await app.register(helmet, helmetOptions);
 
   // docs/security.md "Proxies and headers": HSTS only over HTTPS (directly, or through a trusted proxy's
   // X-Forwarded-Proto: request.protocol honours TRUST_PROXY); no caching of any API answer (they may

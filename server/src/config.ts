@@ -1,7 +1,8 @@
 import net from 'node:net';
 import path from 'node:path';
 import { ROOT } from './paths.ts';
-import { AppError } from './core/errors.ts';
+import { AppError } from './base/errors.ts';
+import type { LogFormat } from './core/log.ts';
 
 /** Every environment variable the server reads (README lists them for operators). */
 export interface Config {
@@ -29,6 +30,8 @@ export interface Config {
    * false (none), a number of hops, or the proxies' addresses/CIDRs. Never "any" (docs/security.md).
    */
   trustProxy: false | number | string[];
+  /** LOG_FORMAT: `json` lines, or `pretty` for a person (the default when stdout is a terminal; core/log.ts). */
+  logFormat: LogFormat;
 }
 
 const TRUST_PROXY_HELP =
@@ -61,7 +64,15 @@ export function parseTrustProxy(value: string | undefined): false | number | str
   return list;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** Parses LOG_FORMAT: unset, pretty on a terminal and JSON otherwise (a service, journald, a file). */
+export function parseLogFormat(value: string | undefined, isTTY: boolean): LogFormat {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '') return isTTY ? 'pretty' : 'json';
+  if (v === 'json' || v === 'pretty') return v;
+  throw new AppError('BAD_REQUEST', `LOG_FORMAT must be json or pretty (unset: pretty on a terminal, json otherwise), not "${value}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, isTTY = process.stdout.isTTY === true): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? '127.0.0.1';
@@ -85,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: env.NODE_ENV === 'production',
     scheduler: env.SCHEDULER !== 'off',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    logFormat: parseLogFormat(env.LOG_FORMAT, isTTY),
   };
 }

@@ -3,7 +3,7 @@
  * issue registers here). Returns a function that stops them all.
  */
 import type { JobDeps } from './core/context.ts';
-import { startReminderJob } from './modules/notifications/reminders.job.ts';
+import { startReminderJob } from './modules/notification-management/reminders.job.ts';
 
 export type { JobDeps } from './core/context.ts';
 

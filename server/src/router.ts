@@ -15,7 +15,7 @@ import { reportsRouter } from './modules/reports/reports.router.ts';
 import { adminRouter } from './modules/admin/admin.router.ts';
 import { publicSettingsRouter } from './modules/settings/public-settings.router.ts';
 import { documentsRouter } from './modules/documents/documents.router.ts';
-import { inboxRouter } from './modules/inbox/inbox.router.ts';
+import { notificationsRouter } from './modules/notifications/notifications.router.ts';
 import { certificatesRouter } from './modules/certificates/certificates.router.ts';
 
 export const appRouter = router({
@@ -33,7 +33,7 @@ export const appRouter = router({
   admin: adminRouter,
   settings: publicSettingsRouter,
   documents: documentsRouter,
-  inbox: inboxRouter,
+  notifications: notificationsRouter,
   certificates: certificatesRouter,
 });
 

@@ -4,7 +4,7 @@ import { buildApp } from './app.ts';
 import { ensureAdmin } from './core/bootstrap.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { backgroundSettled } from './core/background.ts';
-import { claimJobRun, dailyPassInFlight } from './modules/notifications/reminders.job.ts';
+import { claimJobRun, dailyPassInFlight } from './modules/notification-management/reminders.job.ts';
 import { refreshAllCeCaches } from './modules/licenses/ce-ledger.ts';
 
 let config: ReturnType<typeof loadConfig>;

@@ -23,7 +23,7 @@ import { SQLITE_MIGRATIONS } from '../src/db/sqlite/driver.ts';
 import { PG_MIGRATIONS } from '../src/db/pg/driver.ts';
 import { audit, SYSTEM_ACTOR } from '../src/core/audit.ts';
 import { ensureAdmin } from '../src/core/bootstrap.ts';
-import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
+import { ensureDefaultTemplates } from '../src/modules/notification-management/default-templates.ts';
 import { backgroundSettled } from '../src/core/background.ts';
 import { api, callerFor, createTestEnv, login, parseCsv, seedUser, tokenFor, useTestEnv, type TestEnv } from './helpers.ts';
 import { createTestDatabase } from './pg.ts';

@@ -132,7 +132,7 @@ describe('calendar feed', () => {
     const own = await seedLicense(broker.user_id, '2027-01-10');
     const agents = await seedLicense(agent.user_id, '2027-02-10');
     const other = await seedLicense(stranger.user_id, '2027-03-10');
-    const { url } = await callerFor(env, broker.user_id).inbox.createCalendarToken();
+    const { url } = await callerFor(env, broker.user_id).notifications.createCalendarToken();
     const events = parseIcs((await api(env, 'GET', path(url))).body);
     const expirations = events.filter((e) => e.props.UID!.includes('-expiration@'));
     const ids = expirations.map((e) => Number(/license-(\d+)-/.exec(e.props.UID!)![1]));
@@ -144,9 +144,9 @@ describe('calendar feed', () => {
     );
 
     // Admin: its own licenses only (docs/decisions.md "Calendar feed").
-    const adminFeed = await callerFor(env, t.roles.admin.user_id).inbox.createCalendarToken();
+    const adminFeed = await callerFor(env, t.roles.admin.user_id).notifications.createCalendarToken();
     expect(parseIcs((await api(env, 'GET', path(adminFeed.url))).body)).toEqual([]);
-    const schoolFeed = await callerFor(env, t.roles.school.user_id).inbox.createCalendarToken();
+    const schoolFeed = await callerFor(env, t.roles.school.user_id).notifications.createCalendarToken();
     expect(parseIcs((await api(env, 'GET', path(schoolFeed.url))).body)).toEqual([]);
   });
 
@@ -178,8 +178,8 @@ describe('calendar feed', () => {
   it('maintenance mode answers 503 to a non-Admin feed, not to an Admin one; signed-out calls of the token API are 401', async () => {
     const { env } = t;
     const agent = await seedUser(env, 'Agent');
-    const { url } = await callerFor(env, agent.user_id).inbox.createCalendarToken();
-    const adminUrl = (await callerFor(env, t.roles.admin.user_id).inbox.createCalendarToken()).url;
+    const { url } = await callerFor(env, agent.user_id).notifications.createCalendarToken();
+    const adminUrl = (await callerFor(env, t.roles.admin.user_id).notifications.createCalendarToken()).url;
     await env.db.transaction((tx) => writeSettings(tx, { maintenance_mode: true }, null));
     invalidateSettings();
     try {

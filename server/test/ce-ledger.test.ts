@@ -16,8 +16,8 @@ import { runSqliteMigrations, SQLITE_MIGRATIONS } from '../src/db/sqlite/driver.
 import { auditLogs, ceAdjustments, licenses, notificationDeliveries } from '../src/db/schema/index.ts';
 import { derivedCurrentSums, refreshAllCeCaches } from '../src/modules/licenses/ce-ledger.ts';
 import { autoRenewDueLicenses } from '../src/modules/licenses/licenses.auto-renew.ts';
-import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
-import { runReminders } from '../src/modules/notifications/reminders.ts';
+import { ensureDefaultTemplates } from '../src/modules/notification-management/default-templates.ts';
+import { runReminders } from '../src/modules/notification-management/reminders.ts';
 import { api, callerFor, seedBrokerage, seedUser, tokenFor, trpcStatus, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
 const t = useTestEnv();

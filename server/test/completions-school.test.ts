@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { addDays, COMPLETION_MESSAGES, COMPLETION_PEOPLE_LIMIT } from '@lm/shared';
-import { auditLogs, completions, inboxNotifications, licenses, users } from '../src/db/schema/index.ts';
+import { auditLogs, completions, notifications, licenses, users } from '../src/db/schema/index.ts';
 import { refreshCeCache } from '../src/modules/licenses/ce-ledger.ts';
 import { backgroundSettled } from '../src/core/background.ts';
 import { api, callerFor, seedBrokerage, seedUser, trpcStatus, useTestEnv, type Roles, type TestEnv } from './helpers.ts';
@@ -101,8 +101,8 @@ describe('a School records a completion of its own course (REST)', () => {
     // The holder is told, as on an approval; the School lists it as Approved, and so does the Agent.
     const notices = await env.db
       .select()
-      .from(inboxNotifications)
-      .where(and(eq(inboxNotifications.user_id, roles.agent.user_id), eq(inboxNotifications.object_id, id)));
+      .from(notifications)
+      .where(and(eq(notifications.user_id, roles.agent.user_id), eq(notifications.object_id, id)));
     expect(notices.map((n) => n.event)).toEqual(['completion_approved']);
     const listed = await api(env, 'GET', `/api/completions?course_id=${course.course_id}`, { token: roles.school.token });
     expect(listed.body.map((c: { completion_id: number; status: string }) => [c.completion_id, c.status])).toEqual([[id, 'Approved']]);

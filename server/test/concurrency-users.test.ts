@@ -8,7 +8,7 @@ import { PASSWORD_RESET_STRINGS, ROLE } from '@lm/shared';
 import { auditLogs, loginCounters, users } from '../src/db/schema/index.ts';
 import { issueLinkToken, LINK_VALIDITY_MS } from '../src/modules/auth/password-reset.service.ts';
 import { backgroundSettled } from '../src/core/background.ts';
-import { toErrorBody } from '../src/core/errors.ts';
+import { toErrorBody } from '../src/base/errors.ts';
 import { callerFor, createTestEnv, seedUser, TEST_PASSWORD, type TestEnv } from './helpers.ts';
 
 let env: TestEnv;

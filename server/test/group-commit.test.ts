@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, like } from 'drizzle-orm';
 import { brokerages } from '../src/db/schema/index.ts';
-import { AppError } from '../src/core/errors.ts';
+import { AppError } from '../src/base/errors.ts';
 import { ENGINE } from '../src/db/client.ts';
 import type { SqliteDb } from '../src/db/sqlite/driver.ts';
 import { createTestEnv, type TestEnv } from './helpers.ts';

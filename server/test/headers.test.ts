@@ -13,6 +13,26 @@ afterAll(async () => {
   await proxied.close();
 });
 
+describe('helmet', () => {
+  it('every answer carries the policy: a success, a refusal, an unknown route', async () => {
+    for (const res of [
+      await api(env, 'GET', '/api/health'),
+      await api(env, 'GET', '/api/licenses'),
+      await api(env, 'GET', '/api/no-such-route'),
+    ]) {
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'self';base-uri 'self';font-src 'self' data:;form-action 'self';frame-ancestors 'none';img-src 'self' data: blob:;" +
+          "object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self';frame-src 'self' blob:",
+      );
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['cross-origin-embedder-policy']).toBeUndefined();
+    }
+  });
+});
+
 describe('HSTS', () => {
   it('is not sent over plain HTTP, nor when an untrusted client claims HTTPS', async () => {
     expect((await api(env, 'GET', '/api/health')).headers['strict-transport-security']).toBeUndefined();

@@ -18,9 +18,9 @@ import { createContextInner } from '../src/http/context.ts';
 import { hashPassword } from '../src/core/passwords.ts';
 import { createCallerFactory } from '../src/core/trpc.ts';
 import { appRouter } from '../src/router.ts';
-import { createSession } from '../src/modules/auth/sessions.ts';
+import { createSession } from '../src/core/sessions.ts';
 import type { FastifyInstance } from 'fastify';
-import { toErrorBody } from '../src/core/errors.ts';
+import { toErrorBody } from '../src/base/errors.ts';
 import { createTestDatabase } from './pg.ts';
 
 export const TEST_PASSWORD = 'Passw0rd!Test';
@@ -251,36 +251,8 @@ export function roleMatrix(
   }
 }
 
-/** A small RFC 4180 parser (quoted cells, doubled quotes, CRLF or LF line ends). */
-export function parseCsv(text: string): string[][] {
-  text = text.replace(/^\uFEFF/, '');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length) rows.push([...row, cell]);
-  return rows;
-}
+/** The CSV reader of the tests (csv.ts, which e2e imports too). */
+export { parseCsv } from './csv.ts';
 
 /** Every entry of a zip (a backup, an audit pack), by name. */
 export function readZip(buf: Buffer): Promise<Map<string, Buffer>> {

@@ -15,7 +15,7 @@ import { openDatabase, type Db } from '../src/db/client.ts';
 import { jobRuns, licenses, loginCounters, notificationDeliveries, notificationTemplates, users } from '../src/db/schema/index.ts';
 import { hashPassword } from '../src/core/passwords.ts';
 import { today } from '../src/core/dates.ts';
-import { DAILY_PASS_JOB } from '../src/modules/notifications/reminders.job.ts';
+import { DAILY_PASS_JOB } from '../src/modules/notification-management/reminders.job.ts';
 import { freePort, serverEnv, sleep, startServer, type ChildServer } from './child-server.ts';
 import { createTestDatabase } from './pg.ts';
 import { outboxEmails } from './outbox.ts';
@@ -207,7 +207,7 @@ if (process.env.TEST_DATABASE_URL) {
       ]);
 
       // One e-mail in the two outboxes together, one delivery row for it and one for the in-app notice.
-      const mails = [...outboxEmails(a.dataDir, other.email), ...outboxEmails(b.dataDir, other.email)];
+      const mails = [...(await outboxEmails(a.dataDir, other.email)), ...(await outboxEmails(b.dataDir, other.email))];
       expect(mails).toHaveLength(1);
       expect(mails[0]!.headers.subject).toContain('INST-0001');
       const rows = await db!
@@ -267,7 +267,7 @@ if (process.env.TEST_DATABASE_URL) {
       expect(server.output()).toContain('"msg":"daily pass already run by another instance"');
       await server.stop();
 
-      expect(outboxEmails(dir, email)).toHaveLength(1);
+      expect(await outboxEmails(dir, email)).toHaveLength(1);
       const db = await openDatabase({ databasePath: path.join(dir, 'license-manager.db') }, { migrate: false });
       try {
         // Beside the day's pass, the start-up's one-time CE cache refresh (server.ts) is claimed once.

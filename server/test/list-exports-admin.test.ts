@@ -156,10 +156,10 @@ describe('GET /api/admin/notification-templates/export and /api/admin/notificati
 
   it('pages and sorts the templates on the server, and exports the filtered view', async () => {
     const admin = callerFor(t.env, t.roles.admin.user_id);
-    const page = await admin.admin.notifications.page({ search: 'lists4', sort: 'name', order: 'desc', limit: 2 });
+    const page = await admin.admin.notificationManagement.page({ search: 'lists4', sort: 'name', order: 'desc', limit: 2 });
     expect(page.pagination.total).toBe(3);
     expect(page.templates.map((x) => x.name)).toEqual(['Lists4 Gamma', 'lists4 beta']);
-    const active = await admin.admin.notifications.page({ search: 'lists4', sort: 'is_active', order: 'asc' });
+    const active = await admin.admin.notificationManagement.page({ search: 'lists4', sort: 'is_active', order: 'asc' });
     expect(active.templates[0]!.name).toBe('Lists4 Gamma');
     const res = await csv('/api/admin/notification-templates/export?search=lists4&type=email&sort=name&order=asc', t.roles.admin.token);
     expect(res.status).toBe(200);
@@ -172,12 +172,17 @@ describe('GET /api/admin/notification-templates/export and /api/admin/notificati
 
   it('pages the delivery history newest first with its total, sorts by recipient, filters, and exports past one chunk', async () => {
     const admin = callerFor(t.env, t.roles.admin.user_id);
-    const newest = await admin.admin.notifications.historyPage({ search: 'lists4.test', limit: 3 });
+    const newest = await admin.admin.notificationManagement.historyPage({ search: 'lists4.test', limit: 3 });
     expect(newest.pagination.total).toBe(EXPORT_CHUNK + 2);
     expect(newest.deliveries[0]!.recipient).toBe(`r${String(EXPORT_CHUNK + 1).padStart(4, '0')}@lists4.test`);
-    const byRecipient = await admin.admin.notifications.historyPage({ search: 'lists4.test', sort: 'recipient', order: 'asc', limit: 2 });
+    const byRecipient = await admin.admin.notificationManagement.historyPage({
+      search: 'lists4.test',
+      sort: 'recipient',
+      order: 'asc',
+      limit: 2,
+    });
     expect(byRecipient.deliveries.map((d) => d.recipient)).toEqual(['r0000@lists4.test', 'r0001@lists4.test']);
-    const ofTemplate = await admin.admin.notifications.historyPage({ template_id: templateId, status: 'failed' });
+    const ofTemplate = await admin.admin.notificationManagement.historyPage({ template_id: templateId, status: 'failed' });
     expect(ofTemplate.deliveries.every((d) => d.template_id === templateId && d.status === 'failed')).toBe(true);
 
     const res = await csv('/api/admin/notification-history/export?search=lists4.test&sort=recipient&order=desc', t.roles.admin.token);

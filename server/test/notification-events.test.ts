@@ -3,8 +3,8 @@ import { asc, eq } from 'drizzle-orm';
 import { addDays } from '@lm/shared';
 import { notificationDeliveries, payments } from '../src/db/schema/index.ts';
 import { backgroundSettled } from '../src/core/background.ts';
-import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
-import { runReminders } from '../src/modules/notifications/reminders.ts';
+import { ensureDefaultTemplates } from '../src/modules/notification-management/default-templates.ts';
+import { runReminders } from '../src/modules/notification-management/reminders.ts';
 import { api, callerFor, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 import { outboxEmails } from './outbox.ts';
 
@@ -40,13 +40,13 @@ describe('REST: course_completed', () => {
       completion_date: '2026-01-15',
     });
     await backgroundSettled();
-    expect(outboxEmails(env.dir, roles.agent.email)).toEqual([]); // recorded, not yet approved
+    expect(await outboxEmails(env.dir, roles.agent.email)).toEqual([]); // recorded, not yet approved
 
     const review = (status: string) =>
       api(env, 'POST', `/api/completions/${completion.completion_id}/review`, { token: roles.school.token, body: { status } });
     expect((await review('Approved')).status).toBe(200);
     await backgroundSettled();
-    const mails = outboxEmails(env.dir, roles.agent.email);
+    const mails = await outboxEmails(env.dir, roles.agent.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.headers.subject).toBe('Course completed: Fair Housing Update');
     expect(mails[0]!.body).toContain('Your completion of "Fair Housing Update" on 2026-01-15 has been approved: 3 CE hours');
@@ -54,7 +54,7 @@ describe('REST: course_completed', () => {
     expect((await review('Pending')).status).toBe(200);
     expect((await review('Approved')).status).toBe(200);
     await backgroundSettled();
-    expect(outboxEmails(env.dir, roles.agent.email)).toHaveLength(1);
+    expect(await outboxEmails(env.dir, roles.agent.email)).toHaveLength(1);
     expect((await deliveriesTo(roles.agent.email)).filter((d) => d.template_name === 'Course Completion Confirmation')).toHaveLength(1);
   });
 });
@@ -79,7 +79,7 @@ describe('REST: payment_due in the daily pass', () => {
     const payer = (await deliveriesTo(roles.agent.email)).filter((d) => d.template_name === 'Payment Due Reminder');
     expect(payer).toHaveLength(1);
     expect(payer[0]).toMatchObject({ status: 'sent', transport: 'outbox', reminder_key: `payment_due:${due.body.payment_id}:email` });
-    const mail = outboxEmails(env.dir, roles.agent.email).find((m) => m.headers.subject?.startsWith('Payment of'))!;
+    const mail = (await outboxEmails(env.dir, roles.agent.email)).find((m) => m.subject.startsWith('Payment of'))!;
     expect(mail.headers.subject).toBe(`Payment of $125.50 due on ${TODAY}`);
     expect(mail.body).toContain('A Renewal Fee payment of $125.50 is due on 2026-03-10 and is still pending.');
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../src/router.ts';
-import { fileRoutePaths } from '../src/http/routes.ts';
+import { fileRoutePaths } from '../src/routes.ts';
 import { api, callerFor, createTestEnv, seedRoles, type TestEnv } from './helpers.ts';
 
 let env: TestEnv;

@@ -1,42 +1,73 @@
-/** Reading the outbox ($DATA_DIR/outbox) the way a mail client would: headers and the decoded text. */
+/**
+ * The one e-mail reader of the tests, server and e2e (e2e/fixtures/outbox.ts): mailparser's simpleParser reads a
+ * message as a mail client would (unfolded headers, encoded words, quoted-printable or base64 bodies), and the outbox
+ * ($DATA_DIR/outbox) as its .eml files.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
+import { simpleParser, type AddressObject } from 'mailparser';
 
-export interface OutboxMessage {
-  file: string;
+export interface Email {
+  /**
+   * Every header by lower-case name, unfolded: Subject and other text decoded, addresses as mailparser writes them
+   * (`"Name" <address>`), the rest (Date, Content-Type ...) as in the message.
+   */
   headers: Record<string, string>;
+  subject: string;
+  from: { name: string; address: string } | undefined;
+  /** The To addresses. */
+  to: string[];
+  /** The decoded text, LF line ends. */
   body: string;
 }
 
-export function parseEml(raw: string): Omit<OutboxMessage, 'file'> {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+export interface OutboxMessage extends Email {
+  file: string;
+}
+
+const addresses = (a: AddressObject | AddressObject[] | undefined) =>
+  [a ?? []].flat().flatMap((o) => o.value.map((v) => ({ name: v.name, address: v.address ?? '' })));
+
+const isAddress = (v: unknown): v is AddressObject => typeof v === 'object' && v !== null && 'text' in v && 'value' in v && 'html' in v;
+
+/** A whole message (an .eml file, or what an SMTP server received). */
+export async function parseEmail(raw: string | Buffer): Promise<Email> {
+  const mail = await simpleParser(raw);
   const headers: Record<string, string> = {};
-  for (const line of head.split('\r\n')) {
-    const i = line.indexOf(':');
-    headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
+  for (const { key, line } of mail.headerLines) {
+    const value = mail.headers.get(key);
+    if (typeof value === 'string') headers[key] = value;
+    else if (isAddress(value)) headers[key] = value.text;
+    else
+      headers[key] = line
+        .slice(line.indexOf(':') + 1)
+        .replace(/\r?\n[ \t]+/g, ' ')
+        .trim();
   }
-  let body = raw.slice(split + 4);
-  if (/quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')) {
-    // Quoted-printable encodes UTF-8 bytes: decode to bytes, then read them as UTF-8.
-    const bytes = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-    body = Buffer.from(bytes, 'latin1').toString('utf8');
-  } else if (/base64/i.test(headers['content-transfer-encoding'] ?? '')) {
-    body = Buffer.from(body, 'base64').toString('utf8');
-  }
-  return { headers, body: body.replace(/\r\n/g, '\n') };
+  return {
+    headers,
+    subject: mail.subject ?? '',
+    from: addresses(mail.from)[0],
+    to: addresses(mail.to).map((a) => a.address),
+    body: (mail.text ?? '').replace(/\r\n/g, '\n'),
+  };
+}
+
+/** One e-mail of the outbox of a data directory, by file name. */
+export async function outboxEmail(dataDir: string, file: string): Promise<OutboxMessage> {
+  return { file, ...(await parseEmail(fs.readFileSync(path.join(dataDir, 'outbox', file)))) };
 }
 
 /** Every e-mail in the outbox of a data directory, oldest first; optionally only those to one address. */
-export function outboxEmails(dataDir: string, to?: string): OutboxMessage[] {
+export async function outboxEmails(dataDir: string, to?: string): Promise<OutboxMessage[]> {
   const dir = path.join(dataDir, 'outbox');
   if (!fs.existsSync(dir)) return [];
-  return fs
+  const files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .map((file) => ({ file, ...parseEml(fs.readFileSync(path.join(dir, file), 'utf8')) }))
-    .filter((m) => !to || m.headers.to?.toLowerCase() === to.toLowerCase());
+    .sort();
+  const mails = await Promise.all(files.map((file) => outboxEmail(dataDir, file)));
+  return mails.filter((m) => !to || m.to.some((a) => a.toLowerCase() === to.toLowerCase()));
 }
 
 /** The password link in an e-mail's text, and its token. */

@@ -28,7 +28,7 @@ async function forgot(email: string, ip = nextIp()) {
 /** The newest password link e-mailed to the address (after the background sends have finished). */
 async function latestLink(email: string) {
   await backgroundSettled();
-  const mails = outboxEmails(env.dir, email);
+  const mails = await outboxEmails(env.dir, email);
   const last = mails.at(-1);
   return last ? { mail: last, link: passwordLink(last.body), count: mails.length } : null;
 }
@@ -57,7 +57,7 @@ describe('REST: forgot-password and reset-password', () => {
     expect(got!.mail.headers.subject).toBe('Reset your Real Estate License Manager password');
     expect(got!.link!.url).toMatch(/^https:\/\/licenses\.example\.com\/reset-password\?token=/);
     expect(got!.mail.body).toContain('60 minutes');
-    expect(outboxEmails(env.dir, 'nobody-here@example.com')).toEqual([]);
+    expect(await outboxEmails(env.dir, 'nobody-here@example.com')).toEqual([]);
     // Only the token's hash is stored.
     const stored = await env.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.user_id, user.user_id));
     expect(stored).toHaveLength(1);
@@ -165,7 +165,7 @@ describe('REST: forgot-password and reset-password', () => {
     const user = await seedUser(env, 'Agent', { is_active: false });
     expect((await forgot(user.email)).body).toEqual({ success: true });
     await backgroundSettled();
-    expect(outboxEmails(env.dir, user.email)).toEqual([]);
+    expect(await outboxEmails(env.dir, user.email)).toEqual([]);
     const bad = await forgot('not-an-address');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('Invalid email address');
@@ -252,7 +252,7 @@ describe('REST: creating a user sends the welcome e-mail', () => {
     } finally {
       await env.db.transaction((tx) => writeSettings(tx, { email_notifications_enabled: true }, null));
     }
-    expect(outboxEmails(env.dir, inactive)).toEqual([]);
+    expect(await outboxEmails(env.dir, inactive)).toEqual([]);
   });
 });
 

@@ -4,16 +4,15 @@
  * complete (the smallest threshold reached, each once per license and cycle, e-mail and in-app, the user's
  * preferences applying); the Broker's digest lists the team's licenses at risk with their missing topics.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { addDays, type LicenseStatus, type Settings } from '@lm/shared';
-import { inboxNotifications, licenses, notificationDeliveries, users } from '../src/db/schema/index.ts';
+import { notifications, licenses, notificationDeliveries, users } from '../src/db/schema/index.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
-import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
-import { ceDueThreshold, DIGEST_SECTION_LIMIT, runReminders } from '../src/modules/notifications/reminders.ts';
+import { ensureDefaultTemplates } from '../src/modules/notification-management/default-templates.ts';
+import { ceDueThreshold, DIGEST_SECTION_LIMIT, runReminders } from '../src/modules/notification-management/reminders.ts';
 import { api, createTestEnv, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+import { outboxEmail } from './outbox.ts';
 
 // Tests run with TZ=UTC (vitest.config.ts), so the office's "today" of NOW is 2026-03-10.
 const TODAY = '2026-03-10';
@@ -67,11 +66,7 @@ async function setSettings(values: Partial<Settings>) {
   invalidateSettings();
 }
 
-const read = (file: string) =>
-  fs
-    .readFileSync(path.join(env.dir, 'outbox', file), 'utf8')
-    .replace(/=\r\n/g, '')
-    .replace(/\r\n[ \t]+/g, ' ');
+const read = (file: string) => outboxEmail(env.dir, file);
 const deliveries = () =>
   env.db.select().from(notificationDeliveries).where(ne(notificationDeliveries.channel, 'in_app')).orderBy(asc(notificationDeliveries.id));
 const ceDueMails = async (email: string) =>
@@ -79,9 +74,9 @@ const ceDueMails = async (email: string) =>
 const ceDueInApp = (userId: number) =>
   env.db
     .select()
-    .from(inboxNotifications)
-    .where(and(eq(inboxNotifications.user_id, userId), eq(inboxNotifications.event, 'ce_due')))
-    .orderBy(asc(inboxNotifications.id));
+    .from(notifications)
+    .where(and(eq(notifications.user_id, userId), eq(notifications.event, 'ce_due')))
+    .orderBy(asc(notifications.id));
 
 describe('thresholds', () => {
   it('the smallest of 90, 60 and 30 days reached; nothing further away or past the date', () => {
@@ -98,13 +93,13 @@ describe('CE due: the holder', () => {
     expect(mails.map((d) => [d.reminder_key, d.license_id, d.status, d.transport])).toEqual([
       [`ce_due:${lic.license_id}:${lic.expiration_date}:60:email`, lic.license_id, 'sent', 'outbox'],
     ]);
-    const eml = read(mails[0]!.outbox_file!);
-    expect(eml).toContain(`Subject: CE due for license ${lic.license_number}: 8 hours by ${lic.expiration_date}`);
-    expect(eml).toContain(`expires on ${lic.expiration_date}, in 59 days`);
-    expect(eml).toContain('8 hours remain');
-    expect(eml).toContain('Required topics still missing: Ethics (3 hours).');
-    expect(eml).toContain('plan on about 4 hours a month'); // 8 hours over 2 months
-    expect(eml).not.toContain('{{');
+    const mail = await read(mails[0]!.outbox_file!);
+    expect(mail.subject).toBe(`CE due for license ${lic.license_number}: 8 hours by ${lic.expiration_date}`);
+    expect(mail.body).toContain(`expires on ${lic.expiration_date}, in 59 days`);
+    expect(mail.body).toContain('8 hours remain');
+    expect(mail.body).toContain('Required topics still missing: Ethics (3 hours).');
+    expect(mail.body).toContain('plan on about 4 hours a month'); // 8 hours over 2 months
+    expect(mail.body).not.toContain('{{');
 
     const inApp = await ceDueInApp(roles.agent.user_id);
     expect(inApp).toHaveLength(1);
@@ -238,8 +233,8 @@ describe('the Broker digest: CE at risk', () => {
     expect(digests.map((d) => [d.template_name, d.reminder_key])).toEqual([
       ['Broker digest: expiring licenses', `broker_digest:${roles.broker.user_id}:${TODAY}`],
     ]);
-    const text = read(digests[0]!.outbox_file!);
-    expect(text).toContain('Subject: 3 agent licenses need attention');
+    const { subject, body: text } = await read(digests[0]!.outbox_file!);
+    expect(subject).toBe('3 agent licenses need attention');
     expect(text).toContain(`${soon.license_number} (FL), expires ${soon.expiration_date} (in 7 days)`);
     expect(text).toContain(`${left.license_number} (FL), expires ${left.expiration_date} (in 20 days)`); // expiring
     expect(text).toContain(`${left.license_number} (FL), expires ${left.expiration_date} (in 20 days): 5 hours remaining`);
@@ -259,8 +254,8 @@ describe('the Broker digest: CE at risk', () => {
       await createLicense(roles.agent.user_id, addDays(TODAY, 80), { required: 2, completed: 0, state: 'FL' });
     await runReminders(env.db, env.config, NOW);
     const digest = (await deliveries()).find((d) => d.recipient === roles.broker.email)!;
-    const text = read(digest.outbox_file!);
-    expect(text).toContain(`Subject: ${count} agent licenses need attention`);
+    const { subject, body: text } = await read(digest.outbox_file!);
+    expect(subject).toBe(`${count} agent licenses need attention`);
     expect(text.match(/: 2 hours remaining/g)).toHaveLength(DIGEST_SECTION_LIMIT);
     expect(text).toContain('- and 2 more');
     expect(text).not.toContain('Expiring within');
@@ -281,8 +276,8 @@ describe('the Broker digest: CE at risk', () => {
         `broker_notice:${roles.broker.user_id}:ce_at_risk:${lic.license_id}:${lic.expiration_date}`,
       ],
     ]);
-    const text = read(notices[0]!.outbox_file!);
-    expect(text).toMatch(new RegExp(`Subject: CE at risk: Agent .+ \\(${lic.license_number}\\)`));
+    const { subject, body: text } = await read(notices[0]!.outbox_file!);
+    expect(subject).toMatch(new RegExp(`^CE at risk: Agent .+ \\(${lic.license_number}\\)$`));
     expect(text).toContain('8 hours remaining; missing topics: Ethics (3 hours)');
   });
 });

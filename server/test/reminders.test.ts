@@ -8,8 +8,8 @@ import { auditLogs, jobRuns, licenses, notificationDeliveries, notificationTempl
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { openDatabase, type Tx } from '../src/db/client.ts';
 import { buildApp } from '../src/app.ts';
-import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
-import { digestPeriod, runReminders } from '../src/modules/notifications/reminders.ts';
+import { ensureDefaultTemplates } from '../src/modules/notification-management/default-templates.ts';
+import { digestPeriod, runReminders } from '../src/modules/notification-management/reminders.ts';
 import {
   CHECK_INTERVAL_MS,
   claimJobRun,
@@ -17,8 +17,9 @@ import {
   dailyPassInFlight,
   FIRST_RUN_DELAY_MS,
   startReminderJob,
-} from '../src/modules/notifications/reminders.job.ts';
+} from '../src/modules/notification-management/reminders.job.ts';
 import { api, createTestEnv, seedRoles, seedUser, type TestEnv } from './helpers.ts';
+import { outboxEmail, outboxEmails } from './outbox.ts';
 
 // Tests run with TZ=UTC (vitest.config.ts), so the office's "today" of NOW is 2026-03-10 (a Tuesday).
 const TODAY = '2026-03-10';
@@ -64,14 +65,10 @@ function outbox(e: TestEnv = env): string[] {
         .sort()
     : [];
 }
-const read = (file: string, e: TestEnv = env) =>
-  fs
-    .readFileSync(path.join(e.dir, 'outbox', file), 'utf8')
-    .replace(/=\r\n/g, '')
-    .replace(/\r\n[ \t]+/g, ' ');
-/** The messages in the outbox addressed to this recipient. */
-const outboxTo = (email: string, e: TestEnv = env) => outbox(e).filter((f) => new RegExp(`^To: ${email}\\r?$`, 'mi').test(read(f, e)));
-/** E-mail, SMS and push attempts (the notification centre's in_app rows are tested in inbox.test.ts). */
+const read = (file: string, e: TestEnv = env) => outboxEmail(e.dir, file);
+/** The files of the messages in the outbox addressed to this recipient. */
+const outboxTo = async (email: string, e: TestEnv = env) => (await outboxEmails(e.dir, email)).map((m) => m.file);
+/** E-mail, SMS and push attempts (the notification centre's in_app rows are tested in notification-centre.test.ts). */
 const deliveries = (db = env.db) =>
   db.select().from(notificationDeliveries).where(ne(notificationDeliveries.channel, 'in_app')).orderBy(asc(notificationDeliveries.id));
 
@@ -115,14 +112,14 @@ describe('REST: a license expiring inside the warning window', () => {
     const first = await runReminders(env.db, env.config, NOW);
     expect(first).toMatchObject({ sent: 2, failed: 0 }); // the holder's reminder and the broker's digest
 
-    const mine = outboxTo(roles.agent.email);
+    const mine = await outboxTo(roles.agent.email);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatch(/\.eml$/);
-    const eml = read(mine[0]!);
-    expect(eml).toContain(`Subject: Your license ${lic.license_number} expires on ${addDays(TODAY, 10)}`);
-    expect(eml).toContain(`Your Sales license ${lic.license_number} (TX) expires on ${addDays(TODAY, 10)}, in 10 days.`);
-    expect(eml).toContain('Hello Agent ');
-    expect(eml).not.toContain('{{');
+    const mail = await read(mine[0]!);
+    expect(mail.subject).toBe(`Your license ${lic.license_number} expires on ${addDays(TODAY, 10)}`);
+    expect(mail.body).toContain(`Your Sales license ${lic.license_number} (TX) expires on ${addDays(TODAY, 10)}, in 10 days.`);
+    expect(mail.body).toContain('Hello Agent ');
+    expect(mail.body).not.toContain('{{');
 
     const history = await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token });
     // The holder's reminder, the broker's digest and the holder's in-app notification.
@@ -136,7 +133,7 @@ describe('REST: a license expiring inside the warning window', () => {
 
     // The same process again the same day: nothing new (the reminder and the day's digest were sent).
     expect(await runReminders(env.db, env.config, NOW)).toMatchObject({ sent: 0, duplicates: 2 });
-    expect(outboxTo(roles.agent.email)).toHaveLength(1);
+    expect(await outboxTo(roles.agent.email)).toHaveLength(1);
 
     // Restart: a new app over the same database (file or PostgreSQL database).
     const before = env;
@@ -158,7 +155,7 @@ describe('REST: a license expiring inside the warning window', () => {
     expect(await ensureDefaultTemplates(db2)).toEqual([]);
     const again = await runReminders(db2, env.config, at(addDays(TODAY, 1)));
     expect(again.sent).toBe(1); // only the broker's digest of the new day
-    expect(outboxTo(roles.agent.email)).toHaveLength(1);
+    expect(await outboxTo(roles.agent.email)).toHaveLength(1);
     const after = await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token });
     // One e-mail and one in-app notification for the holder, each once.
     expect(after.body.recent.filter((d: { recipient: string }) => d.recipient === roles.agent.email)).toHaveLength(2);
@@ -195,8 +192,8 @@ describe('which licenses are reminded', () => {
     expect(rows.find((r) => r.license_id === expired.license_id)!.reminder_key).toBe(
       `license_expired:${expired.license_id}:${expired.expiration_date}:email`,
     );
-    expect(read(rows.find((r) => r.license_id === expired.license_id)!.outbox_file!)).toContain(
-      `Subject: Your license ${expired.license_number} expired on ${expired.expiration_date}`,
+    expect((await read(rows.find((r) => r.license_id === expired.license_id)!.outbox_file!)).subject).toBe(
+      `Your license ${expired.license_number} expired on ${expired.expiration_date}`,
     );
 
     // Every send is audited, by the system.
@@ -259,7 +256,7 @@ describe('settings: channels', () => {
     expect(outbox()).toEqual([]);
     await setSettings({ email_notifications_enabled: true });
     expect(await runReminders(env.db, env.config, at(addDays(TODAY, 1)))).toMatchObject({ sent: 1 });
-    expect(outboxTo(roles.school.email)).toHaveLength(1);
+    expect(await outboxTo(roles.school.email)).toHaveLength(1);
   });
 
   it('SMS without a gateway: only when SMS is on, recorded once as not delivered with the reason; no file pretends', async () => {
@@ -343,11 +340,11 @@ describe('broker digests at notification_frequency', () => {
       template_name: 'Broker digest: expiring licenses',
       reminder_key: `broker_digest:${roles.broker.user_id}:${TODAY}`,
     });
-    const text = read((await digests())[0]!.outbox_file!);
-    expect(text).toContain('Subject: 2 agent licenses need attention');
-    expect(text).toContain(`${a.license_number} (TX), expires ${a.expiration_date} (in 7 days)`);
-    expect(text).toContain(`${b.license_number} (TX), expired ${b.expiration_date} (2 days ago)`);
-    expect(text).not.toContain(c.license_number);
+    const mail = await read((await digests())[0]!.outbox_file!);
+    expect(mail.subject).toBe('2 agent licenses need attention');
+    expect(mail.body).toContain(`${a.license_number} (TX), expires ${a.expiration_date} (in 7 days)`);
+    expect(mail.body).toContain(`${b.license_number} (TX), expired ${b.expiration_date} (2 days ago)`);
+    expect(mail.body).not.toContain(c.license_number);
     await runReminders(env.db, env.config, at(TODAY));
     expect(await digests()).toHaveLength(1);
     await runReminders(env.db, env.config, at(addDays(TODAY, 1)));
@@ -382,8 +379,8 @@ describe('broker digests at notification_frequency', () => {
         ['Broker notice: agent license', b.license_id],
       ].sort(),
     );
-    expect(read((await digests()).find((d) => d.license_id === a.license_id)!.outbox_file!)).toContain(
-      `Subject: License is expiring: Agent ${(await env.db.select().from(users).where(eq(users.user_id, roles.agent.user_id)))[0]!.last_name} (${a.license_number})`,
+    expect((await read((await digests()).find((d) => d.license_id === a.license_id)!.outbox_file!)).subject).toBe(
+      `License is expiring: Agent ${(await env.db.select().from(users).where(eq(users.user_id, roles.agent.user_id)))[0]!.last_name} (${a.license_number})`,
     );
     await runReminders(env.db, env.config, at(addDays(TODAY, 1)));
     expect(await digests()).toHaveLength(2);

@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.ts';
+import { requestLine } from '../src/core/log.ts';
 import { openDatabase, type Db } from '../src/db/client.ts';
 import { buildApp } from '../src/app.ts';
 import { testServerEnv } from './helpers.ts';
@@ -55,4 +56,20 @@ it('one line per request, when it completes: method, URL, status and time; no he
   ]);
   for (const l of perRequest) expect(typeof l.responseTime).toBe('number');
   expect(JSON.stringify(lines)).not.toContain('secret-token-value');
+});
+
+it('LOG_FORMAT: pretty on a terminal, JSON otherwise (a service, journald, a file) or when asked; nothing else', () => {
+  expect(loadConfig({}, true).logFormat).toBe('pretty');
+  expect(loadConfig({}, false).logFormat).toBe('json');
+  expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+  expect(loadConfig({ LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+  expect(() => loadConfig({ LOG_FORMAT: 'yaml' }, true)).toThrow(/LOG_FORMAT must be json or pretty/);
+});
+
+it('the pretty format puts a request on one line: method, URL, status, milliseconds', async () => {
+  lines.length = 0;
+  await app.inject({ method: 'GET', url: '/api/health?probe=1' });
+  const [line] = lines.filter((l) => l.reqId !== undefined);
+  expect(requestLine(line!, 'msg')).toMatch(/^GET \/api\/health\?probe=1 200 \d+\.\d ms$/);
+  expect(requestLine({ msg: 'license reminders', sent: 2 }, 'msg')).toBe('license reminders');
 });

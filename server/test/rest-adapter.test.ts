@@ -10,7 +10,7 @@ import { initTRPC } from '@trpc/server';
 import { z } from 'zod';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../src/core/errors.ts';
+import { AppError } from '../src/base/errors.ts';
 import { registerRestAdapter } from '../src/http/rest.ts';
 import { api, callerFor, useTestEnv } from './helpers.ts';
 
@@ -146,7 +146,7 @@ describe('REST adapter with a small router', () => {
   const router = tr.router({
     tags: tr.procedure
       .meta({ openapi: { method: 'GET', path: '/tags' } })
-      .input(z.object({ tag: z.array(z.string()).optional(), n: z.number().optional() }))
+      .input(z.object({ tag: z.array(z.string()).optional(), n: z.coerce.number().optional() }))
       .output(z.object({ tag: z.array(z.string()).optional(), n: z.number().optional() }))
       .query(({ input }) => input),
     nothing: tr.procedure
@@ -205,7 +205,7 @@ describe('REST adapter with a small router', () => {
     return { app, lines };
   }
 
-  it('wraps a single value of an array-typed query key, coerces numbers, and merges path parameters', async () => {
+  it('wraps a single value of an array-typed query key, coerces the numbers its schema declares z.coerce, and merges path parameters', async () => {
     const { app } = await small();
     const get = async (url: string) => JSON.parse((await app.inject({ method: 'GET', url })).body);
     expect(await get('/api/tags?tag=a&n=3')).toEqual({ tag: ['a'], n: 3 });

@@ -92,12 +92,12 @@ const cases: Case[] = [
     as: 'admin',
   },
   { name: 'batch with repeated path', url: '/trpc/settings.public,settings.public,settings.public?batch=1' },
-  { name: 'mutation via POST', method: 'POST', url: '/trpc/inbox.readAll', as: 'agent', headers: JSON_CT, body: '{}' },
-  { name: 'mutation via POST, no input', method: 'POST', url: '/trpc/inbox.readAll', as: 'agent', headers: JSON_CT, body: '' },
+  { name: 'mutation via POST', method: 'POST', url: '/trpc/notifications.readAll', as: 'agent', headers: JSON_CT, body: '{}' },
+  { name: 'mutation via POST, no input', method: 'POST', url: '/trpc/notifications.readAll', as: 'agent', headers: JSON_CT, body: '' },
   {
     name: 'batched POST',
     method: 'POST',
-    url: '/trpc/inbox.readAll,inbox.readAll?batch=1',
+    url: '/trpc/notifications.readAll,notifications.readAll?batch=1',
     as: 'agent',
     headers: JSON_CT,
     body: JSON.stringify({ 0: {}, 1: {} }),
@@ -105,15 +105,22 @@ const cases: Case[] = [
   {
     name: 'batched POST with charset',
     method: 'POST',
-    url: '/trpc/inbox.readAll,nope?batch=1',
+    url: '/trpc/notifications.readAll,nope?batch=1',
     as: 'agent',
     headers: { 'content-type': 'application/json; charset=utf-8' },
     body: JSON.stringify({ 0: {} }),
   },
-  { name: 'POST body with a byte order mark', method: 'POST', url: '/trpc/inbox.readAll', as: 'agent', headers: JSON_CT, body: '\uFEFF{}' },
-  { name: 'GET to a mutation (405)', url: '/trpc/inbox.readAll', as: 'agent' },
+  {
+    name: 'POST body with a byte order mark',
+    method: 'POST',
+    url: '/trpc/notifications.readAll',
+    as: 'agent',
+    headers: JSON_CT,
+    body: '\uFEFF{}',
+  },
+  { name: 'GET to a mutation (405)', url: '/trpc/notifications.readAll', as: 'agent' },
   { name: 'POST to a query (405)', method: 'POST', url: '/trpc/auth.me', as: 'agent', headers: JSON_CT, body: '{}' },
-  { name: 'GET batch to a mutation and an unknown path', url: '/trpc/inbox.readAll,nope?batch=1', as: 'agent' },
+  { name: 'GET batch to a mutation and an unknown path', url: '/trpc/notifications.readAll,nope?batch=1', as: 'agent' },
   { name: 'unknown procedure', url: '/trpc/nope.nothing', as: 'admin' },
   { name: 'unknown procedure, signed out', url: '/trpc/nope' },
   { name: 'percent-encoded path', url: '/trpc/auth%2Eme', as: 'agent' },
@@ -121,7 +128,7 @@ const cases: Case[] = [
   { name: 'malformed input JSON, signed out (401 before the input is read)', url: '/trpc/licenses.list?input=%7Bbad' },
   { name: 'malformed input JSON, procedure without input', url: '/trpc/settings.public?input=%7Bbad' },
   { name: 'malformed batch input JSON', url: '/trpc/licenses.list,auth.me?batch=1&input=%7Bbad', as: 'admin' },
-  { name: 'malformed POST body', method: 'POST', url: '/trpc/inbox.readAll', as: 'agent', headers: JSON_CT, body: '{"a":' },
+  { name: 'malformed POST body', method: 'POST', url: '/trpc/notifications.readAll', as: 'agent', headers: JSON_CT, body: '{"a":' },
   { name: 'input failing zod (issues)', url: `/trpc/licenses.list?input=${json({ limit: 'x', sort: 7 })}`, as: 'admin' },
   { name: 'input with + and escapes', url: '/trpc/licenses.list?input={"search":"a+b%20c","limit":1}', as: 'admin' },
   { name: 'unauthenticated (401)', url: '/trpc/auth.me' },
@@ -134,11 +141,11 @@ const cases: Case[] = [
   },
   // tRPC's own handler answers these.
   { name: 'HEAD (204)', method: 'HEAD', url: '/trpc/auth.me', as: 'agent', path: 'trpc' },
-  { name: 'PUT', method: 'PUT', url: '/trpc/inbox.readAll', as: 'agent', headers: JSON_CT, body: '{}', path: 'trpc' },
+  { name: 'PUT', method: 'PUT', url: '/trpc/notifications.readAll', as: 'agent', headers: JSON_CT, body: '{}', path: 'trpc' },
   {
     name: 'POST as text/plain (415)',
     method: 'POST',
-    url: '/trpc/inbox.readAll',
+    url: '/trpc/notifications.readAll',
     as: 'agent',
     headers: { 'content-type': 'text/plain' },
     body: '{}',
@@ -152,7 +159,7 @@ const cases: Case[] = [
     path: 'trpc',
   },
   { name: 'jsonl, not batched (400)', url: '/trpc/auth.me', as: 'agent', headers: { accept: 'application/jsonl' }, path: 'trpc' },
-  { name: 'mixed query and mutation in a batch (400)', url: '/trpc/auth.me,inbox.readAll?batch=1', as: 'agent', path: 'trpc' },
+  { name: 'mixed query and mutation in a batch (400)', url: '/trpc/auth.me,notifications.readAll?batch=1', as: 'agent', path: 'trpc' },
   { name: 'encoded parameter name', url: `/trpc/licenses.list?inp%75t=${json({ limit: 1 })}`, as: 'admin', path: 'trpc' },
   { name: 'malformed escape in the query', url: '/trpc/licenses.list?input=%E0%A4', as: 'admin', path: 'trpc' },
   { name: 'malformed escape in the path', url: '/trpc/auth%25E0me', as: 'agent', path: 'trpc' },
@@ -208,7 +215,7 @@ describe('/trpc answers as tRPC does', () => {
 
   it('a POST without a content type is refused by Fastify before any route, with the app error body', async () => {
     const res = await t.env.app.inject(
-      request({ name: 'no content type', method: 'POST', url: '/trpc/inbox.readAll', as: 'agent', body: '{}' }),
+      request({ name: 'no content type', method: 'POST', url: '/trpc/notifications.readAll', as: 'agent', body: '{}' }),
     );
     expect(res.statusCode).toBe(415);
     expect(JSON.parse(res.body)).toEqual({ error: 'Send the request body as application/json', code: 'UNSUPPORTED_MEDIA_TYPE' });
@@ -264,7 +271,7 @@ describe('onError and createContext, as tRPC calls them', () => {
     },
     { name: 'malformed input', url: '/trpc/licenses.list?input=%7Bbad', as: 'admin' },
     { name: 'wrong method', method: 'POST', url: '/trpc/auth.me,licenses.list?batch=1', as: 'agent', headers: JSON_CT, body: '{}' },
-    { name: 'a mutation refused', method: 'POST', url: '/trpc/inbox.readAll', headers: JSON_CT, body: '{}' },
+    { name: 'a mutation refused', method: 'POST', url: '/trpc/notifications.readAll', headers: JSON_CT, body: '{}' },
   ];
 
   for (const failContext of [false, true]) {

@@ -3,7 +3,7 @@
  * the paginated list query, and the strings of the Brokerage Management screen.
  */
 import { z } from 'zod';
-import { EMAIL_RE, idParam, optionalText, paginationSchema, requiredText } from './common.ts';
+import { EMAIL_RE, idParam, optionalText, paginationSchema, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
 import { userSchema } from './auth.ts';
 
 export const BROKERAGE_MESSAGES = {
@@ -38,7 +38,6 @@ export const BROKERAGE_STRINGS = {
 
 /** docs/product.md section 9: page size 10, 20 or 50 (default 20), offered by the list bar (ListTable). */
 export const BROKERAGE_PAGE_SIZES = [10, 20, 50] as const;
-export const BROKERAGE_DEFAULT_PAGE_SIZE = 20;
 
 /** Every column of the Brokerage Management list sorts on the server; an empty value sorts last either way. */
 export const BROKERAGE_SORTS = ['name', 'address', 'phone', 'email', 'website', 'agent_count', 'created_at'] as const;
@@ -83,7 +82,7 @@ export type BrokerageUpdateInput = z.input<typeof brokerageUpdateInput>;
 
 export const brokeragesListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(BROKERAGE_DEFAULT_PAGE_SIZE),
+  limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
   search: z.string().trim().max(200).optional(),
   sort: z.enum(BROKERAGE_SORTS).optional(),
   order: z.enum(['asc', 'desc']).optional(),

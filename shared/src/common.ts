@@ -27,6 +27,9 @@ export const paginationSchema = z.object({
 });
 export type Pagination = z.infer<typeof paginationSchema>;
 
+/** The page size of every list that does not say otherwise (the audit log's own sizes come from the product spec). */
+export const DEFAULT_PAGE_SIZE = 20;
+
 export function makePagination(page: number, limit: number, total: number): Pagination {
   return { page, limit, total, pages: Math.ceil(total / limit) };
 }
@@ -65,7 +68,7 @@ export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Common list query of the paginated screens: page (1-based), limit, sort column and direction. */
 export const listQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
   sort: z.string().max(40).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   search: z.string().trim().max(200).optional(),

@@ -9,6 +9,7 @@ export const COMPLETION_STATUSES = ['Pending', 'Approved', 'Rejected'] as const;
 export const PAYMENT_TYPES = ['License Fee', 'Renewal Fee', 'Course Fee', 'Penalty', 'Other'] as const;
 export const PAYMENT_METHODS = ['Credit Card', 'Bank Transfer', 'Check', 'Cash', 'Other'] as const;
 export const PAYMENT_STATUSES = ['Completed', 'Pending', 'Failed', 'Refunded'] as const;
+/** A notification template's type: the channel it sends through (Notification Management). */
 export const NOTIFICATION_TYPES = ['email', 'sms', 'push'] as const;
 export const TRIGGER_EVENTS = [
   'license_expiring',
@@ -27,7 +28,7 @@ export const DOCUMENT_CATEGORIES = ['license_copy', 'ce_certificate', 'eo_insura
 /** Reading a CE certificate in the background: none for other categories. */
 export const EXTRACTION_STATUSES = ['none', 'pending', 'done', 'failed'] as const;
 /** Events of the notification centre (in-app, e-mail, SMS per user preference). */
-export const INBOX_EVENTS = [
+export const NOTIFICATION_EVENTS = [
   'license_expiring',
   'license_expired',
   'completion_approved',
@@ -55,7 +56,7 @@ export type BackupStatus = (typeof BACKUP_STATUSES)[number];
 export type BackupType = (typeof BACKUP_TYPES)[number];
 export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
 export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
-export type InboxEvent = (typeof INBOX_EVENTS)[number];
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 /** The CE topics a course or a state rule may name (what the CA, TX, FL and NY requirements name). */

@@ -3,7 +3,7 @@
  * User Management and Profile screens (docs/product.md sections 2, 5 and 8, word for word).
  */
 import { z } from 'zod';
-import { idParam, optionalText, paginationSchema, queryBoolean, requiredText } from './common.ts';
+import { idParam, optionalText, paginationSchema, queryBoolean, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
 import { NEW_PASSWORDS_MISMATCH, userSchema } from './auth.ts';
 import { emailSchema } from './email.ts';
 import { DEFAULT_NEW_USER_ROLE, ROLE, ROLE_NAMES, type RoleName } from './roles.ts';
@@ -149,7 +149,7 @@ export const usersListQuery = z.object({
   search: z.string().trim().max(200).optional(),
   is_active: queryBoolean.optional(),
   page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
   sort: z.enum(USER_SORTS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
 });

@@ -1,4 +1,5 @@
-import type { RoleName } from '@lm/shared';
+import type { RoleName } from '@lm/shared/roles';
+import { roleMay, rolesFor, type PolicyAction } from '@lm/shared/policy';
 import {
   IconBell,
   IconBook,
@@ -20,31 +21,40 @@ import {
 export interface NavEntry {
   path: string;
   label: string;
+  /** The action of the access policy (shared/src/policy.ts) the page is for: the entry shows to the roles that may. */
+  action: PolicyAction;
+  /** The roles that see the entry (the action's roles). */
   roles: readonly RoleName[];
   icon: Icon;
 }
 
-const ALL: readonly RoleName[] = ['Admin', 'School', 'Broker', 'Agent'];
+const entry = (path: string, label: string, action: PolicyAction, icon: Icon): NavEntry => ({
+  path,
+  label,
+  action,
+  roles: rolesFor(action),
+  icon,
+});
 
-/** The sidebar of docs/product.md section 2, in order, with who sees each entry (plus CE Rules). */
+/** The sidebar of docs/product.md section 2, in order, with the action that decides who sees each entry (plus CE Rules). */
 export const NAV: readonly NavEntry[] = [
-  { path: '/dashboard', label: 'Dashboard', roles: ALL, icon: IconLayoutDashboard },
-  { path: '/users', label: 'Users', roles: ['Admin', 'Broker'], icon: IconUsers },
-  { path: '/brokerages', label: 'Brokerages', roles: ['Admin'], icon: IconBuilding },
-  { path: '/licenses', label: 'Licenses', roles: ['Admin', 'Broker', 'Agent'], icon: IconCertificate },
-  { path: '/courses', label: 'Courses', roles: ALL, icon: IconBook },
+  entry('/dashboard', 'Dashboard', 'dashboard.read', IconLayoutDashboard),
+  entry('/users', 'Users', 'users.read', IconUsers),
+  entry('/brokerages', 'Brokerages', 'brokerages.read', IconBuilding),
+  entry('/licenses', 'Licenses', 'licenses.read', IconCertificate),
+  entry('/courses', 'Courses', 'courses.read', IconBook),
   // Beyond docs/product.md: the state CE rules. Every role may open /ce-rules (read-only); the entry is for the Admin who keeps them.
-  { path: '/ce-rules', label: 'CE Rules', roles: ['Admin'], icon: IconChecklist },
-  { path: '/payments', label: 'Payments', roles: ['Admin', 'Broker', 'Agent'], icon: IconCreditCard },
-  { path: '/documents', label: 'Documents', roles: ALL, icon: IconFileText },
-  { path: '/notifications', label: 'Notifications', roles: ALL, icon: IconBell },
-  { path: '/audit', label: 'Audit Logs', roles: ['Admin'], icon: IconHistory },
-  { path: '/reports', label: 'Reports', roles: ['Admin'], icon: IconChartBar },
-  { path: '/notification-management', label: 'Notification Management', roles: ['Admin'], icon: IconMailCog },
-  { path: '/backup-restore', label: 'Backup & Restore', roles: ['Admin'], icon: IconDatabaseExport },
-  { path: '/settings', label: 'Settings', roles: ['Admin'], icon: IconSettings },
+  entry('/ce-rules', 'CE Rules', 'ceRules.update', IconChecklist),
+  entry('/payments', 'Payments', 'payments.read', IconCreditCard),
+  entry('/documents', 'Documents', 'documents.read', IconFileText),
+  entry('/notifications', 'Notifications', 'notifications.read', IconBell),
+  entry('/audit', 'Audit Logs', 'audit.read', IconHistory),
+  entry('/reports', 'Reports', 'reports.read', IconChartBar),
+  entry('/notification-management', 'Notification Management', 'notificationTemplates.read', IconMailCog),
+  entry('/backup-restore', 'Backup & Restore', 'backups.read', IconDatabaseExport),
+  entry('/settings', 'Settings', 'settings.read', IconSettings),
 ];
 
 export function navFor(role: RoleName | null): NavEntry[] {
-  return role ? NAV.filter((e) => e.roles.includes(role)) : [];
+  return role ? NAV.filter((e) => roleMay(role, e.action)) : [];
 }

@@ -14,8 +14,10 @@ import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { TopProgress } from '../components/top-progress.tsx';
 import { AppLayout } from '../components/app-layout.tsx';
-import { AdminOnly } from '../components/require-role.tsx';
+import { NotificationBell } from '../components/notification-bell.tsx';
+import { RequireAccess } from '../components/require-role.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
+import { useUnreadCount } from '../features/notifications/api.ts';
 
 // Screens load on demand, so signing in downloads only the shell, the login and the dashboard.
 const UsersPage = lazy(() => import('../features/users/users-page.tsx').then((m) => ({ default: m.UsersPage })));
@@ -64,11 +66,16 @@ function RouteFrame() {
   );
 }
 
+/** The top bar's bell with my unread count, polled every minute by the notifications feature. */
+function UnreadBell() {
+  return <NotificationBell unread={useUnreadCount().data?.unread ?? 0} />;
+}
+
 export function SignedInApp() {
   return (
     <ModalsProvider>
       <Routes>
-        <Route element={<AppLayout />}>
+        <Route element={<AppLayout headerActions={<UnreadBell />} />}>
           <Route element={<RouteFrame />}>
             <Route index element={<DashboardPage />} />
             <Route path="/dashboard" element={<DashboardPage />} />
@@ -76,9 +83,9 @@ export function SignedInApp() {
             <Route
               path="/brokerages"
               element={
-                <AdminOnly>
+                <RequireAccess action="brokerages.read">
                   <BrokeragesPage />
-                </AdminOnly>
+                </RequireAccess>
               }
             />
             <Route path="/licenses" element={<LicensesPage />} />
@@ -90,41 +97,41 @@ export function SignedInApp() {
             <Route
               path="/audit"
               element={
-                <AdminOnly>
+                <RequireAccess action="audit.read">
                   <AuditPage />
-                </AdminOnly>
+                </RequireAccess>
               }
             />
             <Route
               path="/reports"
               element={
-                <AdminOnly>
+                <RequireAccess action="reports.read">
                   <ReportsPage />
-                </AdminOnly>
+                </RequireAccess>
               }
             />
             <Route
               path="/notification-management"
               element={
-                <AdminOnly>
+                <RequireAccess action="notificationTemplates.read">
                   <NotificationManagementPage />
-                </AdminOnly>
+                </RequireAccess>
               }
             />
             <Route
               path="/backup-restore"
               element={
-                <AdminOnly>
+                <RequireAccess action="backups.read">
                   <BackupRestorePage />
-                </AdminOnly>
+                </RequireAccess>
               }
             />
             <Route
               path="/settings"
               element={
-                <AdminOnly>
+                <RequireAccess action="settings.read">
                   <SettingsPage />
-                </AdminOnly>
+                </RequireAccess>
               }
             />
             <Route path="/profile" element={<ProfilePage />} />

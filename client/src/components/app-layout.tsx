@@ -1,4 +1,4 @@
-import { Suspense, useEffect, type MouseEvent } from 'react';
+import { Suspense, useEffect, type MouseEvent, type ReactNode } from 'react';
 import {
   ActionIcon,
   Anchor,
@@ -24,10 +24,8 @@ import { IconBell, IconChevronDown, IconLogout, IconMoon, IconSun, IconUser } fr
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../lib/auth.tsx';
 import { NAV, navFor } from '../app/nav.ts';
-import { usePublicSettings } from '../features/auth/api.ts';
-import { useDocumentTitle } from '../features/auth/use-document-title.ts';
+import { useDocumentTitle, usePublicSettings } from '../lib/public-settings.ts';
 import { installRowFocusReturn } from '../lib/row-focus.ts';
-import { NotificationBell } from './notification-bell.tsx';
 
 /** The skip link moves the focus to the page itself (docs/decisions.md "Accessibility"). */
 function skipToMain(e: MouseEvent<HTMLAnchorElement>) {
@@ -55,8 +53,11 @@ function ColorSchemeToggle() {
   );
 }
 
-/** The signed-in layout: 250 px sidebar, top bar with the user menu, and the page. */
-export function AppLayout() {
+/**
+ * The signed-in layout: 250 px sidebar, top bar with the user menu, and the page. `headerActions` are the top bar's
+ * controls before the theme toggle (the notification bell, composed in app/signed-in.tsx with its feature's data).
+ */
+export function AppLayout({ headerActions }: { headerActions?: ReactNode }) {
   const { user, role, logout } = useAuth();
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
@@ -88,7 +89,7 @@ export function AppLayout() {
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <NotificationBell />
+            {headerActions}
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={200}>
               <Menu.Target>

@@ -1,11 +1,9 @@
 import { ActionIcon, Indicator, Tooltip } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { useUnreadCount } from '../features/notifications/api.ts';
 
-/** The top bar's bell: my unread notifications (polled every minute), a link to the notification centre. */
-export function NotificationBell() {
-  const unread = useUnreadCount().data?.unread ?? 0;
+/** The top bar's bell: my unread notifications (`unread`, which app/signed-in.tsx polls), a link to the notification centre. */
+export function NotificationBell({ unread }: { unread: number }) {
   const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
   return (
     <Tooltip label={label}>

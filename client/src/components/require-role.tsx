@@ -1,18 +1,27 @@
 import { Alert } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import type { RoleName } from '@lm/shared';
+import type { PolicyAction } from '@lm/shared/policy';
 import { useAuth } from '../lib/auth.tsx';
 
 export const ACCESS_DENIED = 'Access denied. Admin privileges required.';
 
 /**
- * Renders children only for the given roles; others see the access-denied text and the children
- * (and so their data calls) never mount. The server refuses those calls anyway: this only shapes the UI.
+ * Renders children only for a user the access policy (shared/src/policy.ts) lets do `action`; others see the
+ * access-denied text and the children (and so their data calls) never mount. The server refuses those calls
+ * anyway, by the same policy: this only shapes the UI.
  */
-export function RequireRole({ roles, children, message = ACCESS_DENIED }: { roles: RoleName[]; children: ReactNode; message?: string }) {
-  const { hasRole } = useAuth();
-  if (!hasRole(...roles)) {
+export function RequireAccess({
+  action,
+  children,
+  message = ACCESS_DENIED,
+}: {
+  action: PolicyAction;
+  children: ReactNode;
+  message?: string;
+}) {
+  const { can } = useAuth();
+  if (!can(action)) {
     return (
       <Alert color="red" icon={<IconLock size={18} />} title="Access denied" role="alert">
         {message}
@@ -20,8 +29,4 @@ export function RequireRole({ roles, children, message = ACCESS_DENIED }: { role
     );
   }
   return <>{children}</>;
-}
-
-export function AdminOnly({ children }: { children: ReactNode }) {
-  return <RequireRole roles={['Admin']}>{children}</RequireRole>;
 }

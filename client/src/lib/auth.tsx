@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useQueryClient } from '@tanstack/react-query';
 import type { User } from '@lm/shared';
 import { roleName, type RoleName } from '@lm/shared/roles';
+import { can as policyAllows, type PolicyAction, type PolicyObject } from '@lm/shared/policy';
 import { trpc } from './trpc.ts';
 import { tokenStore } from './token.ts';
 
@@ -13,7 +14,11 @@ interface AuthState {
   signedIn: (token: string, user: User) => void;
   /** Ends the session on the server (best effort) and locally. */
   logout: () => Promise<void>;
-  hasRole: (...roles: RoleName[]) => boolean;
+  /**
+   * Whether the signed-in user may do the action (to this object): the access policy the server enforces
+   * (shared/src/policy.ts), so the UI hides exactly what the server would refuse.
+   */
+  can: <A extends PolicyAction>(action: A, object?: PolicyObject<A>) => boolean;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -81,7 +86,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       loading: hasToken && me.isLoading,
       signedIn,
       logout,
-      hasRole: (...roles) => role !== null && roles.includes(role),
+      can: (action, object) => policyAllows(user, action, object),
     };
   }, [user, hasToken, me.isLoading, signedIn, logout]);
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useSearchParams } from 'react-router';
+import { DEFAULT_PAGE_SIZE } from '@lm/shared';
 
 /**
  * List state (page, size, sort, filters) kept in the URL's query string, so a filtered list can be
@@ -83,13 +84,15 @@ export function useListState<F extends Record<string, string>>(defaults: {
 }) {
   const [state, setState] = useUrlState({
     page: '1',
-    limit: String(defaults.limit ?? 20),
+    limit: String(defaults.limit ?? DEFAULT_PAGE_SIZE),
     sort: defaults.sort,
     order: defaults.order ?? 'asc',
     ...defaults.filters,
   } as Record<string, string>);
   const page = Math.max(1, Math.floor(Number(state.page)) || 1);
-  const limit = (defaults.pageSizes ?? PAGE_SIZES).includes(Number(state.limit)) ? Number(state.limit) : (defaults.limit ?? 20);
+  const limit = (defaults.pageSizes ?? PAGE_SIZES).includes(Number(state.limit))
+    ? Number(state.limit)
+    : (defaults.limit ?? DEFAULT_PAGE_SIZE);
   const order: 'asc' | 'desc' = state.order === 'desc' ? 'desc' : 'asc';
   const filters = Object.fromEntries(Object.keys(defaults.filters).map((k) => [k, state[k] ?? ''])) as F;
   return {

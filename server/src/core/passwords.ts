@@ -1,6 +1,6 @@
 import os from 'node:os';
 import argon2 from 'argon2';
-import { AppError } from './errors.ts';
+import { AppError } from '../base/errors.ts';
 
 /** OWASP's minimum argon2id parameters: 19 MiB, 2 iterations, 1 lane. */
 const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;

@@ -2,7 +2,7 @@ import { eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyColumn } from 'drizzle-orm';
 import { users } from '../db/schema/index.ts';
 import { isAdmin, isBroker, type AuthUser } from './identity.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../base/errors.ts';
 
 export { isAdmin, isAgent, isBroker, isSchool } from './identity.ts';
 

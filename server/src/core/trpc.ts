@@ -1,16 +1,25 @@
 /**
- * tRPC init and the procedure builders every domain router uses:
- *   publicProcedure      anyone
- *   authedProcedure      signed in (401 otherwise); maintenance mode answers 503 to non-Admins
- *   roleProcedure(...)   signed in with one of the roles (403 otherwise)
- *   adminProcedure       roleProcedure('Admin')
+ * tRPC init and the procedure builders every domain router uses, each named by its action of the access policy
+ * (shared/src/policy.ts, docs/security.md "Access policy"), which says who may:
+ *   policyProcedure(action)  a public action: anyone; else signed in (401), not in maintenance mode (503 but for
+ *                            'system.maintenance'), and of one of the action's roles (403)
+ *   authedProcedure(action)  an action every signed-in role may do: signed in (401) and maintenance only (no 403)
+ *   publicProcedure          the bare builder, for tests: a router's procedure without an action fails policy.test.ts
  * Errors are shaped once, by toErrorBody(), for both /trpc and the REST adapter.
  */
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import type { RoleName } from '@lm/shared';
+import {
+  isOpenToEveryRole,
+  isPolicyAction,
+  isPublicAction,
+  rolesFor,
+  type PolicyAction,
+  type PublicAction,
+  type RoleName,
+} from '@lm/shared';
 import type { AuthedContext, Context } from './context.ts';
-import { toErrorBody, type AppErrorCode } from './errors.ts';
+import { AppError, toErrorBody, type AppErrorCode } from '../base/errors.ts';
 import { checkAccess } from './access.ts';
 
 export { MAINTENANCE_MESSAGE } from './access.ts';
@@ -18,12 +27,14 @@ export type { AuthedContext } from './context.ts';
 
 /**
  * Procedure meta: `openapi` (REST path, trpc-to-openapi) plus what the OpenAPI document derives each
- * operation's error statuses from (server/src/http/openapi.ts, docs/api.md):
- *   access  set by the builders below: who may call (never set it by hand)
+ * operation's error statuses from (server/src/openapi.ts, docs/api.md):
+ *   policy  set by the builders below: the action of the access policy (never set it by hand)
+ *   access  set by the builders below: who may call, the action's roles (never set it by hand)
  *   errors  codes the service may answer beyond those the builder and input imply, e.g. CONFLICT,
  *           NOT_FOUND for an id in the body, FORBIDDEN for an ownership rule, TOO_MANY_REQUESTS
  */
 export type ProcedureMeta = OpenApiMeta<{
+  policy?: PolicyAction;
   access?: { authed: true; roles?: RoleName[] };
   errors?: AppErrorCode[];
 }>;
@@ -56,16 +67,39 @@ export const publicProcedure = t.procedure;
  */
 type SignedIn = Pick<AuthedContext, 'user' | 'session'>;
 
-export const authedProcedure = t.procedure.meta({ access: { authed: true } }).use(async ({ ctx, next }) => {
-  await checkAccess(ctx);
-  return next<SignedIn>({});
-});
+function known(action: PolicyAction): PolicyAction {
+  if (!isPolicyAction(action))
+    throw new AppError('INTERNAL_SERVER_ERROR', `No access policy for "${String(action)}" (shared/src/policy.ts)`);
+  return action;
+}
 
-export function roleProcedure(...roles: RoleName[]) {
-  return t.procedure.meta({ access: { authed: true, roles } }).use(async ({ ctx, next }) => {
-    await checkAccess(ctx, roles);
+/**
+ * An action every signed-in role may do (its policy entry lists all four roles): 401 signed out, 503 in
+ * maintenance mode, never 403 from the builder (the OpenAPI document declares none).
+ */
+export function authedProcedure(action: PolicyAction) {
+  if (!isOpenToEveryRole(known(action)) || isPublicAction(action)) {
+    throw new AppError('INTERNAL_SERVER_ERROR', `authedProcedure('${action}'): not an action of every signed-in role; use policyProcedure`);
+  }
+  return t.procedure.meta({ policy: action, access: { authed: true } }).use(async ({ ctx, next }) => {
+    await checkAccess(ctx, action);
     return next<SignedIn>({});
   });
 }
 
-export const adminProcedure = roleProcedure('Admin');
+function gated(action: PolicyAction) {
+  return t.procedure.meta({ policy: action, access: { authed: true, roles: [...rolesFor(action)] } }).use(async ({ ctx, next }) => {
+    await checkAccess(ctx, action);
+    return next<SignedIn>({});
+  });
+}
+
+/**
+ * The procedure of one action: a public action as publicProcedure (no check); any other one signed in, out of
+ * maintenance mode and of one of the action's roles (403), which meta.access lists for the OpenAPI document.
+ */
+export function policyProcedure(action: PublicAction): typeof t.procedure;
+export function policyProcedure(action: Exclude<PolicyAction, PublicAction>): ReturnType<typeof gated>;
+export function policyProcedure(action: PolicyAction) {
+  return isPublicAction(known(action)) ? t.procedure.meta({ policy: action }) : gated(action);
+}

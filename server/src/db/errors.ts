@@ -1,7 +1,7 @@
-import { AppError } from '../core/errors.ts';
-import { driverCode } from './driver-code.ts';
+import { AppError } from '../base/errors.ts';
+import { driverCode } from '../base/driver-code.ts';
 
-export { driverCode } from './driver-code.ts';
+export { driverCode } from '../base/driver-code.ts';
 
 /** Whether `err` is a unique violation of the index `name` (SQLite names it in the message; PostgreSQL in `constraint`). */
 export function isUniqueViolation(err: unknown, name: string): boolean {

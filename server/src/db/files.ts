@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { AppError, notFound } from '../core/errors.ts';
+import { AppError, notFound } from '../base/errors.ts';
 
 /** What a key may look like: no separators or dots, so it can never leave the store's folder. */
 export const KEY_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;

@@ -3,19 +3,21 @@
  * (docs/performance.md "API throughput"). `build` receives the query builder and returns a query whose varying
  * values are `sql.placeholder(name)`; the result runs it with `params` on whatever the handle reads from at that
  * moment (the reader, or the open transaction's connection, so a read inside a transaction still sees its
- * writes). On SQLite the prepared query is kept per connection and its rows are turned into objects by a mapper
- * made once for its columns (Drizzle's own mapping re-inspects every column of every row); on PostgreSQL it is a
- * named statement that node-postgres prepares once per pooled connection (a transaction's own handle prepares it
- * for that transaction).
+ * writes). On SQLite the prepared query is kept per connection; on PostgreSQL it is a named statement that
+ * node-postgres prepares once per pooled connection (a transaction's own handle prepares it for that transaction).
+ * Only documented Drizzle APIs are used: `prepare()`, `execute()`, SQLite's `values()` and a column's
+ * `mapFromDriverValue()`.
  *
  * `preparedShapes` is the same for reads whose SQL depends on which filters a request sets (a list's filters,
  * sort and scope): one prepared read per shape (a string, or an object of what decides the SQL, keyed by
- * shapeKeyOf); the values still go in as placeholders.
+ * shapeKeyOf); the values still go in as placeholders. `preparedSelect` is that for a read of table columns
+ * (the lists' pages, a license with its holder), whose SQLite rows are built from arrays of values.
  *
  * With `keep: true` a shape's answers are also kept until the database changes (`keptUntilChange`): for the
  * lists' counts, which read every matching row on every page although the rows rarely change between two pages.
  */
-import { Column, fillPlaceholders, is, SQL, type Placeholder } from 'drizzle-orm';
+import { Column, is, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteSelectBuilder } from 'drizzle-orm/sqlite-core';
 import type { Drizzle, DbOrTx, Tx } from './types.ts';
 import { RAW, READ_VERSION, type ReadVersion } from './handles.ts';
 
@@ -25,60 +27,60 @@ interface Executable<R> {
 interface Preparable<R> {
   prepare(name: string): Executable<R>;
 }
-
-/** The parts of Drizzle's better-sqlite3 prepared query this module reads (drizzle-orm/better-sqlite3/session). */
-interface SqlitePrepared {
-  stmt: { raw(on: boolean): { all(...params: unknown[]): unknown[][] } };
-  query: { params: Array<unknown | Placeholder> };
-  fields?: Array<{ path: string[]; field: unknown }>;
-  customResultMapper?: unknown;
+/** SQLite's prepared select also answers its rows as arrays of values (Drizzle's documented `.values()`). */
+interface HasValues {
+  values(params?: Record<string, unknown>): unknown[][];
 }
 
-type Decode = ((value: unknown) => unknown) | null;
-const identity = Column.prototype.mapFromDriverValue;
+/** What a read selects, by the key each has in a row: table columns, and expressions made by `decoded()`. */
+export type Columns = Record<string, SQLiteColumn | SQL>;
 
-/** A plain select's rows as objects, without Drizzle's per-row inspection; undefined when the query is not one. */
-function fastSqlite<R>(prepared: unknown): Executable<R> | undefined {
-  const p = prepared as Partial<SqlitePrepared>;
-  if (!p.stmt || !p.query || !p.fields || p.customResultMapper || !p.fields.every((f) => f.path.length === 1)) return undefined;
-  const keys = p.fields.map((f) => f.path[0]!);
-  const decoders: Decode[] = p.fields.map(({ field }) => {
-    type Decoder = { mapFromDriverValue(value: unknown): unknown };
-    const decoder: Decoder | undefined = is(field, Column)
-      ? field
-      : is(field, SQL)
-        ? (field as unknown as { decoder: Decoder }).decoder
-        : (field as { sql?: { decoder: Decoder } }).sql?.decoder;
-    if (!decoder || decoder.mapFromDriverValue === identity) return null;
-    return (value: unknown) => decoder.mapFromDriverValue(value);
-  });
-  const { stmt, query } = p as SqlitePrepared;
-  // The row builder is generated once per query, as an object literal of its keys: every row is created with its
-  // final shape at once (a loop assigning keys one by one costs about ten times as much per row, and more garbage).
-  // The keys are the query's own field names (code, never input), quoted by JSON.stringify.
-  const fieldsOf = keys.map(
-    (key, j) => `${JSON.stringify(key)}: ${decoders[j] ? `r[${j}] === null ? null : d[${j}](r[${j}])` : `r[${j}]`}`,
-  );
-  const toObjects = new Function(
-    'd',
-    `return function toObjects(rows) {
-      const out = new Array(rows.length);
-      for (let i = 0; i < rows.length; i++) { const r = rows[i]; out[i] = { ${fieldsOf.join(', ')} }; }
-      return out;
-    };`,
-  )(decoders) as (rows: unknown[][]) => R;
+type Decode = (value: unknown) => unknown;
+const decoders = new WeakMap<SQL, Decode>();
+
+/**
+ * An expression whose value is decoded as the row is read (Drizzle's `mapWith`), in a form a `preparedSelect` can
+ * read it back from: e.g. cents in the database as dollars in the row.
+ */
+export function decoded<T>(expr: SQL, decode: (value: unknown) => T): SQL<T> {
+  const out = expr.mapWith(decode) as SQL<T>;
+  decoders.set(out, decode);
+  return out;
+}
+
+function decoderOf(key: string, field: SQLiteColumn | SQL): Decode {
+  if (is(field, Column)) return (value) => field.mapFromDriverValue(value);
+  const decode = decoders.get(field);
+  // A programming error, found when the module loads: every field says how its value is read.
+  if (!decode) throw new TypeError(`preparedSelect: "${key}" is neither a column nor made by decoded()`);
+  return decode;
+}
+
+/**
+ * Rows as objects from SQLite's arrays of values: each value decoded by its field as Drizzle would (a boolean, a
+ * JSON text, cents), null kept null. Drizzle's own `execute()` looks up every field's decoder again on every row;
+ * this finds them once per read (docs/performance.md "API throughput").
+ */
+function rowsFromValues<R>(columns: Columns, prepared: HasValues): Executable<R> {
+  const keys = Object.keys(columns);
+  const decode = keys.map((key) => decoderOf(key, columns[key]!));
+  const width = keys.length;
   return {
-    execute(values) {
-      return toObjects(stmt.raw(true).all(...fillPlaceholders(query.params, values ?? {})));
+    execute(params) {
+      const rows = prepared.values(params);
+      const out = new Array<Record<string, unknown>>(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]!;
+        const row: Record<string, unknown> = {};
+        for (let j = 0; j < width; j++) {
+          const v = r[j];
+          row[keys[j]!] = v === null ? null : decode[j]!(v);
+        }
+        out[i] = row;
+      }
+      return out as R;
     },
   };
-}
-
-export function preparedRead<P extends Record<string, unknown>, R>(
-  name: string,
-  build: (d: Pick<Drizzle, 'select'>) => Preparable<R>,
-): (h: DbOrTx, params: P) => Promise<R> {
-  return preparedOn(name, build);
 }
 
 /**
@@ -98,6 +100,7 @@ export function preparedWrite<P extends Record<string, unknown>>(
 function preparedOn<P extends Record<string, unknown>, R>(
   name: string,
   build: (d: Drizzle) => Preparable<R>,
+  columns?: Columns,
 ): (h: DbOrTx, params: P) => Promise<R> {
   const byConnection = new WeakMap<object, Executable<R>>();
   return async (h, params) => {
@@ -105,11 +108,39 @@ function preparedOn<P extends Record<string, unknown>, R>(
     let query = byConnection.get(d);
     if (!query) {
       const prepared = build(d).prepare(name);
-      query = fastSqlite<R>(prepared) ?? prepared;
+      query = columns && h.engine === 'sqlite' ? rowsFromValues<R>(columns, prepared as unknown as HasValues) : prepared;
       byConnection.set(d, query);
     }
     return (await query.execute(params)) as R;
   };
+}
+
+/** What `select(columns)` starts from: the builder a read of table columns goes on from (`.from(...)`). */
+export type SelectOf<C extends Columns> = SQLiteSelectBuilder<C, 'sync', unknown>;
+
+/**
+ * A read of table columns, one prepared statement per shape (see preparedShapes): `from` gets `select(columns)` and
+ * adds the rest (`.from(...).where(...)`). On SQLite its rows are built from arrays of values by `columns`
+ * (rowsFromValues), which is why the selection is given here and not inside `from`.
+ */
+export function preparedSelect<C extends Columns, S extends string | object, P extends Record<string, unknown>, R>(
+  name: string,
+  columns: C,
+  from: (select: SelectOf<C>, shape: S) => Preparable<R>,
+  options: { keep?: boolean } = {},
+): (h: DbOrTx, shape: S, params: P) => Promise<R> {
+  for (const [key, field] of Object.entries(columns)) decoderOf(key, field);
+  return preparedShapes<S, P, R>(name, (d, shape) => from(d.select(columns) as unknown as SelectOf<C>, shape), { ...options, columns });
+}
+
+/** preparedSelect for a read whose SQL is always the same. */
+export function preparedSelectOne<C extends Columns, P extends Record<string, unknown>, R>(
+  name: string,
+  columns: C,
+  from: (select: SelectOf<C>) => Preparable<R>,
+): (h: DbOrTx, params: P) => Promise<R> {
+  const read = preparedSelect<C, '', P, R>(name, columns, (select) => from(select));
+  return (h, params) => read(h, '', params);
 }
 
 /** Shapes kept per read (most recently used); a rarer shape is built and prepared again when it comes back. */
@@ -129,7 +160,7 @@ function shapeKeyOf(shape: unknown): string {
 export function preparedShapes<S extends string | object, P extends Record<string, unknown>, R>(
   name: string,
   build: (d: Pick<Drizzle, 'select'>, shape: S) => Preparable<R>,
-  options: { keep?: boolean } = {},
+  options: { keep?: boolean; columns?: Columns } = {},
 ): (h: DbOrTx, shape: S, params: P) => Promise<R> {
   const shapes = new Map<string, (h: DbOrTx, params: P) => Promise<R>>();
   const read = (h: DbOrTx, shape: S, params: P) => {
@@ -139,8 +170,10 @@ export function preparedShapes<S extends string | object, P extends Record<strin
       shapes.delete(key);
     } else {
       // A PostgreSQL statement name is at most 63 bytes and names one SQL text: the shape goes in as its number.
-      read = preparedRead<P, R>(`${name}_${(shapeIds.get(`${name}:${key}`) ?? nextShapeId(`${name}:${key}`)).toString(36)}`, (d) =>
-        build(d, shape),
+      read = preparedOn<P, R>(
+        `${name}_${(shapeIds.get(`${name}:${key}`) ?? nextShapeId(`${name}:${key}`)).toString(36)}`,
+        (d) => build(d, shape),
+        options.columns,
       );
       if (shapes.size >= SHAPES_KEPT) shapes.delete(shapes.keys().next().value!);
     }

@@ -2,7 +2,7 @@ import { asc, inArray } from 'drizzle-orm';
 import { renderTemplate, SAMPLE_VALUES } from '@lm/shared';
 import type { Tx } from '../db/client.ts';
 import { notificationDeliveries, notificationTemplates, users } from '../db/schema/index.ts';
-import { DEFAULT_TEMPLATES, insertAllDefaultTemplates } from '../modules/notifications/default-templates.ts';
+import { DEFAULT_TEMPLATES, insertAllDefaultTemplates } from '../modules/notification-management/default-templates.ts';
 import type { DemoContext } from './context.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { RoleName } from '@lm/shared';
+import type { PolicyAction } from '@lm/shared';
 import type { AppServices, AuthedContext } from '../core/context.ts';
 import { checkAccess } from '../core/access.ts';
 import type { Config } from '../config.ts';
@@ -10,12 +10,13 @@ export type { AuthedContext } from '../core/context.ts';
 
 /**
  * The same access check as the procedure builders (core/access.ts), for the plain Fastify routes (file
- * downloads and uploads) that the REST adapter cannot serve. Throws AppError.
+ * downloads and uploads) that the REST adapter cannot serve: signed in, and the caller's role may do the
+ * action of the access policy (shared/src/policy.ts; the route lists it in its FileRoutes `access`). Throws AppError.
  */
 export async function authenticate(
   deps: { db: Db; config: Config; services: AppServices },
   req: FastifyRequest,
-  roles?: RoleName[],
+  action: PolicyAction,
 ): Promise<AuthedContext> {
-  return checkAccess(await createContextFromRequest(deps.db, deps.config, deps.services, req), roles);
+  return checkAccess(await createContextFromRequest(deps.db, deps.config, deps.services, req), action);
 }

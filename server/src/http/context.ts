@@ -4,8 +4,8 @@ import type { Db } from '../db/client.ts';
 import type { AppServices, Context } from '../core/context.ts';
 import { anonymousActor, userActor } from '../core/audit.ts';
 import type { DeviceCookie } from '../core/identity.ts';
-import { resolveSession } from '../modules/auth/sessions.ts';
-import { deviceCookieOf } from '../modules/auth/sources.ts';
+import { resolveSession } from '../core/sessions.ts';
+import { deviceCookieOf } from '../core/sources.ts';
 
 export interface ContextInput {
   db: Db;

@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { RoleName } from '@lm/shared';
+import type { PolicyAction } from '@lm/shared';
 import type { AuthedContext } from '../core/context.ts';
 import { today } from '../core/dates.ts';
 import { authenticate } from './authenticate.ts';
@@ -22,8 +22,8 @@ export interface ListExport<Q, R> {
   path: string;
   /** OpenAPI tag, and the file's name: `{name}_{today}.csv`. */
   name: string;
-  /** Who may export (the page procedure's roles); any signed-in user when absent. */
-  roles?: RoleName[];
+  /** Who may export: the action of the access policy the list's page procedure has (its read action). */
+  action: PolicyAction;
   /** The list's query schema (its filters, sort and order); page and limit are ignored. */
   query: z.ZodType<Q>;
   /** Header text and cell of each column, in file order. */
@@ -37,7 +37,7 @@ export interface ListExport<Q, R> {
 }
 
 async function exportList<Q, R>(deps: RouteDeps, spec: ListExport<Q, R>, req: FastifyRequest, reply: FastifyReply) {
-  const ctx = await authenticate(deps, req, spec.roles);
+  const ctx = await authenticate(deps, req, spec.action);
   // A ZodError here goes through the app's error handler: 400 with the schema's message, nothing sent.
   const query = spec.query.parse(req.query ?? {});
   const columns = spec.columns.map((c, i) => ({ key: String(i), header: c.header }));
@@ -68,6 +68,7 @@ export function listExports(...specs: ListExport<any, any>[]): FileRoutes {
     register(api, deps) {
       for (const spec of specs) api.get(spec.path, (req, reply) => exportList(deps, spec, req, reply));
     },
+    access: Object.fromEntries(specs.map((spec) => [`GET ${spec.path.replace(/:(\w+)/g, '{$1}')}`, spec.action])),
     paths: Object.fromEntries(
       specs.map((spec) => [
         spec.path.replace(/:(\w+)/g, '{$1}'),

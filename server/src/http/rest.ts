@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getTRPCErrorFromUnknown, TRPCError, type AnyProcedure, type AnyRouter } from '@trpc/server';
 import {
   acceptsRequestBody,
-  coerceSchema,
   forEachOpenApiProcedure,
   getInputOutputParsers,
   getPathRegExp,
@@ -10,11 +9,10 @@ import {
   instanceofZodTypeObject,
   normalizePath,
   unwrapZodType,
-  zodSupportsCoerce,
   type OpenApiMethod,
   type OpenApiProcedureRecord,
 } from 'trpc-to-openapi';
-import { AppError, toErrorBody } from '../core/errors.ts';
+import { AppError, toErrorBody } from '../base/errors.ts';
 
 export const NOT_AN_OBJECT_MESSAGE = 'The request body must be a JSON object';
 
@@ -60,20 +58,17 @@ function isArraySchema(schema: unknown): boolean {
 }
 
 /**
- * The per-procedure facts trpc-to-openapi worked out on every call, computed once. It also switches
- * the input schema's numbers and booleans to coercion (coerceSchema mutates the shared zod schemas, so
- * the tRPC path coerces too; docs/architecture.md "The REST adapter").
+ * The per-procedure facts trpc-to-openapi worked out on every call, computed once. Query strings and path
+ * parameters arrive as text: the shared schemas declare `z.coerce` for their numbers (docs/architecture.md
+ * "The REST adapter"; server/test/rest-coercion.test.ts checks every published input).
  */
 function describeProcedure(path: string, procedure: AnyProcedure, method: OpenApiMethod, openapiPath: string): RestProcedure {
   const useBody = acceptsRequestBody(method);
   const { inputParser } = getInputOutputParsers(procedure as never);
   const unwrapped = unwrapZodType(inputParser, true);
   const arrayKeys: string[] = [];
-  if (zodSupportsCoerce && instanceofZodTypeObject(unwrapped)) {
-    if (!useBody) {
-      for (const [key, shape] of Object.entries(unwrapped.shape)) if (isArraySchema(shape)) arrayKeys.push(key);
-    }
-    coerceSchema(unwrapped);
+  if (!useBody && instanceofZodTypeObject(unwrapped)) {
+    for (const [key, shape] of Object.entries(unwrapped.shape)) if (isArraySchema(shape)) arrayKeys.push(key);
   }
   return {
     path,
@@ -120,7 +115,7 @@ const unknownRoute = toErrorBody(new TRPCError({ code: 'NOT_FOUND', message: 'No
  * and the procedure is called directly with the request's context. Answers: the data as JSON (200), or
  * toErrorBody() of whatever was thrown, the one mapping /trpc uses too. A catch-all answers the rest of
  * the scope as trpc-to-openapi did: its lenient match (any letter case, a trailing slash), else 404.
- * trpc-to-openapi itself only generates the OpenAPI document (http/openapi.ts).
+ * trpc-to-openapi itself only generates the OpenAPI document (openapi.ts).
  */
 export function registerRestAdapter(
   app: FastifyInstance,
@@ -172,7 +167,7 @@ export function registerRestAdapter(
     const list = lenient.get(openapi.method) ?? [];
     list.push({ pattern: getPathRegExp(openapiPath), entry });
     lenient.set(openapi.method, list);
-    // A plain route (http/routes.ts) on the same method and path keeps it, as it did before.
+    // A plain route (routes.ts) on the same method and path keeps it, as it did before.
     if (app.hasRoute({ method: openapi.method, url: opts.prefix + url })) return;
     const hasParams = url.includes(':');
     app.route({

@@ -10,25 +10,30 @@
  * Everything else (HEAD, jsonl streaming, subscriptions, FormData and octet inputs, encoded query names, options
  * such as maxBatchSize) goes to tRPC's own `fastifyRequestHandler`, unchanged, so it answers as tRPC always did.
  * server/test/trpc-transport.test.ts compares both answers request by request.
+ *
+ * A workaround kept in this one file (docs/architecture.md "Where we reach into a dependency"): it uses only tRPC's
+ * public entry points (`@trpc/server`, `@trpc/server/http`, its Fastify adapter) and reads the router's procedure
+ * table (`_def.procedures`) as trpc-to-openapi does; the transport test fails on an upgrade that changes an answer.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AnyRouter } from '@trpc/server';
-import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import {
-  getErrorShape,
-  getHTTPStatusCode,
-  getProcedureAtPath,
   getTRPCErrorFromUnknown,
-  isAsyncIterable,
-  isObject,
-  isPromise,
+  getTRPCErrorShape as getErrorShape,
   transformTRPCResponse,
   TRPCError,
-  type AnyProcedure,
-  type TRPCRequestInfo,
-  type TRPCRequestInfoProcedureCall,
-  type TRPCResponse,
-} from '@trpc/server/unstable-core-do-not-import';
+  type AnyRouter,
+  type AnyTRPCProcedure as AnyProcedure,
+} from '@trpc/server';
+import { getHTTPStatusCode, type TRPCRequestInfo } from '@trpc/server/http';
+import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+
+type TRPCRequestInfoProcedureCall = TRPCRequestInfo['calls'][number];
+/** One answer of the envelope, as tRPC's getHTTPStatusCode takes it. */
+type TRPCResponse = Exclude<Parameters<typeof getHTTPStatusCode>[0], unknown[]>;
+
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && !Array.isArray(value) && typeof value === 'object';
+const isPromise = (value: unknown): boolean => isObject(value) && typeof value.then === 'function';
+const isAsyncIterable = (value: unknown): boolean => isObject(value) && Symbol.asyncIterator in value;
 
 export type TrpcOptions<TRouter extends AnyRouter> = FastifyTRPCPluginOptions<TRouter>['trpcOptions'];
 
@@ -355,9 +360,6 @@ export async function registerTrpcTransport<TRouter extends AnyRouter>(
         const fast = fastPathOn ? fastRequest(req, rawPath) : null;
         if (fast) {
           const procedures = fast.paths.map((p) => (opts.router._def.procedures[p] as AnyProcedure | undefined) ?? null);
-          for (const [i, p] of fast.paths.entries()) {
-            if (!procedures[i]) procedures[i] = (await getProcedureAtPath(opts.router, p)) as AnyProcedure | null;
-          }
           const types = new Set(procedures.flatMap((p) => (p ? [p._def.type] : [])));
           // Subscriptions (SSE) and mixed batches (tRPC refuses them as a whole) stay with tRPC.
           if (!types.has('subscription') && types.size <= 1) return answerFast(opts, fast, procedures, req, reply);

@@ -130,18 +130,18 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'reports.users': { input: empty, ...adminOnly },
   'reports.courses': { input: empty, ...adminOnly },
   'admin.stats.get': { input: empty, ...adminOnly },
-  'admin.notifications.list': { input: none, ...adminOnly },
-  'admin.notifications.page': { input: empty, ...adminOnly },
-  'admin.notifications.historyPage': { input: empty, ...adminOnly },
-  'admin.notifications.create': {
+  'admin.notificationManagement.list': { input: none, ...adminOnly },
+  'admin.notificationManagement.page': { input: empty, ...adminOnly },
+  'admin.notificationManagement.historyPage': { input: empty, ...adminOnly },
+  'admin.notificationManagement.create': {
     input: (_id, _w, n) => ({ name: `Authz ${n}`, subject: 'S', body: 'B', trigger_event: 'license_expiring' }),
     ...adminOnly,
   },
-  'admin.notifications.update': { object: 'template', input: (id) => ({ id, subject: 'Changed' }), ...adminOnly },
-  'admin.notifications.delete': { object: 'template', input: (id) => ({ id }), ...adminOnly },
-  'admin.notifications.sendTest': { object: 'template', input: (id) => ({ id, test_email: 'test@example.test' }), ...adminOnly },
-  'admin.notifications.history': { input: empty, ...adminOnly },
-  'admin.notifications.delivery': { input: empty, ...adminOnly },
+  'admin.notificationManagement.update': { object: 'template', input: (id) => ({ id, subject: 'Changed' }), ...adminOnly },
+  'admin.notificationManagement.delete': { object: 'template', input: (id) => ({ id }), ...adminOnly },
+  'admin.notificationManagement.sendTest': { object: 'template', input: (id) => ({ id, test_email: 'test@example.test' }), ...adminOnly },
+  'admin.notificationManagement.history': { input: empty, ...adminOnly },
+  'admin.notificationManagement.delivery': { input: empty, ...adminOnly },
   'admin.backups.list': { input: none, ...adminOnly },
   'admin.backups.page': { input: empty, ...adminOnly },
   'admin.backups.create': { input: () => ({ description: 'authz', include_files: false }), ...adminOnly },
@@ -324,18 +324,19 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'dashboard.recentActivity': { input: none, ...everyone },
   'dashboard.expiringLicenses': { input: empty, ...everyone },
 
-  // inbox: every role, its own notifications, preferences and calendar link only (docs/decisions.md
-  // "Notification centre"); another user's notification answers 404 like a missing one (server/test/inbox.test.ts).
-  'inbox.list': { input: empty, ...everyone },
-  'inbox.unreadCount': { input: none, ...everyone },
-  'inbox.readAll': { input: none, ...everyone },
-  'inbox.markRead': { input: () => ({ id: 2_147_483_647 }), Admin: 404, Broker: 404, Agent: 404, School: 404 },
-  'inbox.preferences': { input: none, ...everyone },
-  'inbox.savePreferences': {
+  // notifications (the notification centre): every role, its own notifications, preferences and calendar link only
+  // (docs/decisions.md "Notification centre"); another user's notification answers 404 like a missing one
+  // (server/test/notification-centre.test.ts).
+  'notifications.list': { input: empty, ...everyone },
+  'notifications.unreadCount': { input: none, ...everyone },
+  'notifications.readAll': { input: none, ...everyone },
+  'notifications.markRead': { input: () => ({ id: 2_147_483_647 }), Admin: 404, Broker: 404, Agent: 404, School: 404 },
+  'notifications.preferences': { input: none, ...everyone },
+  'notifications.savePreferences': {
     input: () => ({ events: [{ event: 'password_changed', in_app: true, email: false, sms: false }] }),
     ...everyone,
   },
-  'inbox.calendarStatus': { input: none, ...everyone },
-  'inbox.createCalendarToken': { input: none, ...everyone },
-  'inbox.deleteCalendarToken': { input: none, ...everyone },
+  'notifications.calendarStatus': { input: none, ...everyone },
+  'notifications.createCalendarToken': { input: none, ...everyone },
+  'notifications.deleteCalendarToken': { input: none, ...everyone },
 };

@@ -127,7 +127,7 @@ export async function seedWorld(env: TestEnv, opts: { backup?: boolean } = {}): 
     documentOf.set(p.user_id, docId);
   }
   const template = (
-    await asAdmin.admin.notifications.create({
+    await asAdmin.admin.notificationManagement.create({
       name: `World template ${Date.now()}`,
       subject: 'Hello {{first_name}}',
       body: 'Your license expires soon.',

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ActionIcon, Badge, Button, Card, Group, Select, SimpleGrid, Stack, TextInput, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, SimpleGrid, Stack } from '@mantine/core';
 import { IconActivity, IconEye, IconFilterOff, IconListDetails, IconRefresh, IconTable, IconUsers } from '@tabler/icons-react';
 import {
   AUDIT_PAGE_SIZES,
@@ -13,11 +13,13 @@ import {
   type AuditLog,
   type AuditSortColumn,
 } from '@lm/shared';
-import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { useListState } from '../../lib/use-url-state.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
 import { ListTable } from '../../components/list-table.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
+import { ListToolbar } from '../../components/list-toolbar.tsx';
+import { RowActionButtons } from '../../components/row-actions.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
 import { AuditDetailModal } from './audit-detail-modal.tsx';
 import { useAuditLogs, useAuditSummary, useAuditTables } from './api.ts';
@@ -31,7 +33,7 @@ const SORT_KEYS = { user: 'user' };
 const sortKey = (key: string): AuditSortColumn =>
   (AUDIT_SORT_COLUMNS as readonly string[]).includes(key) ? (key as AuditSortColumn) : 'timestamp';
 
-/** Audit Logs (docs/product.md section 2), Admin only (wrapped in <AdminOnly> by the routes). */
+/** Audit Logs (docs/product.md section 2), Admin only (wrapped in <RequireAccess action="audit.read"> by the routes). */
 export function AuditPage() {
   const list = useListState({
     sort: 'timestamp',
@@ -41,8 +43,6 @@ export function AuditPage() {
     filters: FILTERS,
   });
   const f = list.filters;
-  const [userText, onUser] = useUrlSearch(f.user_id, (user_id) => list.setFilters({ user_id }), 350);
-  const [actionText, onAction] = useUrlSearch(f.action, (action) => list.setFilters({ action }), 350);
   const [selected, setSelected] = useState<AuditLog | null>(null);
   const tables = useAuditTables();
 
@@ -130,59 +130,26 @@ export function AuditPage() {
           />
         </SimpleGrid>
 
-        <Card withBorder radius="md" padding="md">
-          <Group align="flex-end" wrap="wrap" gap="sm">
-            <TextInput
-              label="User ID"
-              placeholder="Any user"
-              value={userText}
-              onChange={(e) => onUser(e.currentTarget.value)}
-              w={110}
-              inputMode="numeric"
-            />
-            <TextInput
-              label="Action"
-              placeholder="e.g. create"
-              value={actionText}
-              onChange={(e) => onAction(e.currentTarget.value)}
-              w={150}
-            />
-            <Select
-              label="Table"
-              placeholder="All tables"
-              data={tables}
-              value={f.target_table || null}
-              onChange={(v) => list.setFilters({ target_table: v ?? '' })}
-              clearable
-              searchable
-              w={160}
-            />
-            <TextInput
-              label="Start Date"
-              type="date"
-              value={f.start_date}
-              max={f.end_date || undefined}
-              onChange={(e) => list.setFilters({ start_date: e.currentTarget.value })}
-              w={160}
-            />
-            <TextInput
-              label="End Date"
-              type="date"
-              value={f.end_date}
-              min={f.start_date || undefined}
-              onChange={(e) => list.setFilters({ end_date: e.currentTarget.value })}
-              w={160}
-            />
-            <Button
-              variant="subtle"
-              leftSection={<IconFilterOff size={16} />}
-              onClick={() => list.setFilters(FILTERS)}
-              disabled={!hasFilters}
-            >
-              {AUDIT_STRINGS.clearFilters}
-            </Button>
-          </Group>
-        </Card>
+        <ListToolbar
+          variant="card"
+          list={list}
+          fields={[
+            { type: 'text', name: 'user_id', label: 'User ID', placeholder: 'Any user', inputMode: 'numeric', wait: 350, w: 110 },
+            { type: 'text', name: 'action', label: 'Action', placeholder: 'e.g. create', wait: 350, w: 150 },
+            { name: 'target_table', label: 'Table', placeholder: 'All tables', data: tables, searchable: true, w: 160 },
+            { type: 'date', name: 'start_date', label: 'Start Date', max: f.end_date, w: 160 },
+            { type: 'date', name: 'end_date', label: 'End Date', min: f.start_date, w: 160 },
+          ]}
+        >
+          <Button
+            variant="subtle"
+            leftSection={<IconFilterOff size={16} />}
+            onClick={() => list.setFilters(FILTERS)}
+            disabled={!hasFilters}
+          >
+            {AUDIT_STRINGS.clearFilters}
+          </Button>
+        </ListToolbar>
 
         <ListTable<AuditLog>
           things={AUDIT_STRINGS.things}
@@ -198,11 +165,9 @@ export function AuditPage() {
           onOpen={setSelected}
           actionsTitle="View"
           actions={(l) => (
-            <Tooltip label="View details">
-              <ActionIcon variant="subtle" aria-label={`View log ${l.log_id}`} onClick={() => setSelected(l)}>
-                <IconEye size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowActionButtons
+              actions={[{ label: 'View details', name: `View log ${l.log_id}`, icon: IconEye, onClick: () => setSelected(l) }]}
+            />
           )}
           columns={[
             {

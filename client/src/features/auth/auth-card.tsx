@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Center, Paper, Stack, Text, Title } from '@mantine/core';
-import { usePublicSettings } from './api.ts';
-import { useDocumentTitle } from './use-document-title.ts';
+import { useDocumentTitle, usePublicSettings } from '../../lib/public-settings.ts';
 
 /** "Need help? support@… · +1 …" from System Settings; nothing when neither is set. */
 export function SupportLine() {

@@ -5,7 +5,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { BACKUP_STRINGS, type BackupPageQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome } from '../../lib/notify.ts';
 
 export function useBackupsPage(input: BackupPageQuery) {
   return trpc.admin.backups.page.useQuery(input, { placeholderData: keepPreviousData });
@@ -22,11 +22,7 @@ export function useRefreshBackups() {
 export function useCreateBackup(onCreated: () => void) {
   const refresh = useRefreshBackups();
   return trpc.admin.backups.create.useMutation({
-    onSuccess: () => {
-      notify.success(BACKUP_STRINGS.created);
-      onCreated();
-    },
-    onError: (err) => notify.failure(err, BACKUP_STRINGS.createFailed),
+    ...mutationOutcome(BACKUP_STRINGS.created, BACKUP_STRINGS.createFailed, onCreated),
     // A failed backup is listed too.
     onSettled: refresh,
   });
@@ -34,23 +30,13 @@ export function useCreateBackup(onCreated: () => void) {
 
 export function useDeleteBackup() {
   const refresh = useRefreshBackups();
-  return trpc.admin.backups.delete.useMutation({
-    onSuccess: () => {
-      notify.success(BACKUP_STRINGS.deleted);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, BACKUP_STRINGS.deleteFailed),
-  });
+  return trpc.admin.backups.delete.useMutation(mutationOutcome(BACKUP_STRINGS.deleted, BACKUP_STRINGS.deleteFailed, refresh));
 }
 
 /** Restore: every screen's data may have changed (and a restore of users may have ended this session). */
 export function useRestoreBackup() {
   const utils = trpc.useUtils();
-  return trpc.admin.backups.restore.useMutation({
-    onSuccess: () => {
-      notify.success(BACKUP_STRINGS.restored);
-      void utils.invalidate();
-    },
-    onError: (err) => notify.failure(err, BACKUP_STRINGS.restoreFailed),
-  });
+  return trpc.admin.backups.restore.useMutation(
+    mutationOutcome(BACKUP_STRINGS.restored, BACKUP_STRINGS.restoreFailed, () => void utils.invalidate()),
+  );
 }

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
-import { Button, Card, Checkbox, FileButton, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { IconArchive, IconCircleCheck, IconDatabase, IconLoader, IconPlus, IconSearch, IconUpload } from '@tabler/icons-react';
+import { Button, Card, Checkbox, FileButton, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { IconArchive, IconCircleCheck, IconDatabase, IconLoader, IconPlus, IconUpload } from '@tabler/icons-react';
 import {
   BACKUP_SORT_COLUMNS,
   BACKUP_STATUSES,
@@ -17,9 +17,9 @@ import { notify } from '../../lib/notify.ts';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ListTable } from '../../components/list-table.tsx';
-import { ExportButton } from '../../components/export-button.tsx';
+import { ListToolbar } from '../../components/list-toolbar.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
-import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { useListState } from '../../lib/use-url-state.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { BACKUP_STATUS_LABELS, BackupStatusBadge, BackupTypeBadge } from './backup-badges.tsx';
 import { BackupRowActions } from './backup-row-actions.tsx';
@@ -116,7 +116,6 @@ const sortKey = (key: string): BackupSortColumn =>
 function BackupsView({ onRestore }: { onRestore: (b: Backup) => void }) {
   const list = useListState({ sort: 'created_at', order: 'desc', filters: { search: '', status: '', type: '' } });
   const f = list.filters;
-  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
   const view = {
     search: f.search || undefined,
     status: (f.status || undefined) as BackupStatus | undefined,
@@ -157,37 +156,27 @@ function BackupsView({ onRestore }: { onRestore: (b: Backup) => void }) {
           loading={!totals}
         />
       </SimpleGrid>
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group align="flex-end" wrap="wrap" gap="sm">
-          <TextInput
-            label="Search"
-            placeholder="Description or creator"
-            leftSection={<IconSearch size={16} />}
-            value={searchText}
-            onChange={(e) => onSearch(e.currentTarget.value)}
-            w={220}
-          />
-          <Select
-            label="Status"
-            placeholder="All statuses"
-            data={BACKUP_STATUSES.map((s) => ({ value: s, label: BACKUP_STATUS_LABELS[s] }))}
-            value={f.status || null}
-            onChange={(v) => list.setFilters({ status: v ?? '' })}
-            clearable
-            w={150}
-          />
-          <Select
-            label="Type"
-            placeholder="All types"
-            data={BACKUP_TYPES.map((t) => ({ value: t, label: BACKUP_TYPE_LABELS[t] }))}
-            value={f.type || null}
-            onChange={(v) => list.setFilters({ type: v ?? '' })}
-            clearable
-            w={140}
-          />
-        </Group>
-        <ExportButton path="/api/admin/backups/export" params={view} things="backups" />
-      </Group>
+      <ListToolbar
+        list={list}
+        fields={[
+          { type: 'search', name: 'search', label: 'Search', placeholder: 'Description or creator', w: 220 },
+          {
+            name: 'status',
+            label: 'Status',
+            placeholder: 'All statuses',
+            data: BACKUP_STATUSES.map((s) => ({ value: s, label: BACKUP_STATUS_LABELS[s] })),
+            w: 150,
+          },
+          {
+            name: 'type',
+            label: 'Type',
+            placeholder: 'All types',
+            data: BACKUP_TYPES.map((t) => ({ value: t, label: BACKUP_TYPE_LABELS[t] })),
+            w: 140,
+          },
+        ]}
+        exportCsv={{ path: '/api/admin/backups/export', params: view, things: 'backups' }}
+      />
       <ListTable<Backup>
         things={BACKUP_STRINGS.things}
         query={query}

@@ -6,7 +6,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { BROKERAGE_STRINGS, type BrokeragesListQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome } from '../../lib/notify.ts';
 
 export function useBrokeragesPage(input: BrokeragesListQuery) {
   return trpc.brokerages.list.useQuery(input, { placeholderData: keepPreviousData });
@@ -27,33 +27,15 @@ function useRefreshBrokerages() {
 
 export function useCreateBrokerage() {
   const refresh = useRefreshBrokerages();
-  return trpc.brokerages.create.useMutation({
-    onSuccess: () => {
-      notify.success(BROKERAGE_STRINGS.created);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, BROKERAGE_STRINGS.createFailed),
-  });
+  return trpc.brokerages.create.useMutation(mutationOutcome(BROKERAGE_STRINGS.created, BROKERAGE_STRINGS.createFailed, refresh));
 }
 
 export function useUpdateBrokerage() {
   const refresh = useRefreshBrokerages();
-  return trpc.brokerages.update.useMutation({
-    onSuccess: () => {
-      notify.success(BROKERAGE_STRINGS.updated);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, BROKERAGE_STRINGS.updateFailed),
-  });
+  return trpc.brokerages.update.useMutation(mutationOutcome(BROKERAGE_STRINGS.updated, BROKERAGE_STRINGS.updateFailed, refresh));
 }
 
 export function useDeleteBrokerage() {
   const refresh = useRefreshBrokerages();
-  return trpc.brokerages.delete.useMutation({
-    onSuccess: () => {
-      notify.success(BROKERAGE_STRINGS.deleted);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, BROKERAGE_STRINGS.deleteFailed),
-  });
+  return trpc.brokerages.delete.useMutation(mutationOutcome(BROKERAGE_STRINGS.deleted, BROKERAGE_STRINGS.deleteFailed, refresh));
 }

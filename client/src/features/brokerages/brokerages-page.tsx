@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { ActionIcon, Anchor, Badge, Button, Card, Group, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconEdit, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import {
-  BROKERAGE_DEFAULT_PAGE_SIZE,
+  DEFAULT_PAGE_SIZE,
   BROKERAGE_PAGE_SIZES,
   BROKERAGE_SORTS,
   BROKERAGE_STRINGS,
@@ -12,8 +12,10 @@ import {
 import { PageHeader } from '../../components/page-header.tsx';
 import { ListTable } from '../../components/list-table.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
+import { ListToolbar } from '../../components/list-toolbar.tsx';
+import { deleteAction, editAction, RowActionButtons } from '../../components/row-actions.tsx';
 import { confirm } from '../../components/confirm.ts';
-import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { useListState } from '../../lib/use-url-state.ts';
 import { formatDate } from '../../lib/format.ts';
 import { BrokerageFormModal } from './brokerage-form-modal.tsx';
 import { BrokerageDetailDrawer } from './brokerage-detail-drawer.tsx';
@@ -22,10 +24,9 @@ import { useBrokeragesPage, useDeleteBrokerage } from './api.ts';
 const sortKey = (key: string): BrokerageSort => ((BROKERAGE_SORTS as readonly string[]).includes(key) ? (key as BrokerageSort) : 'name');
 const dash = <Text c="dimmed">-</Text>;
 
-/** Brokerage Management (Admin only; app.tsx wraps it in <AdminOnly>, so no call is made for others). */
+/** Brokerage Management (Admin only; signed-in.tsx wraps it in <RequireAccess action="brokerages.read">, so no call is made for others). */
 export function BrokeragesPage() {
-  const list = useListState({ sort: 'name', limit: BROKERAGE_DEFAULT_PAGE_SIZE, filters: { search: '' } });
-  const [searchText, onSearch] = useUrlSearch(list.filters.search, (search) => list.setFilters({ search }));
+  const list = useListState({ sort: 'name', limit: DEFAULT_PAGE_SIZE, filters: { search: '' } });
   const [editing, setEditing] = useState<Brokerage | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [viewingId, setViewingId] = useState<number | null>(null);
@@ -70,16 +71,20 @@ export function BrokeragesPage() {
         }
       />
 
-      <Card withBorder mb="md" padding="sm">
-        <TextInput
-          aria-label="Search brokerages"
-          placeholder={BROKERAGE_STRINGS.searchPlaceholder}
-          leftSection={<IconSearch size={16} />}
-          value={searchText}
-          onChange={(e) => onSearch(e.currentTarget.value)}
-          w={{ base: '100%', sm: 320 }}
-        />
-      </Card>
+      <ListToolbar
+        variant="card"
+        mb="md"
+        list={list}
+        fields={[
+          {
+            type: 'search',
+            name: 'search',
+            ariaLabel: 'Search brokerages',
+            placeholder: BROKERAGE_STRINGS.searchPlaceholder,
+            w: { base: '100%', sm: 320 },
+          },
+        ]}
+      />
 
       <ListTable<Brokerage>
         things={BROKERAGE_STRINGS.things}
@@ -93,25 +98,15 @@ export function BrokeragesPage() {
         fallback={BROKERAGE_STRINGS.fetchFailed}
         onOpen={(b) => setViewingId(b.brokerage_id)}
         actions={(b) => (
-          <Group gap={4} justify="flex-end" wrap="nowrap">
-            <Tooltip label="Edit">
-              <ActionIcon
-                variant="subtle"
-                aria-label={`Edit ${b.name}`}
-                onClick={() => {
-                  setEditing(b);
-                  setFormOpen(true);
-                }}
-              >
-                <IconEdit size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label="Delete">
-              <ActionIcon variant="subtle" color="red" aria-label={`Delete ${b.name}`} onClick={() => void onDelete(b)}>
-                <IconTrash size={18} />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
+          <RowActionButtons
+            actions={[
+              editAction(() => {
+                setEditing(b);
+                setFormOpen(true);
+              }, `Edit ${b.name}`),
+              deleteAction(() => void onDelete(b), `Delete ${b.name}`),
+            ]}
+          />
         )}
         columns={[
           {

@@ -5,7 +5,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { CE_STRINGS, type CeRulePageQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome } from '../../lib/notify.ts';
 
 export function useCeRulesPage(input: CeRulePageQuery) {
   return trpc.ceRules.page.useQuery(input, { placeholderData: keepPreviousData });
@@ -22,33 +22,15 @@ function useRefresh() {
 
 export function useCreateCeRule() {
   const refresh = useRefresh();
-  return trpc.ceRules.create.useMutation({
-    onSuccess: () => {
-      notify.success(CE_STRINGS.ruleCreated);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, CE_STRINGS.saveRuleFailed),
-  });
+  return trpc.ceRules.create.useMutation(mutationOutcome(CE_STRINGS.ruleCreated, CE_STRINGS.saveRuleFailed, refresh));
 }
 
 export function useUpdateCeRule() {
   const refresh = useRefresh();
-  return trpc.ceRules.update.useMutation({
-    onSuccess: () => {
-      notify.success(CE_STRINGS.ruleUpdated);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, CE_STRINGS.saveRuleFailed),
-  });
+  return trpc.ceRules.update.useMutation(mutationOutcome(CE_STRINGS.ruleUpdated, CE_STRINGS.saveRuleFailed, refresh));
 }
 
 export function useDeleteCeRule() {
   const refresh = useRefresh();
-  return trpc.ceRules.delete.useMutation({
-    onSuccess: () => {
-      notify.success(CE_STRINGS.ruleDeleted);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, CE_STRINGS.deleteRuleFailed),
-  });
+  return trpc.ceRules.delete.useMutation(mutationOutcome(CE_STRINGS.ruleDeleted, CE_STRINGS.deleteRuleFailed, refresh));
 }

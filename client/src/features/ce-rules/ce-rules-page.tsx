@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, Menu, Select, Stack, Text, type MantineTheme } from '@mantine/core';
-import { IconDots, IconEdit, IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Alert, Badge, Button, Group, Stack, Text, type MantineTheme } from '@mantine/core';
+import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import {
   CE_RULE_SORT_COLUMNS,
   CE_STRINGS,
@@ -15,7 +15,8 @@ import { useListState } from '../../lib/use-url-state.ts';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ListTable } from '../../components/list-table.tsx';
-import { ExportButton } from '../../components/export-button.tsx';
+import { ListToolbar } from '../../components/list-toolbar.tsx';
+import { deleteAction, editAction, RowActionsMenu } from '../../components/row-actions.tsx';
 import { useCeRulesPage, useDeleteCeRule } from './api.ts';
 import { CeRuleFormModal } from './ce-rule-form-modal.tsx';
 import { CeRuleDrawer, years } from './ce-rule-drawer.tsx';
@@ -30,8 +31,9 @@ const sortKey = (key: string): CeRuleSortColumn =>
 
 /** State CE rules: every signed-in role reads them (they explain a license's requirement); Admins edit. */
 export function CeRulesPage() {
-  const { hasRole } = useAuth();
-  const canEdit = hasRole('Admin');
+  const { can } = useAuth();
+  // The row menu's edit and delete and the drawer's edit (ceRules.update, .delete: the same roles in the policy).
+  const canEdit = can('ceRules.update');
   const list = useListState({ sort: 'state', filters: { state: '', type: '' } });
   const f = list.filters;
   /** The list's filters and sort as ceRules.page and the CSV export take them. */
@@ -60,7 +62,7 @@ export function CeRulesPage() {
         title={CE_STRINGS.rulesTitle}
         description="CE hours each state requires per renewal cycle, by license type, and the topics they must cover."
         actions={
-          canEdit && (
+          can('ceRules.create') && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setModal({ opened: true, rule: null })}>
               {CE_STRINGS.addRule}
             </Button>
@@ -73,30 +75,14 @@ export function CeRulesPage() {
           {canEdit ? '' : ' Only an Admin can change the rules.'}
         </Alert>
 
-        <Group justify="space-between" align="flex-end" wrap="wrap">
-          <Group align="flex-end" wrap="wrap">
-            <Select
-              label="State"
-              placeholder="All states"
-              data={[...LICENSE_STATE_CODES]}
-              value={f.state || null}
-              onChange={(v) => list.setFilters({ state: v ?? '' })}
-              searchable
-              clearable
-              w={140}
-            />
-            <Select
-              label="License Type"
-              placeholder="All types"
-              data={[...LICENSE_TYPES]}
-              value={f.type || null}
-              onChange={(v) => list.setFilters({ type: v ?? '' })}
-              clearable
-              w={160}
-            />
-          </Group>
-          <ExportButton path="/api/ce-rules/export" params={view} things="CE rules" />
-        </Group>
+        <ListToolbar
+          list={list}
+          fields={[
+            { name: 'state', label: 'State', placeholder: 'All states', data: [...LICENSE_STATE_CODES], searchable: true, w: 140 },
+            { name: 'type', label: 'License Type', placeholder: 'All types', data: [...LICENSE_TYPES], w: 160 },
+          ]}
+          exportCsv={{ path: '/api/ce-rules/export', params: view, things: 'CE rules' }}
+        />
 
         <ListTable<CeRule>
           things="CE rules"
@@ -114,21 +100,10 @@ export function CeRulesPage() {
           actions={
             canEdit
               ? (r) => (
-                  <Menu position="bottom-end" withinPortal>
-                    <Menu.Target>
-                      <ActionIcon variant="subtle" color="gray" aria-label={`Actions for the ${r.state} ${r.license_type} rule`}>
-                        <IconDots size={18} />
-                      </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => edit(r)}>
-                        Edit
-                      </Menu.Item>
-                      <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(r)}>
-                        Delete
-                      </Menu.Item>
-                    </Menu.Dropdown>
-                  </Menu>
+                  <RowActionsMenu
+                    label={`Actions for the ${r.state} ${r.license_type} rule`}
+                    actions={[editAction(() => edit(r)), deleteAction(() => void onDelete(r))]}
+                  />
                 )
               : undefined
           }

@@ -7,7 +7,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { COMPLETION_STRINGS, COURSE_STRINGS, type CompletionPageQuery, type CompletionStatus, type CoursePageQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome } from '../../lib/notify.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Queries
@@ -79,47 +79,29 @@ function useRefreshCompletions() {
 
 export function useCreateCourse() {
   const refresh = useRefreshCourses();
-  return trpc.courses.create.useMutation({
-    onSuccess: () => {
-      notify.success(COURSE_STRINGS.created);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, COURSE_STRINGS.createFailed),
-  });
+  return trpc.courses.create.useMutation(mutationOutcome(COURSE_STRINGS.created, COURSE_STRINGS.createFailed, refresh));
 }
 
 export function useUpdateCourse() {
   const refresh = useRefreshCourses();
-  return trpc.courses.update.useMutation({
-    onSuccess: () => {
-      notify.success(COURSE_STRINGS.updated);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, COURSE_STRINGS.updateFailed),
-  });
+  return trpc.courses.update.useMutation(mutationOutcome(COURSE_STRINGS.updated, COURSE_STRINGS.updateFailed, refresh));
 }
 
 export function useDeleteCourse() {
   const refresh = useRefreshCourses();
-  return trpc.courses.delete.useMutation({
-    onSuccess: () => {
-      notify.success(COURSE_STRINGS.deleted);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, COURSE_STRINGS.deleteFailed),
-  });
+  return trpc.courses.delete.useMutation(mutationOutcome(COURSE_STRINGS.deleted, COURSE_STRINGS.deleteFailed, refresh));
 }
 
 export function useRecordCompletion() {
   const refresh = useRefreshCompletions();
-  return trpc.completions.create.useMutation({
-    // A School's own course: recorded approved at once, so its hours already count.
-    onSuccess: (completion) => {
-      notify.success(completion.status === 'Approved' ? COMPLETION_STRINGS.recordedApproved : COMPLETION_STRINGS.recorded);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, COMPLETION_STRINGS.recordFailed),
-  });
+  return trpc.completions.create.useMutation(
+    mutationOutcome(
+      // A School's own course: recorded approved at once, so its hours already count.
+      (completion) => (completion.status === 'Approved' ? COMPLETION_STRINGS.recordedApproved : COMPLETION_STRINGS.recorded),
+      COMPLETION_STRINGS.recordFailed,
+      refresh,
+    ),
+  );
 }
 
 /** The toast of each review outcome. */
@@ -131,11 +113,7 @@ export const REVIEWED: Record<CompletionStatus, string> = {
 
 export function useReviewCompletion() {
   const refresh = useRefreshCompletions();
-  return trpc.completions.review.useMutation({
-    onSuccess: (_data, input) => {
-      notify.success(REVIEWED[input.status]);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, COMPLETION_STRINGS.reviewFailed),
-  });
+  return trpc.completions.review.useMutation(
+    mutationOutcome((_data, input) => REVIEWED[input.status], COMPLETION_STRINGS.reviewFailed, refresh),
+  );
 }

@@ -38,16 +38,18 @@ export function completionFormInput(v: Values) {
  * (completions.people, which also brings the person's licenses); what it records is approved at once.
  */
 export function CompletionFormModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const { user, hasRole } = useAuth();
-  const school = hasRole('School');
-  const choosesPerson = hasRole('Admin', 'Broker', 'School');
+  const { user, role, can } = useAuth();
+  const school = role === 'School';
+  // Whoever may record for someone else names the person (the policy's completions.createForOthers).
+  const choosesPerson = can('completions.createForOthers');
   const courses = useActiveCourses(opened, school ? user?.user_id : undefined);
   const licenses = useCompletionLicenseOptions(opened && !school);
   // The School's chosen person, with their licenses (completions.people).
   const [person, setPerson] = useState<CompletionPerson | null>(null);
 
   const initial = (): Values => ({
-    user_id: hasRole('Admin', 'School') ? null : String(user?.user_id ?? ''),
+    // Admins and Schools hold no licenses: no one is chosen for them; an Agent or a Broker starts with itself.
+    user_id: role === 'Admin' || role === 'School' ? null : String(user?.user_id ?? ''),
     course_id: null,
     license_id: null,
     completion_date: localDateString(),
@@ -71,10 +73,10 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
 
   const people = useMemo(() => {
     const seen = new Map<string, string>();
-    if (user && hasRole('Broker')) seen.set(String(user.user_id), `${user.first_name} ${user.last_name}`);
+    if (user && role === 'Broker') seen.set(String(user.user_id), `${user.first_name} ${user.last_name}`);
     for (const l of licenses.data ?? []) seen.set(String(l.user_id), `${l.first_name} ${l.last_name}`);
     return [...seen].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
-  }, [licenses.data, user, hasRole]);
+  }, [licenses.data, user, role]);
 
   const licenseChoices = school
     ? (person?.licenses ?? []).map((l) => ({ value: String(l.license_id), label: `${l.license_number} (${l.state}) - ${l.status}` }))

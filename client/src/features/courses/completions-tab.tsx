@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconArrowBackUp, IconCheck, IconDots, IconPlus, IconSearch, IconX } from '@tabler/icons-react';
+import { Button, Stack, Text } from '@mantine/core';
+import { IconArrowBackUp, IconCheck, IconPlus, IconX } from '@tabler/icons-react';
 import {
   COMPLETION_SORT_COLUMNS,
   COMPLETION_STATUSES,
@@ -10,9 +10,10 @@ import {
   type CompletionStatus,
 } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { useListState } from '../../lib/use-url-state.ts';
 import { ListTable } from '../../components/list-table.tsx';
-import { ExportButton } from '../../components/export-button.tsx';
+import { ListToolbar } from '../../components/list-toolbar.tsx';
+import { RowActionsMenu } from '../../components/row-actions.tsx';
 import { CompletionStatusBadge } from './course-badges.tsx';
 import { formatDate, formatHours } from '../../lib/format.ts';
 import { CompletionFormModal } from './completion-form-modal.tsx';
@@ -26,10 +27,9 @@ export const completionSortKey = (key: string): CompletionSortColumn =>
 
 /** The Completions tab: the caller's completions (server-scoped), recording, and review for Schools and Admins. */
 export function CompletionsTab() {
-  const { user, hasRole } = useAuth();
+  const { can } = useAuth();
   const list = useListState({ sort: 'created_at', order: 'desc', filters: { completion_status: '', search: '' } });
   const f = list.filters;
-  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
 
   /** The list's filters and sort as completions.page and the CSV export take them. */
   const view = {
@@ -47,42 +47,29 @@ export function CompletionsTab() {
   const detail = query.data?.completions.find((c) => c.completion_id === openId) ?? opened;
 
   // A School records completions of its own courses (approved at once); the form offers only those.
-  const canRecord = hasRole('Admin', 'Broker', 'Agent', 'School');
-  const canReview = (c: Completion) => hasRole('Admin') || (hasRole('School') && c.course_school_id === user?.user_id);
-  const reviewer = hasRole('Admin', 'School');
+  const canRecord = can('completions.create');
+  // The policy's rule of completions.review: an Admin any completion, a School those of its own courses.
+  const canReview = (c: Completion) => can('completions.review', c);
+  const reviewer = can('completions.review');
   const name = (c: Completion) => `${c.first_name} ${c.last_name}`;
 
   return (
     <Stack>
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group align="flex-end" wrap="wrap">
-          <TextInput
-            label="Search"
-            placeholder="Name, course or license number"
-            leftSection={<IconSearch size={16} />}
-            value={searchText}
-            onChange={(e) => onSearch(e.currentTarget.value)}
-            w={260}
-          />
-          <Select
-            label="Status"
-            placeholder="All statuses"
-            data={[...COMPLETION_STATUSES]}
-            value={f.completion_status || null}
-            onChange={(v) => list.setFilters({ completion_status: v ?? '' })}
-            clearable
-            w={180}
-          />
-        </Group>
-        <Group gap="sm">
-          <ExportButton path="/api/completions/export" params={view} things="completions" />
-          {canRecord && (
+      <ListToolbar
+        list={list}
+        fields={[
+          { type: 'search', name: 'search', label: 'Search', placeholder: 'Name, course or license number', w: 260 },
+          { name: 'completion_status', label: 'Status', placeholder: 'All statuses', data: [...COMPLETION_STATUSES], w: 180 },
+        ]}
+        exportCsv={{ path: '/api/completions/export', params: view, things: 'completions' }}
+        actions={
+          canRecord && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setRecording(true)}>
               {COMPLETION_STRINGS.record}
             </Button>
-          )}
-        </Group>
-      </Group>
+          )
+        }
+      />
 
       <ListTable<Completion>
         things="completions"
@@ -98,44 +85,34 @@ export function CompletionsTab() {
         }}
         actions={
           reviewer
-            ? (c) =>
-                canReview(c) ? (
-                  <Menu position="bottom-end" withinPortal>
-                    <Menu.Target>
-                      <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${name(c)}: ${c.course_name}`}>
-                        <IconDots size={18} />
-                      </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      {c.status !== 'Approved' && (
-                        <Menu.Item
-                          color="green"
-                          leftSection={<IconCheck size={16} />}
-                          onClick={() => setReview({ completion: c, status: 'Approved' })}
-                        >
-                          {COMPLETION_STRINGS.approve}
-                        </Menu.Item>
-                      )}
-                      {c.status !== 'Rejected' && (
-                        <Menu.Item
-                          color="red"
-                          leftSection={<IconX size={16} />}
-                          onClick={() => setReview({ completion: c, status: 'Rejected' })}
-                        >
-                          {COMPLETION_STRINGS.reject}
-                        </Menu.Item>
-                      )}
-                      {c.status !== 'Pending' && (
-                        <Menu.Item
-                          leftSection={<IconArrowBackUp size={16} />}
-                          onClick={() => setReview({ completion: c, status: 'Pending' })}
-                        >
-                          {COMPLETION_STRINGS.reset}
-                        </Menu.Item>
-                      )}
-                    </Menu.Dropdown>
-                  </Menu>
-                ) : null
+            ? (c) => (
+                <RowActionsMenu
+                  label={`Actions for ${name(c)}: ${c.course_name}`}
+                  actions={
+                    canReview(c)
+                      ? [
+                          c.status !== 'Approved' && {
+                            label: COMPLETION_STRINGS.approve,
+                            icon: IconCheck,
+                            color: 'green',
+                            onClick: () => setReview({ completion: c, status: 'Approved' }),
+                          },
+                          c.status !== 'Rejected' && {
+                            label: COMPLETION_STRINGS.reject,
+                            icon: IconX,
+                            color: 'red',
+                            onClick: () => setReview({ completion: c, status: 'Rejected' }),
+                          },
+                          c.status !== 'Pending' && {
+                            label: COMPLETION_STRINGS.reset,
+                            icon: IconArrowBackUp,
+                            onClick: () => setReview({ completion: c, status: 'Pending' }),
+                          },
+                        ]
+                      : []
+                  }
+                />
+              )
             : undefined
         }
         columns={[

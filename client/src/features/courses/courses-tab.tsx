@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconDots, IconEdit, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { Button, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { COURSE_SORT_COLUMNS, COURSE_STRINGS, COURSE_TYPES, type Course, type CourseSortColumn, type CourseType } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { useListState } from '../../lib/use-url-state.ts';
 import { confirm } from '../../components/confirm.ts';
 import { ListTable } from '../../components/list-table.tsx';
-import { ExportButton } from '../../components/export-button.tsx';
+import { ACTIVE_OPTIONS, ListToolbar } from '../../components/list-toolbar.tsx';
+import { deleteAction, editAction, RowActionsMenu } from '../../components/row-actions.tsx';
 import { ActiveBadge, CourseTypeBadge } from './course-badges.tsx';
 import { formatCount, formatDate, formatHours, formatMoney } from '../../lib/format.ts';
 import { CourseFormModal } from './course-form-modal.tsx';
@@ -18,10 +19,9 @@ export const courseSortKey = (key: string): CourseSortColumn =>
   (COURSE_SORT_COLUMNS as readonly string[]).includes(key) ? (key as CourseSortColumn) : 'created_at';
 
 export function CoursesTab() {
-  const { user, hasRole } = useAuth();
+  const { user, role, can } = useAuth();
   const list = useListState({ sort: 'created_at', order: 'desc', filters: { search: '', type: '', status: '' } });
   const f = list.filters;
-  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
 
   /** The list's filters and sort as courses.page and the CSV export take them. */
   const view = {
@@ -39,8 +39,9 @@ export function CoursesTab() {
   const detail = query.data?.courses.find((c) => c.course_id === openId) ?? opened;
   const remove = useDeleteCourse();
 
-  const canCreate = hasRole('Admin', 'School');
-  const canManage = (c: Course) => hasRole('Admin') || (hasRole('School') && c.school_id === user?.user_id);
+  const canCreate = can('courses.create');
+  // The policy's rule (courses.update, .delete): an Admin any course, a School its own.
+  const canManage = (c: Course) => can('courses.update', c) && can('courses.delete', c);
   const edit = (c: Course) => setModal({ opened: true, course: c });
 
   const onDelete = async (c: Course) => {
@@ -50,47 +51,22 @@ export function CoursesTab() {
 
   return (
     <Stack>
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group align="flex-end" wrap="wrap">
-          <TextInput
-            label="Search"
-            placeholder="Name, provider or description"
-            leftSection={<IconSearch size={16} />}
-            value={searchText}
-            onChange={(e) => onSearch(e.currentTarget.value)}
-            w={260}
-          />
-          <Select
-            label="Type"
-            placeholder="All types"
-            data={[...COURSE_TYPES]}
-            value={f.type || null}
-            onChange={(v) => list.setFilters({ type: v ?? '' })}
-            clearable
-            w={160}
-          />
-          <Select
-            label="Status"
-            placeholder="All statuses"
-            data={[
-              { value: 'active', label: 'Active' },
-              { value: 'inactive', label: 'Inactive' },
-            ]}
-            value={f.status || null}
-            onChange={(v) => list.setFilters({ status: v ?? '' })}
-            clearable
-            w={160}
-          />
-        </Group>
-        <Group gap="sm">
-          <ExportButton path="/api/courses/export" params={view} things="courses" />
-          {canCreate && (
+      <ListToolbar
+        list={list}
+        fields={[
+          { type: 'search', name: 'search', label: 'Search', placeholder: 'Name, provider or description', w: 260 },
+          { name: 'type', label: 'Type', placeholder: 'All types', data: [...COURSE_TYPES], w: 160 },
+          { name: 'status', label: 'Status', placeholder: 'All statuses', data: ACTIVE_OPTIONS, w: 160 },
+        ]}
+        exportCsv={{ path: '/api/courses/export', params: view, things: 'courses' }}
+        actions={
+          canCreate && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setModal({ opened: true, course: null })}>
               {COURSE_STRINGS.add}
             </Button>
-          )}
-        </Group>
-      </Group>
+          )
+        }
+      />
 
       <ListTable<Course>
         things="courses"
@@ -106,24 +82,12 @@ export function CoursesTab() {
         }}
         actions={
           canCreate
-            ? (c) =>
-                canManage(c) ? (
-                  <Menu position="bottom-end" withinPortal>
-                    <Menu.Target>
-                      <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${c.course_name}`}>
-                        <IconDots size={18} />
-                      </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => edit(c)}>
-                        Edit
-                      </Menu.Item>
-                      <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(c)}>
-                        Delete
-                      </Menu.Item>
-                    </Menu.Dropdown>
-                  </Menu>
-                ) : null
+            ? (c) => (
+                <RowActionsMenu
+                  label={`Actions for ${c.course_name}`}
+                  actions={canManage(c) ? [editAction(() => edit(c)), deleteAction(() => void onDelete(c))] : []}
+                />
+              )
             : undefined
         }
         columns={[
@@ -172,7 +136,7 @@ export function CoursesTab() {
       <CourseFormModal
         opened={modal.opened}
         course={modal.course}
-        defaultProvider={hasRole('School') && user ? `${user.first_name} ${user.last_name}` : ''}
+        defaultProvider={role === 'School' && user ? `${user.first_name} ${user.last_name}` : ''}
         onClose={() => setModal((m) => ({ ...m, opened: false }))}
       />
       <CourseDrawer

@@ -4,7 +4,7 @@
  */
 import { EXTRACTION_STRINGS } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome } from '../../lib/notify.ts';
 
 export const EXTRACTION_POLL_MS = 2000;
 
@@ -33,14 +33,12 @@ export function useCertificateLicenses(enabled: boolean) {
 
 export function useRecordFromCertificate() {
   const utils = trpc.useUtils();
-  return trpc.certificates.recordCompletion.useMutation({
-    onSuccess: () => {
-      notify.success(EXTRACTION_STRINGS.recorded);
+  return trpc.certificates.recordCompletion.useMutation(
+    mutationOutcome(EXTRACTION_STRINGS.recorded, EXTRACTION_STRINGS.recordFailed, () => {
       void utils.certificates.invalidate();
       void utils.completions.invalidate();
       void utils.courses.invalidate();
       void utils.dashboard.invalidate();
-    },
-    onError: (err) => notify.failure(err, EXTRACTION_STRINGS.recordFailed),
-  });
+    }),
+  );
 }

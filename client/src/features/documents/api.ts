@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { keepPreviousData, useMutation } from '@tanstack/react-query';
 import { DOCUMENT_STRINGS, type DocumentCategory, type DocumentDetail, type DocumentListQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome, notify } from '../../lib/notify.ts';
 import { authHeaders, FileCallError, fileCallMessage, responseError } from '../../lib/download.ts';
 import { tokenStore } from '../../lib/token.ts';
 import { UNAUTHORIZED_EVENT } from '../../lib/auth.tsx';
@@ -44,24 +44,12 @@ export function useOwnerCompletions(userId: number | null, enabled: boolean) {
 
 export function useUpdateDocument() {
   const refresh = useRefreshDocuments();
-  return trpc.documents.update.useMutation({
-    onSuccess: () => {
-      notify.success(DOCUMENT_STRINGS.updated);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, 'Failed to update the document'),
-  });
+  return trpc.documents.update.useMutation(mutationOutcome(DOCUMENT_STRINGS.updated, 'Failed to update the document', refresh));
 }
 
 export function useDeleteDocument() {
   const refresh = useRefreshDocuments();
-  return trpc.documents.delete.useMutation({
-    onSuccess: () => {
-      notify.success(DOCUMENT_STRINGS.deleted);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, 'Failed to delete the document'),
-  });
+  return trpc.documents.delete.useMutation(mutationOutcome(DOCUMENT_STRINGS.deleted, 'Failed to delete the document', refresh));
 }
 
 /** POSTs a multipart form with XMLHttpRequest, so the upload's progress can be shown. */

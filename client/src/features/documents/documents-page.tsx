@@ -6,26 +6,10 @@
 import '@mantine/dropzone/styles.layer.css';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import {
-  Alert,
-  Badge,
-  Button,
-  Divider,
-  Drawer,
-  Group,
-  Modal,
-  Progress,
-  Select,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Divider, Drawer, Group, Modal, Progress, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Dropzone } from '@mantine/dropzone';
-import { IconDownload, IconFileUpload, IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconDownload, IconFileUpload, IconTrash, IconUpload } from '@tabler/icons-react';
 import {
   DOCUMENT_CATEGORIES,
   DOCUMENT_CATEGORY_LABELS,
@@ -37,11 +21,11 @@ import {
   type DocumentItem,
 } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { useListState } from '../../lib/use-url-state.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { confirm } from '../../components/confirm.ts';
-import { ExportButton } from '../../components/export-button.tsx';
 import { ListTable } from '../../components/list-table.tsx';
+import { ListToolbar } from '../../components/list-toolbar.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
 import {
@@ -64,8 +48,8 @@ const sortKey = (key: string) =>
 const isPreviewable = (mime: string) => mime === 'application/pdf' || mime.startsWith('image/');
 
 export function DocumentsPage() {
-  const { hasRole } = useAuth();
-  const canUpload = hasRole('Admin', 'Broker', 'Agent');
+  const { can } = useAuth();
+  const canUpload = can('documents.upload');
   const [uploading, setUploading] = useState(false);
   return (
     <>
@@ -86,11 +70,10 @@ export function DocumentsPage() {
 }
 
 function DocumentsTable({ canEdit }: { canEdit: boolean }) {
-  const { hasRole } = useAuth();
-  const manager = hasRole('Admin', 'Broker');
+  const { can } = useAuth();
+  const manager = can('documents.uploadForOthers');
   const list = useListState({ sort: 'created_at', order: 'desc', filters: { owner: '', category: '', license: '', search: '' } });
   const f = list.filters;
-  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
   const [params, setParams] = useSearchParams();
   const openId = Number(params.get('open')) || null;
   const setOpenId = (id: number | null) =>
@@ -105,7 +88,7 @@ function DocumentsTable({ canEdit }: { canEdit: boolean }) {
     );
   const owners = useOwners(manager);
   // A School holds no licenses and may not list them.
-  const holder = !hasRole('School');
+  const holder = can('licenses.read');
   const licenses = useOwnerLicenses(f.owner ? Number(f.owner) : null, holder);
 
   const view = {
@@ -121,51 +104,31 @@ function DocumentsTable({ canEdit }: { canEdit: boolean }) {
 
   return (
     <Stack>
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group align="flex-end" wrap="wrap" gap="sm">
-          <TextInput
-            label="Search"
-            placeholder="Title"
-            leftSection={<IconSearch size={16} />}
-            value={searchText}
-            onChange={(e) => onSearch(e.currentTarget.value)}
-            w={220}
-          />
-          {manager && (
-            <Select
-              label="Owner"
-              placeholder="Everyone"
-              searchable
-              data={(owners.data ?? []).map((o) => ({ value: String(o.user_id), label: `${o.first_name} ${o.last_name}` }))}
-              value={f.owner || null}
-              onChange={(v) => list.setFilters({ owner: v ?? '', license: '' })}
-              clearable
-              w={200}
-            />
-          )}
-          <Select
-            label="Category"
-            placeholder="All categories"
-            data={CATEGORY_OPTIONS}
-            value={f.category || null}
-            onChange={(v) => list.setFilters({ category: v ?? '' })}
-            clearable
-            w={180}
-          />
-          {holder && (
-            <Select
-              label="License"
-              placeholder="Any license"
-              data={(licenses.data ?? []).map((l) => ({ value: String(l.license_id), label: l.license_number }))}
-              value={f.license || null}
-              onChange={(v) => list.setFilters({ license: v ?? '' })}
-              clearable
-              w={180}
-            />
-          )}
-        </Group>
-        <ExportButton path="/api/documents/export" params={view} things={DOCUMENT_STRINGS.things} />
-      </Group>
+      <ListToolbar
+        list={list}
+        fields={[
+          { type: 'search', name: 'search', label: 'Search', placeholder: 'Title', w: 220 },
+          manager && {
+            name: 'owner',
+            label: 'Owner',
+            placeholder: 'Everyone',
+            searchable: true,
+            data: (owners.data ?? []).map((o) => ({ value: String(o.user_id), label: `${o.first_name} ${o.last_name}` })),
+            // Another owner's licenses differ: the license filter starts again.
+            onChange: (owner) => list.setFilters({ owner, license: '' }),
+            w: 200,
+          },
+          { name: 'category', label: 'Category', placeholder: 'All categories', data: CATEGORY_OPTIONS, w: 180 },
+          holder && {
+            name: 'license',
+            label: 'License',
+            placeholder: 'Any license',
+            data: (licenses.data ?? []).map((l) => ({ value: String(l.license_id), label: l.license_number })),
+            w: 180,
+          },
+        ]}
+        exportCsv={{ path: '/api/documents/export', params: view, things: DOCUMENT_STRINGS.things }}
+      />
       <ListTable<DocumentItem>
         things={DOCUMENT_STRINGS.things}
         query={query}
@@ -366,8 +329,8 @@ function EditForm({ doc }: { doc: DocumentDetail }) {
 
 /** A new document (category, license, owner) or, with documentId, a new version of one. */
 function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose: () => void; documentId?: number }) {
-  const { hasRole, user } = useAuth();
-  const manager = hasRole('Admin', 'Broker');
+  const { can, user } = useAuth();
+  const manager = can('documents.uploadForOthers');
   const upload = useUploadDocument();
   const [file, setFile] = useState<File | null>(null);
   const [category, setCategory] = useState<DocumentCategory>('license_copy');

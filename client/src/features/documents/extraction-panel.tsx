@@ -183,7 +183,7 @@ function RecordCompletionForm({ documentId, extraction }: { documentId: number; 
  * completion from them (docs/ocr.md). Nothing is approved from the reading alone.
  */
 export function ExtractionPanel({ documentId, version }: { documentId: number; version: number }) {
-  const { hasRole } = useAuth();
+  const { can } = useAuth();
   const query = useDocumentExtraction(documentId, version);
   if (query.isError) return <QueryError things="the certificate reading" query={query} />;
   const data = query.data;
@@ -221,7 +221,7 @@ export function ExtractionPanel({ documentId, version }: { documentId: number; v
         Suggested course: <b>{e.suggestion.course_name ?? 'none matched'}</b>
         {' · '}License: <b>{e.suggestion.license_number ?? 'none'}</b>
       </Text>
-      {hasRole('Admin', 'Broker', 'Agent') && <RecordCompletionForm documentId={documentId} extraction={e} />}
+      {can('certificates.recordCompletion') && <RecordCompletionForm documentId={documentId} extraction={e} />}
     </Stack>
   );
 }

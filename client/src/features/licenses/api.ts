@@ -12,7 +12,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { CE_STRINGS, LICENSE_STRINGS, type LicenseListQuery, type LicenseType } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome } from '../../lib/notify.ts';
 
 /** Refreshes every query a license's fields, CE or expiration feed. */
 export function useRefreshLicenseData() {
@@ -50,30 +50,19 @@ export function useLicenseDefaults(enabled: boolean, input: { state?: string; li
   return trpc.licenses.defaults.useQuery(input, { enabled, staleTime: 60_000, placeholderData: keepPreviousData });
 }
 
-/** A mutation's shared outcome: the success toast and the refresh, or the server's message (else the fallback). */
-function outcome(refresh: () => void, success: string, failure: string) {
-  return {
-    onSuccess: () => {
-      notify.success(success);
-      refresh();
-    },
-    onError: (err: unknown) => notify.failure(err, failure),
-  };
-}
-
 export function useCreateLicense() {
   const refresh = useRefreshLicenseData();
-  return trpc.licenses.create.useMutation(outcome(refresh, LICENSE_STRINGS.created, LICENSE_STRINGS.createFailed));
+  return trpc.licenses.create.useMutation(mutationOutcome(LICENSE_STRINGS.created, LICENSE_STRINGS.createFailed, refresh));
 }
 
 export function useUpdateLicense() {
   const refresh = useRefreshLicenseData();
-  return trpc.licenses.update.useMutation(outcome(refresh, LICENSE_STRINGS.updated, LICENSE_STRINGS.updateFailed));
+  return trpc.licenses.update.useMutation(mutationOutcome(LICENSE_STRINGS.updated, LICENSE_STRINGS.updateFailed, refresh));
 }
 
 export function useDeleteLicense() {
   const refresh = useRefreshLicenseData();
-  return trpc.licenses.delete.useMutation(outcome(refresh, LICENSE_STRINGS.deleted, LICENSE_STRINGS.deleteFailed));
+  return trpc.licenses.delete.useMutation(mutationOutcome(LICENSE_STRINGS.deleted, LICENSE_STRINGS.deleteFailed, refresh));
 }
 
 /** What Renew would do, loaded when the confirmation opens. */
@@ -83,10 +72,10 @@ export function useRenewalPreview(licenseId: number | null) {
 
 export function useRenewLicense() {
   const refresh = useRefreshLicenseData();
-  return trpc.licenses.renew.useMutation(outcome(refresh, LICENSE_STRINGS.renewed, LICENSE_STRINGS.renewFailed));
+  return trpc.licenses.renew.useMutation(mutationOutcome(LICENSE_STRINGS.renewed, LICENSE_STRINGS.renewFailed, refresh));
 }
 
 export function useAdjustLicense() {
   const refresh = useRefreshLicenseData();
-  return trpc.licenses.adjust.useMutation(outcome(refresh, CE_STRINGS.adjusted, CE_STRINGS.adjustFailed));
+  return trpc.licenses.adjust.useMutation(mutationOutcome(CE_STRINGS.adjusted, CE_STRINGS.adjustFailed, refresh));
 }

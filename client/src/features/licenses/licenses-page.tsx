@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Menu, Select, Stack, Text, TextInput, type MantineTheme } from '@mantine/core';
-import { IconDots, IconEdit, IconPlus, IconRefresh, IconSearch, IconTrash } from '@tabler/icons-react';
+import { Button, Stack, Text, type MantineTheme } from '@mantine/core';
+import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import {
   COMPLIANCE_STATES,
   LICENSE_SORT_COLUMNS,
@@ -15,12 +15,13 @@ import {
   type LicenseType,
 } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { useListState } from '../../lib/use-url-state.ts';
 import { ListTable } from '../../components/list-table.tsx';
-import { ExportButton } from '../../components/export-button.tsx';
+import { ListToolbar } from '../../components/list-toolbar.tsx';
+import { deleteAction, editAction, RowActionsMenu } from '../../components/row-actions.tsx';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { RequireRole } from '../../components/require-role.tsx';
+import { RequireAccess } from '../../components/require-role.tsx';
 import { CeProgress, ComplianceCell, ExpiryBadge } from './license-badges.tsx';
 import { ComplianceFilter } from './compliance-filter.tsx';
 import { LicenseStatusBadge } from '../../components/license-status-badge.tsx';
@@ -61,16 +62,17 @@ export function LicensesPage() {
   return (
     <>
       <PageHeader title={LICENSE_STRINGS.title} />
-      <RequireRole roles={['Admin', 'Broker', 'Agent']} message={LICENSES_DENIED}>
+      <RequireAccess action="licenses.read" message={LICENSES_DENIED}>
         <LicensesTable />
-      </RequireRole>
+      </RequireAccess>
     </>
   );
 }
 
 function LicensesTable() {
-  const { hasRole } = useAuth();
-  const canManage = hasRole('Admin', 'Broker');
+  const { can } = useAuth();
+  // The row menu's renew, edit and delete (licenses.renew, .update, .delete: the same roles in the policy).
+  const canManage = can('licenses.update');
   // `expiring` is the window's older name in the URL, still read from bookmarks.
   const list = useListState({
     sort: 'expiration_date',
@@ -78,8 +80,6 @@ function LicensesTable() {
   });
   const f = list.filters;
   const expiring = f.expiring_within || f.expiring;
-  // The search box types freely; the URL (and the query) follow a moment later.
-  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
 
   /** The list's filters and sort as the page procedure and the CSV export take them. */
   const filters = {
@@ -104,63 +104,32 @@ function LicensesTable() {
 
   return (
     <Stack>
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group align="flex-end" wrap="wrap" gap="sm">
-          <TextInput
-            label="Search"
-            placeholder="Holder name or license number"
-            leftSection={<IconSearch size={16} />}
-            value={searchText}
-            onChange={(e) => onSearch(e.currentTarget.value)}
-            w={250}
-          />
-          <Select
-            label="Status"
-            placeholder="All statuses"
-            data={[...LICENSE_STATUSES]}
-            value={f.status || null}
-            onChange={(v) => list.setFilters({ status: v ?? '' })}
-            clearable
-            w={170}
-          />
-          <Select
-            label="State"
-            placeholder="All states"
-            data={[...LICENSE_STATE_CODES]}
-            value={f.state || null}
-            onChange={(v) => list.setFilters({ state: v ?? '' })}
-            searchable
-            clearable
-            w={130}
-          />
-          <Select
-            label="License Type"
-            placeholder="All types"
-            data={[...LICENSE_TYPES]}
-            value={f.type || null}
-            onChange={(v) => list.setFilters({ type: v ?? '' })}
-            clearable
-            w={170}
-          />
-          <Select
-            label="Expiring Within"
-            placeholder="Any time"
-            data={expiringOptions(expiring)}
-            value={expiring || null}
-            onChange={(v) => list.setFilters({ expiring_within: v ?? '', expiring: '' })}
-            clearable
-            w={150}
-          />
-        </Group>
-        <Group gap="sm">
-          <ExportButton path="/api/licenses/export" params={view} things="licenses" />
-          {canManage && (
+      <ListToolbar
+        list={list}
+        fields={[
+          { type: 'search', name: 'search', label: 'Search', placeholder: 'Holder name or license number', w: 250 },
+          { name: 'status', label: 'Status', placeholder: 'All statuses', data: [...LICENSE_STATUSES], w: 170 },
+          { name: 'state', label: 'State', placeholder: 'All states', data: [...LICENSE_STATE_CODES], searchable: true, w: 130 },
+          { name: 'type', label: 'License Type', placeholder: 'All types', data: [...LICENSE_TYPES], w: 170 },
+          {
+            name: 'expiring_within',
+            label: 'Expiring Within',
+            placeholder: 'Any time',
+            data: expiringOptions(expiring),
+            value: expiring,
+            onChange: (v) => list.setFilters({ expiring_within: v, expiring: '' }),
+            w: 150,
+          },
+        ]}
+        exportCsv={{ path: '/api/licenses/export', params: view, things: 'licenses' }}
+        actions={
+          can('licenses.create') && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setModal({ opened: true, license: null })}>
               {LICENSE_STRINGS.add}
             </Button>
-          )}
-        </Group>
-      </Group>
+          )
+        }
+      />
 
       <ComplianceFilter
         value={view.compliance ?? ''}
@@ -182,24 +151,14 @@ function LicensesTable() {
         actions={
           canManage
             ? (l) => (
-                <Menu position="bottom-end" withinPortal>
-                  <Menu.Target>
-                    <ActionIcon variant="subtle" color="gray" aria-label={`Actions for license ${l.license_number}`}>
-                      <IconDots size={18} />
-                    </ActionIcon>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    <Menu.Item leftSection={<IconRefresh size={16} />} onClick={() => setRenewing(l)}>
-                      Renew
-                    </Menu.Item>
-                    <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => setModal({ opened: true, license: l })}>
-                      Edit
-                    </Menu.Item>
-                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(l)}>
-                      Delete
-                    </Menu.Item>
-                  </Menu.Dropdown>
-                </Menu>
+                <RowActionsMenu
+                  label={`Actions for license ${l.license_number}`}
+                  actions={[
+                    { label: 'Renew', icon: IconRefresh, onClick: () => setRenewing(l) },
+                    editAction(() => setModal({ opened: true, license: l })),
+                    deleteAction(() => void onDelete(l)),
+                  ]}
+                />
               )
             : undefined
         }
@@ -271,11 +230,11 @@ function LicensesTable() {
       {canManage && (
         <LicenseFormModal opened={modal.opened} license={modal.license} onClose={() => setModal((m) => ({ ...m, opened: false }))} />
       )}
-      {canManage && <RenewModal license={renewing} onClose={() => setRenewing(null)} />}
+      {can('licenses.renew') && <RenewModal license={renewing} onClose={() => setRenewing(null)} />}
       <TranscriptDrawer
         licenseId={transcriptId}
         onClose={() => setTranscriptId(null)}
-        adjustment={canManage ? (id) => <AdjustmentForm key={id} licenseId={id} /> : undefined}
+        adjustment={can('licenses.adjust') ? (id) => <AdjustmentForm key={id} licenseId={id} /> : undefined}
       />
     </Stack>
   );

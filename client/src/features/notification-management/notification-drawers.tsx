@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Badge, Code, Drawer, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { NOTIFICATION_STRINGS, DELIVERY_CHANNEL_LABELS, type Delivery, type NotificationTemplate } from '@lm/shared';
+import { NOTIFICATION_MANAGEMENT_STRINGS, DELIVERY_CHANNEL_LABELS, type Delivery, type NotificationTemplate } from '@lm/shared';
 import { formatDateTime } from '../../lib/format.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { ActiveBadge, DeliveryStatusBadge, TypeBadge, triggerLabel } from './template-badges.tsx';
@@ -57,7 +57,7 @@ export function TemplateDrawer({ template, onClose }: { template: NotificationTe
             <QueryError things="deliveries" query={deliveries} />
           ) : deliveries.data && deliveries.data.deliveries.length === 0 ? (
             <Text size="sm" c="dimmed">
-              {NOTIFICATION_STRINGS.noDeliveries}
+              {NOTIFICATION_MANAGEMENT_STRINGS.noDeliveries}
             </Text>
           ) : (
             <Table data-testid="template-deliveries">

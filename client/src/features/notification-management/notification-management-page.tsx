@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Code, Grid, Group, Menu, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
-import { IconDots, IconEdit, IconEye, IconMailOff, IconPlus, IconSearch, IconSend, IconTrash } from '@tabler/icons-react';
+import { Alert, Button, Code, Grid, Stack, Tabs, Text } from '@mantine/core';
+import { IconEye, IconMailOff, IconPlus, IconSend } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import {
   DELIVERY_SORT_COLUMNS,
   DELIVERY_STATUSES,
-  NOTIFICATION_STRINGS,
+  NOTIFICATION_MANAGEMENT_STRINGS,
   DELIVERY_CHANNEL_LABELS,
   NOTIFICATION_TYPE_LABELS,
   NOTIFICATION_TYPES,
@@ -23,8 +23,9 @@ import {
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ListTable } from '../../components/list-table.tsx';
-import { ExportButton } from '../../components/export-button.tsx';
-import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { ListToolbar } from '../../components/list-toolbar.tsx';
+import { deleteAction, editAction, RowActionButtons, RowActionsMenu } from '../../components/row-actions.tsx';
+import { useListState } from '../../lib/use-url-state.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { ActiveBadge, DeliveryStatusBadge, TypeBadge, triggerLabel } from './template-badges.tsx';
 import { TemplateFormModal } from './template-form-modal.tsx';
@@ -38,16 +39,25 @@ export function DeliveryAlert() {
   const info = useDeliveryInfo();
   if (!info.data || info.data.email === 'smtp') return null;
   return (
-    <Alert color="yellow" icon={<IconMailOff size={18} />} title={NOTIFICATION_STRINGS.noMailServer} mb="md" data-testid="no-mail-server">
+    <Alert
+      color="yellow"
+      icon={<IconMailOff size={18} />}
+      title={NOTIFICATION_MANAGEMENT_STRINGS.noMailServer}
+      mb="md"
+      data-testid="no-mail-server"
+    >
       E-mails are not delivered: each one is written as an .eml file to the outbox, <Code>{info.data.outbox_dir}</Code>. Set SMTP_URL to
-      send them through your mail server. {NOTIFICATION_STRINGS.noSmsGateway}: SMS and push notifications are recorded as not delivered.
+      send them through your mail server. {NOTIFICATION_MANAGEMENT_STRINGS.noSmsGateway}: SMS and push notifications are recorded as not
+      delivered.
     </Alert>
   );
 }
 
 const TABS = ['templates', 'history'] as const;
+/** A template's type and a delivery's channel: the same choices. */
+const TYPE_OPTIONS = NOTIFICATION_TYPES.map((t) => ({ value: t, label: NOTIFICATION_TYPE_LABELS[t] }));
 
-/** Notification Management (Admin only; app.tsx wraps it in AdminOnly): the templates and the delivery history. */
+/** Notification Management (Admin only; signed-in.tsx wraps it in RequireAccess): the templates and the delivery history. */
 export function NotificationManagementPage() {
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'history' ? 'history' : 'templates';
@@ -57,11 +67,11 @@ export function NotificationManagementPage() {
   return (
     <>
       <PageHeader
-        title={NOTIFICATION_STRINGS.title}
+        title={NOTIFICATION_MANAGEMENT_STRINGS.title}
         description="Templates for license reminders and other notifications, and what was delivered."
         actions={
           <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ opened: true, template: null })}>
-            {NOTIFICATION_STRINGS.addTemplate}
+            {NOTIFICATION_MANAGEMENT_STRINGS.addTemplate}
           </Button>
         }
       />
@@ -73,7 +83,7 @@ export function NotificationManagementPage() {
             <Tabs.List mb="md">
               {TABS.map((t) => (
                 <Tabs.Tab key={t} value={t}>
-                  {t === 'templates' ? NOTIFICATION_STRINGS.templates : NOTIFICATION_STRINGS.history}
+                  {t === 'templates' ? NOTIFICATION_MANAGEMENT_STRINGS.templates : NOTIFICATION_MANAGEMENT_STRINGS.history}
                 </Tabs.Tab>
               ))}
             </Tabs.List>
@@ -101,7 +111,6 @@ const templateSort = (key: string): TemplateSortColumn =>
 function TemplatesList({ onEdit, onTest }: { onEdit: (t: NotificationTemplate) => void; onTest: (t: NotificationTemplate) => void }) {
   const list = useListState({ sort: 'name', filters: { search: '', type: '', trigger_event: '' } });
   const f = list.filters;
-  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
   const view = {
     search: f.search || undefined,
     type: (f.type || undefined) as NotificationType | undefined,
@@ -114,72 +123,46 @@ function TemplatesList({ onEdit, onTest }: { onEdit: (t: NotificationTemplate) =
   const [open, setOpen] = useState<NotificationTemplate | null>(null);
 
   const onDelete = async (t: NotificationTemplate) => {
-    if (!(await confirm(NOTIFICATION_STRINGS.deleteConfirm, { confirmLabel: 'Delete' }))) return;
+    if (!(await confirm(NOTIFICATION_MANAGEMENT_STRINGS.deleteConfirm, { confirmLabel: 'Delete' }))) return;
     remove.mutate({ id: t.id });
   };
 
   return (
     <Stack>
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group align="flex-end" wrap="wrap" gap="sm">
-          <TextInput
-            label="Search"
-            placeholder="Name or subject"
-            leftSection={<IconSearch size={16} />}
-            value={searchText}
-            onChange={(e) => onSearch(e.currentTarget.value)}
-            w={220}
-          />
-          <Select
-            label="Type"
-            placeholder="All types"
-            data={NOTIFICATION_TYPES.map((t) => ({ value: t, label: NOTIFICATION_TYPE_LABELS[t] }))}
-            value={f.type || null}
-            onChange={(v) => list.setFilters({ type: v ?? '' })}
-            clearable
-            w={130}
-          />
-          <Select
-            label="Trigger Event"
-            placeholder="All events"
-            data={TRIGGER_EVENTS.map((t) => ({ value: t, label: TRIGGER_EVENT_LABELS[t] }))}
-            value={f.trigger_event || null}
-            onChange={(v) => list.setFilters({ trigger_event: v ?? '' })}
-            clearable
-            w={180}
-          />
-        </Group>
-        <ExportButton path="/api/admin/notification-templates/export" params={view} things="notification templates" />
-      </Group>
+      <ListToolbar
+        list={list}
+        fields={[
+          { type: 'search', name: 'search', label: 'Search', placeholder: 'Name or subject', w: 220 },
+          { name: 'type', label: 'Type', placeholder: 'All types', data: TYPE_OPTIONS, w: 130 },
+          {
+            name: 'trigger_event',
+            label: 'Trigger Event',
+            placeholder: 'All events',
+            data: TRIGGER_EVENTS.map((t) => ({ value: t, label: TRIGGER_EVENT_LABELS[t] })),
+            w: 180,
+          },
+        ]}
+        exportCsv={{ path: '/api/admin/notification-templates/export', params: view, things: 'notification templates' }}
+      />
       <ListTable<NotificationTemplate>
-        things={NOTIFICATION_STRINGS.templatesThings}
+        things={NOTIFICATION_MANAGEMENT_STRINGS.templatesThings}
         query={query}
         records={query.data?.templates}
         total={query.data?.pagination.total ?? 0}
         idAccessor="id"
         list={list}
-        emptyText={NOTIFICATION_STRINGS.noTemplates}
-        fallback={NOTIFICATION_STRINGS.fetchTemplatesFailed}
+        emptyText={NOTIFICATION_MANAGEMENT_STRINGS.noTemplates}
+        fallback={NOTIFICATION_MANAGEMENT_STRINGS.fetchTemplatesFailed}
         onOpen={setOpen}
         actions={(t) => (
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="subtle" color="gray" aria-label={`Actions for template ${t.name}`}>
-                <IconDots size={18} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => onEdit(t)}>
-                Edit
-              </Menu.Item>
-              <Menu.Item leftSection={<IconSend size={16} />} onClick={() => onTest(t)}>
-                Send Test
-              </Menu.Item>
-              <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(t)}>
-                Delete
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
+          <RowActionsMenu
+            label={`Actions for template ${t.name}`}
+            actions={[
+              editAction(() => onEdit(t)),
+              { label: 'Send Test', icon: IconSend, onClick: () => onTest(t) },
+              deleteAction(() => void onDelete(t)),
+            ]}
+          />
         )}
         columns={[
           {
@@ -214,7 +197,6 @@ const deliverySort = (key: string): DeliverySortColumn =>
 function DeliveriesList() {
   const list = useListState({ sort: 'created_at', order: 'desc', filters: { search: '', status: '', channel: '' } });
   const f = list.filters;
-  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
   const view = {
     search: f.search || undefined,
     status: (f.status || undefined) as DeliveryStatus | undefined,
@@ -227,51 +209,35 @@ function DeliveriesList() {
 
   return (
     <Stack>
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group align="flex-end" wrap="wrap" gap="sm">
-          <TextInput
-            label="Search"
-            placeholder="Recipient, template or subject"
-            leftSection={<IconSearch size={16} />}
-            value={searchText}
-            onChange={(e) => onSearch(e.currentTarget.value)}
-            w={240}
-          />
-          <Select
-            label="Status"
-            placeholder="All statuses"
-            data={DELIVERY_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) }))}
-            value={f.status || null}
-            onChange={(v) => list.setFilters({ status: v ?? '' })}
-            clearable
-            w={140}
-          />
-          <Select
-            label="Channel"
-            placeholder="All channels"
-            data={NOTIFICATION_TYPES.map((t) => ({ value: t, label: NOTIFICATION_TYPE_LABELS[t] }))}
-            value={f.channel || null}
-            onChange={(v) => list.setFilters({ channel: v ?? '' })}
-            clearable
-            w={140}
-          />
-        </Group>
-        <ExportButton path="/api/admin/notification-history/export" params={view} things="notification history" />
-      </Group>
+      <ListToolbar
+        list={list}
+        fields={[
+          { type: 'search', name: 'search', label: 'Search', placeholder: 'Recipient, template or subject', w: 240 },
+          {
+            name: 'status',
+            label: 'Status',
+            placeholder: 'All statuses',
+            data: DELIVERY_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
+            w: 140,
+          },
+          { name: 'channel', label: 'Channel', placeholder: 'All channels', data: TYPE_OPTIONS, w: 140 },
+        ]}
+        exportCsv={{ path: '/api/admin/notification-history/export', params: view, things: 'notification history' }}
+      />
       <ListTable<Delivery>
-        things={NOTIFICATION_STRINGS.deliveriesThings}
+        things={NOTIFICATION_MANAGEMENT_STRINGS.deliveriesThings}
         query={query}
         records={query.data?.deliveries}
         total={query.data?.pagination.total ?? 0}
         idAccessor="id"
         list={list}
-        emptyText={NOTIFICATION_STRINGS.noDeliveries}
-        fallback={NOTIFICATION_STRINGS.fetchHistoryFailed}
+        emptyText={NOTIFICATION_MANAGEMENT_STRINGS.noDeliveries}
+        fallback={NOTIFICATION_MANAGEMENT_STRINGS.fetchHistoryFailed}
         onOpen={setOpen}
         actions={(d) => (
-          <ActionIcon variant="subtle" aria-label={`View notification ${d.id}`} onClick={() => setOpen(d)}>
-            <IconEye size={18} />
-          </ActionIcon>
+          <RowActionButtons
+            actions={[{ label: 'View details', name: `View notification ${d.id}`, icon: IconEye, onClick: () => setOpen(d) }]}
+          />
         )}
         columns={[
           { accessor: 'created_at', title: 'Date', sortable: true, noWrap: true, render: (d) => formatDateTime(d.created_at) },

@@ -1,5 +1,5 @@
 import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { NOTIFICATION_STRINGS } from '@lm/shared';
+import { NOTIFICATION_MANAGEMENT_STRINGS } from '@lm/shared';
 import { useNotificationHistory } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { DeliveryStatusBadge } from './template-badges.tsx';
@@ -33,9 +33,9 @@ export function NotificationSideCards() {
   if (history.isError) return <QueryError things="notification history" query={history} />;
   return (
     <Stack>
-      <Paper withBorder p="md" radius="md" aria-label={NOTIFICATION_STRINGS.statistics} component="section">
+      <Paper withBorder p="md" radius="md" aria-label={NOTIFICATION_MANAGEMENT_STRINGS.statistics} component="section">
         <Title order={2} size="h4" mb="md">
-          {NOTIFICATION_STRINGS.statistics}
+          {NOTIFICATION_MANAGEMENT_STRINGS.statistics}
         </Title>
         <SimpleGrid cols={2} spacing="md">
           <Stat label="Total Sent" value={h?.total_sent} />
@@ -45,9 +45,9 @@ export function NotificationSideCards() {
           <Stat label="Pending" value={h?.pending} color="gray" />
         </SimpleGrid>
       </Paper>
-      <Paper withBorder p="md" radius="md" aria-label={NOTIFICATION_STRINGS.recent} component="section">
+      <Paper withBorder p="md" radius="md" aria-label={NOTIFICATION_MANAGEMENT_STRINGS.recent} component="section">
         <Title order={2} size="h4" mb="md">
-          {NOTIFICATION_STRINGS.recent}
+          {NOTIFICATION_MANAGEMENT_STRINGS.recent}
         </Title>
         {history.isLoading ? (
           <Stack gap="sm">
@@ -57,7 +57,7 @@ export function NotificationSideCards() {
           </Stack>
         ) : !h || h.recent.length === 0 ? (
           <Text c="dimmed" size="sm">
-            {NOTIFICATION_STRINGS.noRecent}
+            {NOTIFICATION_MANAGEMENT_STRINGS.noRecent}
           </Text>
         ) : (
           <Stack gap="sm">

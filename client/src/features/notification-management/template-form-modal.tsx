@@ -18,7 +18,7 @@ import {
 } from '@mantine/core';
 import {
   extractVariables,
-  NOTIFICATION_STRINGS,
+  NOTIFICATION_MANAGEMENT_STRINGS,
   NOTIFICATION_TYPE_LABELS,
   NOTIFICATION_TYPES,
   renderTemplate,
@@ -85,7 +85,7 @@ export function TemplateFormModal({
   const submit = form.onSubmit((data) => {
     const onError = (err: unknown) => {
       showServerErrors(form, err);
-      notify.failure(err, NOTIFICATION_STRINGS.saveFailed);
+      notify.failure(err, NOTIFICATION_MANAGEMENT_STRINGS.saveFailed);
     };
     if (template) update.mutate({ id: template.id, ...data }, { onError });
     else create.mutate(data, { onError });
@@ -108,7 +108,12 @@ export function TemplateFormModal({
   const used = new Set(extractVariables(form.values.subject, form.values.body));
 
   return (
-    <Modal opened={opened} onClose={onClose} title={template ? NOTIFICATION_STRINGS.editTitle : NOTIFICATION_STRINGS.addTitle} size="70rem">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={template ? NOTIFICATION_MANAGEMENT_STRINGS.editTitle : NOTIFICATION_MANAGEMENT_STRINGS.addTitle}
+      size="70rem"
+    >
       <form onSubmit={submit} noValidate>
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 7 }}>

@@ -4,83 +4,75 @@
  * my calendar link. Reading refreshes the list and the count together.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { INBOX_STRINGS, type InboxListQuery } from '@lm/shared';
+import { NOTIFICATION_STRINGS, type NotificationListQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome } from '../../lib/notify.ts';
 
 export const UNREAD_POLL_MS = 60_000;
 
-function useRefreshInbox() {
+function useRefreshNotifications() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.inbox.list.invalidate();
-    void utils.inbox.unreadCount.invalidate();
+    void utils.notifications.list.invalidate();
+    void utils.notifications.unreadCount.invalidate();
   };
 }
 
 /** One page of my notifications; the previous page stays on screen while the next loads. */
-export function useNotifications(input: InboxListQuery) {
-  return trpc.inbox.list.useQuery(input, { placeholderData: keepPreviousData });
+export function useNotifications(input: NotificationListQuery) {
+  return trpc.notifications.list.useQuery(input, { placeholderData: keepPreviousData });
 }
 
 /** The top bar's count: cheap, polled every minute, and refreshed by read / read-all. */
 export function useUnreadCount(enabled = true) {
-  return trpc.inbox.unreadCount.useQuery(undefined, { enabled, refetchInterval: UNREAD_POLL_MS, refetchOnWindowFocus: true });
+  return trpc.notifications.unreadCount.useQuery(undefined, { enabled, refetchInterval: UNREAD_POLL_MS, refetchOnWindowFocus: true });
 }
 
 export function useMarkRead() {
-  const refresh = useRefreshInbox();
-  return trpc.inbox.markRead.useMutation({
-    onSuccess: refresh,
-    onError: (err) => notify.failure(err, 'Failed to mark the notification read'),
-  });
+  const refresh = useRefreshNotifications();
+  return trpc.notifications.markRead.useMutation(mutationOutcome(null, 'Failed to mark the notification read', refresh));
 }
 
 export function useMarkAllRead() {
-  const refresh = useRefreshInbox();
-  return trpc.inbox.readAll.useMutation({
-    onSuccess: refresh,
-    onError: (err) => notify.failure(err, 'Failed to mark the notifications read'),
-  });
+  const refresh = useRefreshNotifications();
+  return trpc.notifications.readAll.useMutation(mutationOutcome(null, 'Failed to mark the notifications read', refresh));
 }
 
 export function usePreferences() {
-  return trpc.inbox.preferences.useQuery();
+  return trpc.notifications.preferences.useQuery();
 }
 
 export function useSavePreferences() {
   const utils = trpc.useUtils();
-  return trpc.inbox.savePreferences.useMutation({
-    onSuccess: (data) => {
-      utils.inbox.preferences.setData(undefined, data);
-      notify.success(INBOX_STRINGS.preferencesSaved);
-    },
-    onError: (err) => notify.failure(err, 'Failed to save the preferences'),
-  });
+  return trpc.notifications.savePreferences.useMutation(
+    mutationOutcome(NOTIFICATION_STRINGS.preferencesSaved, 'Failed to save the preferences', (data) =>
+      utils.notifications.preferences.setData(undefined, data),
+    ),
+  );
 }
 
 export function useCalendarStatus() {
-  return trpc.inbox.calendarStatus.useQuery();
+  return trpc.notifications.calendarStatus.useQuery();
 }
 
 export function useCreateCalendarLink() {
   const utils = trpc.useUtils();
-  return trpc.inbox.createCalendarToken.useMutation({
-    onSuccess: () => {
-      void utils.inbox.calendarStatus.invalidate();
-      notify.success(INBOX_STRINGS.calendarCreated);
-    },
-    onError: (err) => notify.failure(err, 'Failed to create the calendar link'),
-  });
+  return trpc.notifications.createCalendarToken.useMutation(
+    mutationOutcome(
+      NOTIFICATION_STRINGS.calendarCreated,
+      'Failed to create the calendar link',
+      () => void utils.notifications.calendarStatus.invalidate(),
+    ),
+  );
 }
 
 export function useStopCalendarFeed() {
   const utils = trpc.useUtils();
-  return trpc.inbox.deleteCalendarToken.useMutation({
-    onSuccess: () => {
-      void utils.inbox.calendarStatus.invalidate();
-      notify.success(INBOX_STRINGS.calendarStopped);
-    },
-    onError: (err) => notify.failure(err, 'Failed to stop the calendar feed'),
-  });
+  return trpc.notifications.deleteCalendarToken.useMutation(
+    mutationOutcome(
+      NOTIFICATION_STRINGS.calendarStopped,
+      'Failed to stop the calendar feed',
+      () => void utils.notifications.calendarStatus.invalidate(),
+    ),
+  );
 }

@@ -21,7 +21,15 @@ import {
 } from '@mantine/core';
 import { IconBell, IconCalendar, IconCheck, IconCopy, IconSettings } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { INBOX_EVENT_LABELS, INBOX_STRINGS, showingText, type EventPreference, type InboxNotification, type Preferences } from '@lm/shared';
+import {
+  DEFAULT_PAGE_SIZE,
+  NOTIFICATION_EVENT_LABELS,
+  NOTIFICATION_STRINGS,
+  showingText,
+  type EventPreference,
+  type UserNotification,
+  type Preferences,
+} from '@lm/shared';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
 import { confirm } from '../../components/confirm.ts';
@@ -38,7 +46,6 @@ import {
   useStopCalendarFeed,
 } from './api.ts';
 
-const PAGE_SIZE = 20;
 const TABS = ['notifications', 'preferences', 'calendar'] as const;
 type Tab = (typeof TABS)[number];
 
@@ -49,17 +56,17 @@ export function NotificationsPage() {
   const tab: Tab = TABS.includes(asked as Tab) ? (asked as Tab) : 'notifications';
   return (
     <>
-      <PageHeader title={INBOX_STRINGS.title} />
+      <PageHeader title={NOTIFICATION_STRINGS.title} />
       <Tabs value={tab} onChange={(v) => setParams(v && v !== 'notifications' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="notifications" leftSection={<IconBell size={16} />}>
-            {INBOX_STRINGS.tabNotifications}
+            {NOTIFICATION_STRINGS.tabNotifications}
           </Tabs.Tab>
           <Tabs.Tab value="preferences" leftSection={<IconSettings size={16} />}>
-            {INBOX_STRINGS.tabPreferences}
+            {NOTIFICATION_STRINGS.tabPreferences}
           </Tabs.Tab>
           <Tabs.Tab value="calendar" leftSection={<IconCalendar size={16} />}>
-            {INBOX_STRINGS.tabCalendar}
+            {NOTIFICATION_STRINGS.tabCalendar}
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="notifications">
@@ -80,14 +87,14 @@ function NotificationList() {
   const [state, update] = useUrlState({ page: '1', unread: '' });
   const page = Math.max(1, Number(state.page) || 1);
   const unreadOnly = state.unread === '1';
-  const query = useNotifications({ page, limit: PAGE_SIZE, unread_only: unreadOnly ? 'true' : undefined });
+  const query = useNotifications({ page, limit: DEFAULT_PAGE_SIZE, unread_only: unreadOnly ? 'true' : undefined });
   const markRead = useMarkRead();
   const markAll = useMarkAllRead();
   const navigate = useNavigate();
   const data = query.data;
   const total = data?.pagination.total ?? 0;
 
-  const open = (n: InboxNotification) => {
+  const open = (n: UserNotification) => {
     if (!n.read_at) markRead.mutate({ id: n.id });
     if (n.link) void navigate(n.link);
   };
@@ -96,7 +103,7 @@ function NotificationList() {
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
         <Switch
-          label={INBOX_STRINGS.unreadOnly}
+          label={NOTIFICATION_STRINGS.unreadOnly}
           checked={unreadOnly}
           onChange={(e) => update({ unread: e.currentTarget.checked ? '1' : '' })}
         />
@@ -111,22 +118,22 @@ function NotificationList() {
             loading={markAll.isPending}
             onClick={() => markAll.mutate()}
           >
-            {INBOX_STRINGS.markAllRead}
+            {NOTIFICATION_STRINGS.markAllRead}
           </Button>
         </Group>
       </Group>
       {query.error ? (
-        <QueryError things={INBOX_STRINGS.things} query={query} />
+        <QueryError things={NOTIFICATION_STRINGS.things} query={query} />
       ) : query.isLoading ? (
         <Center py="xl">
           <Loader />
         </Center>
       ) : total === 0 ? (
         <Text c="dimmed" ta="center" py="xl">
-          {unreadOnly ? INBOX_STRINGS.emptyUnread : INBOX_STRINGS.empty}
+          {unreadOnly ? NOTIFICATION_STRINGS.emptyUnread : NOTIFICATION_STRINGS.empty}
         </Text>
       ) : (
-        <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={INBOX_STRINGS.title}>
+        <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={NOTIFICATION_STRINGS.title}>
           {data!.notifications.map((n) => (
             <li key={n.id}>
               <NotificationCard n={n} onOpen={() => open(n)} />
@@ -137,7 +144,7 @@ function NotificationList() {
       {total > 0 && (
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed">
-            {showingText(page, PAGE_SIZE, total, INBOX_STRINGS.things)}
+            {showingText(page, DEFAULT_PAGE_SIZE, total, NOTIFICATION_STRINGS.things)}
           </Text>
           <Pagination
             total={data!.pagination.pages}
@@ -151,7 +158,7 @@ function NotificationList() {
   );
 }
 
-function NotificationCard({ n, onOpen }: { n: InboxNotification; onOpen: () => void }) {
+function NotificationCard({ n, onOpen }: { n: UserNotification; onOpen: () => void }) {
   const unread = !n.read_at;
   return (
     <UnstyledButton onClick={onOpen} w="100%" data-testid="notification" data-unread={unread ? 'true' : 'false'}>
@@ -175,7 +182,7 @@ function NotificationCard({ n, onOpen }: { n: InboxNotification; onOpen: () => v
               </Text>
             )}
             <Text size="xs" c={unread ? undefined : 'dimmed'}>
-              {INBOX_EVENT_LABELS[n.event]} · {formatDateTime(n.created_at)}
+              {NOTIFICATION_EVENT_LABELS[n.event]} · {formatDateTime(n.created_at)}
             </Text>
           </Stack>
           {unread && (
@@ -211,7 +218,7 @@ function PreferencesPanel() {
     setDraft((d) => d!.map((p) => (p.event === event ? { ...p, [channel]: value } : p)));
   const reason = (channel: Channel, external: boolean): string | null => {
     if (channel === 'in_app') return null;
-    if (!external) return INBOX_STRINGS.inAppOnly;
+    if (!external) return NOTIFICATION_STRINGS.inAppOnly;
     return channel === 'email' ? prefs.channels.email_reason : prefs.channels.sms_reason;
   };
   const columns: { channel: Channel; label: string }[] = [

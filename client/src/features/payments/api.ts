@@ -10,7 +10,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { PAYMENT_STRINGS, type PaymentListQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome } from '../../lib/notify.ts';
 
 function useRefreshPaymentData() {
   const utils = trpc.useUtils();
@@ -46,27 +46,17 @@ export function usePayerLicenses(userId: number | null, enabled: boolean) {
   return trpc.licenses.list.useQuery({ user_id: userId ?? undefined }, { enabled: enabled && userId !== null });
 }
 
-function outcome(refresh: () => void, success: string, failure: string) {
-  return {
-    onSuccess: () => {
-      notify.success(success);
-      refresh();
-    },
-    onError: (err: unknown) => notify.failure(err, failure),
-  };
-}
-
 export function useCreatePayment() {
   const refresh = useRefreshPaymentData();
-  return trpc.payments.create.useMutation(outcome(refresh, PAYMENT_STRINGS.created, PAYMENT_STRINGS.createFailed));
+  return trpc.payments.create.useMutation(mutationOutcome(PAYMENT_STRINGS.created, PAYMENT_STRINGS.createFailed, refresh));
 }
 
 export function useUpdatePayment() {
   const refresh = useRefreshPaymentData();
-  return trpc.payments.update.useMutation(outcome(refresh, PAYMENT_STRINGS.updated, PAYMENT_STRINGS.updateFailed));
+  return trpc.payments.update.useMutation(mutationOutcome(PAYMENT_STRINGS.updated, PAYMENT_STRINGS.updateFailed, refresh));
 }
 
 export function useDeletePayment() {
   const refresh = useRefreshPaymentData();
-  return trpc.payments.delete.useMutation(outcome(refresh, PAYMENT_STRINGS.deleted, PAYMENT_STRINGS.deleteFailed));
+  return trpc.payments.delete.useMutation(mutationOutcome(PAYMENT_STRINGS.deleted, PAYMENT_STRINGS.deleteFailed, refresh));
 }

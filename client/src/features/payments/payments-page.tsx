@@ -1,16 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Menu, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import {
-  IconCash,
-  IconCircleCheck,
-  IconClockHour4,
-  IconDots,
-  IconEdit,
-  IconPlus,
-  IconReceipt,
-  IconSearch,
-  IconTrash,
-} from '@tabler/icons-react';
+import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconCash, IconCircleCheck, IconClockHour4, IconPlus, IconReceipt } from '@tabler/icons-react';
 import {
   PAYMENT_METHODS,
   PAYMENT_SORT_COLUMNS,
@@ -24,13 +14,14 @@ import {
   type PaymentType,
 } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { useListState } from '../../lib/use-url-state.ts';
 import { confirm } from '../../components/confirm.ts';
-import { ExportButton } from '../../components/export-button.tsx';
 import { ListTable } from '../../components/list-table.tsx';
+import { ListToolbar } from '../../components/list-toolbar.tsx';
+import { deleteAction, editAction, RowActionsMenu } from '../../components/row-actions.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
-import { RequireRole } from '../../components/require-role.tsx';
+import { RequireAccess } from '../../components/require-role.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
 import { PaymentMethodBadge, PaymentStatusBadge, PaymentTypeBadge } from './payment-badges.tsx';
 import { PaymentFormModal } from './payment-form-modal.tsx';
@@ -44,22 +35,23 @@ const sortKey = (key: string): PaymentSortColumn =>
 export const PAYMENTS_DENIED = 'Access denied. Payments are available to Admins, Brokers and Agents.';
 
 export function PaymentsPage() {
-  const { hasRole } = useAuth();
+  const { can } = useAuth();
   const [modal, setModal] = useState<{ opened: boolean; payment: Payment | null }>({ opened: false, payment: null });
-  const canManage = hasRole('Admin', 'Broker');
+  // The row menu's edit and delete (payments.update, .delete: the same roles in the policy).
+  const canManage = can('payments.update');
   return (
     <>
       <PageHeader
         title={PAYMENT_STRINGS.title}
         actions={
-          canManage && (
+          can('payments.create') && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setModal({ opened: true, payment: null })}>
               {PAYMENT_STRINGS.record}
             </Button>
           )
         }
       />
-      <RequireRole roles={['Admin', 'Broker', 'Agent']} message={PAYMENTS_DENIED}>
+      <RequireAccess action="payments.read" message={PAYMENTS_DENIED}>
         <Stack>
           <SummaryCards />
           <PaymentsTable canManage={canManage} onEdit={(payment) => setModal({ opened: true, payment })} />
@@ -67,7 +59,7 @@ export function PaymentsPage() {
         {canManage && (
           <PaymentFormModal opened={modal.opened} payment={modal.payment} onClose={() => setModal((m) => ({ ...m, opened: false }))} />
         )}
-      </RequireRole>
+      </RequireAccess>
     </>
   );
 }
@@ -100,8 +92,6 @@ function SummaryCards() {
 function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: Payment) => void }) {
   const list = useListState({ sort: 'payment_date', order: 'desc', filters: { status: '', type: '', method: '', search: '' } });
   const f = list.filters;
-  // The search box types freely; the URL (and the query) follow a moment later.
-  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
   const [openId, setOpenId] = useState<number | null>(null);
 
   /** The list's filters and sort as the page procedure and the CSV export take them. */
@@ -122,46 +112,16 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
 
   return (
     <Stack>
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group align="flex-end" wrap="wrap" gap="sm">
-          <TextInput
-            label="Search"
-            placeholder="Name or description"
-            leftSection={<IconSearch size={16} />}
-            value={searchText}
-            onChange={(e) => onSearch(e.currentTarget.value)}
-            w={240}
-          />
-          <Select
-            label="Status"
-            placeholder="All statuses"
-            data={[...PAYMENT_STATUSES]}
-            value={f.status || null}
-            onChange={(v) => list.setFilters({ status: v ?? '' })}
-            clearable
-            w={160}
-          />
-          <Select
-            label="Type"
-            placeholder="All types"
-            data={[...PAYMENT_TYPES]}
-            value={f.type || null}
-            onChange={(v) => list.setFilters({ type: v ?? '' })}
-            clearable
-            w={160}
-          />
-          <Select
-            label="Method"
-            placeholder="All methods"
-            data={[...PAYMENT_METHODS]}
-            value={f.method || null}
-            onChange={(v) => list.setFilters({ method: v ?? '' })}
-            clearable
-            w={160}
-          />
-        </Group>
-        <ExportButton path="/api/payments/export" params={view} things={PAYMENT_STRINGS.things} />
-      </Group>
+      <ListToolbar
+        list={list}
+        fields={[
+          { type: 'search', name: 'search', label: 'Search', placeholder: 'Name or description', w: 240 },
+          { name: 'status', label: 'Status', placeholder: 'All statuses', data: [...PAYMENT_STATUSES], w: 160 },
+          { name: 'type', label: 'Type', placeholder: 'All types', data: [...PAYMENT_TYPES], w: 160 },
+          { name: 'method', label: 'Method', placeholder: 'All methods', data: [...PAYMENT_METHODS], w: 160 },
+        ]}
+        exportCsv={{ path: '/api/payments/export', params: view, things: PAYMENT_STRINGS.things }}
+      />
 
       <ListTable<Payment>
         things={PAYMENT_STRINGS.things}
@@ -175,21 +135,10 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
         actions={
           canManage
             ? (p) => (
-                <Menu position="bottom-end" withinPortal>
-                  <Menu.Target>
-                    <ActionIcon variant="subtle" color="gray" aria-label={`Actions for payment ${p.payment_id}`}>
-                      <IconDots size={18} />
-                    </ActionIcon>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => onEdit(p)}>
-                      Edit
-                    </Menu.Item>
-                    <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void onDelete(p)}>
-                      Delete
-                    </Menu.Item>
-                  </Menu.Dropdown>
-                </Menu>
+                <RowActionsMenu
+                  label={`Actions for payment ${p.payment_id}`}
+                  actions={[editAction(() => onEdit(p)), deleteAction(() => void onDelete(p))]}
+                />
               )
             : undefined
         }

@@ -4,19 +4,19 @@
  */
 import { PROFILE_STRINGS } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome } from '../../lib/notify.ts';
 
 export function useUpdateProfile() {
   const utils = trpc.useUtils();
-  return trpc.users.updateProfile.useMutation({
-    onSuccess: (updated) => {
+  // Failures show as the form's alert (null: no toast).
+  return trpc.users.updateProfile.useMutation(
+    mutationOutcome(PROFILE_STRINGS.updated, null, (updated) => {
       utils.auth.me.setData(undefined, updated);
       void utils.users.invalidate();
-      notify.success(PROFILE_STRINGS.updated);
-    },
-  });
+    }),
+  );
 }
 
 export function useChangePassword() {
-  return trpc.auth.changePassword.useMutation({ onSuccess: () => notify.success(PROFILE_STRINGS.changed) });
+  return trpc.auth.changePassword.useMutation(mutationOutcome(PROFILE_STRINGS.changed, null));
 }

@@ -15,7 +15,7 @@ type Tab = (typeof TABS)[number];
 /** What each tab's Export button downloads; the Overview's figures are in the comprehensive report. */
 const TAB_EXPORT: Record<Tab, ReportName> = { overview: 'comprehensive', licenses: 'licenses', users: 'users', courses: 'courses' };
 
-/** Reports and Analytics (docs/product.md section 2), Admin only (wrapped in <AdminOnly> by the routes). */
+/** Reports and Analytics (docs/product.md section 2), Admin only (wrapped in <RequireAccess action="reports.read"> by the routes). */
 export function ReportsPage() {
   const [defaults] = useState(() => defaultReportPeriod(localDateString()));
   const [state, setState] = useUrlState({ tab: 'overview', ...defaults, state: '', license_status: '' });

@@ -5,14 +5,14 @@
  */
 import { SETTINGS_STRINGS, type Settings } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome } from '../../lib/notify.ts';
 
 export function useSettings() {
   return trpc.admin.settings.get.useQuery();
 }
 
 export function useDeliveryStatus() {
-  return trpc.admin.notifications.delivery.useQuery(undefined, { staleTime: 60_000 });
+  return trpc.admin.notificationManagement.delivery.useQuery(undefined, { staleTime: 60_000 });
 }
 
 /** Keeps the cached settings and the public ones in step with what the server saved. */
@@ -28,22 +28,14 @@ function useSavedSettings(onSaved: (settings: Settings) => void) {
 /** Save: the caller's onError puts the fields' messages on the form; the toast is here. */
 export function useUpdateSettings(onSaved: (settings: Settings) => void) {
   const saved = useSavedSettings(onSaved);
-  return trpc.admin.settings.update.useMutation({
-    onSuccess: (res) => {
-      saved(res.settings);
-      notify.success(SETTINGS_STRINGS.updated);
-    },
-    onError: (err) => notify.failure(err, SETTINGS_STRINGS.updateFailed),
-  });
+  return trpc.admin.settings.update.useMutation(
+    mutationOutcome(SETTINGS_STRINGS.updated, SETTINGS_STRINGS.updateFailed, (res) => saved(res.settings)),
+  );
 }
 
 export function useResetSettings(onSaved: (settings: Settings) => void) {
   const saved = useSavedSettings(onSaved);
-  return trpc.admin.settings.reset.useMutation({
-    onSuccess: (res) => {
-      saved(res.settings);
-      notify.success(SETTINGS_STRINGS.resetDone);
-    },
-    onError: (err) => notify.failure(err, SETTINGS_STRINGS.updateFailed),
-  });
+  return trpc.admin.settings.reset.useMutation(
+    mutationOutcome(SETTINGS_STRINGS.resetDone, SETTINGS_STRINGS.updateFailed, (res) => saved(res.settings)),
+  );
 }

@@ -1,7 +1,7 @@
-import { LOG_LEVELS, NOTIFICATION_FREQUENCIES, NOTIFICATION_STRINGS, type Settings } from '@lm/shared';
+import { LOG_LEVELS, NOTIFICATION_FREQUENCIES, NOTIFICATION_MANAGEMENT_STRINGS, type Settings } from '@lm/shared';
 
 /** Shown under the SMS switch, which is disabled while no SMS gateway exists. */
-export const SMS_UNAVAILABLE = `${NOTIFICATION_STRINGS.noSmsGateway}: text messages cannot be sent, so this switch is not available.`;
+export const SMS_UNAVAILABLE = `${NOTIFICATION_MANAGEMENT_STRINGS.noSmsGateway}: text messages cannot be sent, so this switch is not available.`;
 
 /** Labels and hints of every setting (docs/product.md section 3), shown in the tab its SETTINGS_TABS entry names. */
 export const SETTING_LABELS: Record<keyof Settings, { label: string; description?: string }> = {

@@ -6,7 +6,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { PASSWORD_RESET_STRINGS, USER_STRINGS, type UsersListQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
-import { notify } from '../../lib/notify.ts';
+import { mutationOutcome, notify } from '../../lib/notify.ts';
 
 export function useUsersPage(input: UsersListQuery) {
   return trpc.users.list.useQuery(input, { placeholderData: keepPreviousData });
@@ -37,46 +37,22 @@ function useRefreshUsers() {
 
 export function useCreateUser() {
   const refresh = useRefreshUsers();
-  return trpc.users.create.useMutation({
-    onSuccess: () => {
-      notify.success(USER_STRINGS.created);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, USER_STRINGS.createFailed),
-  });
+  return trpc.users.create.useMutation(mutationOutcome(USER_STRINGS.created, USER_STRINGS.createFailed, refresh));
 }
 
 export function useUpdateUser() {
   const refresh = useRefreshUsers();
-  return trpc.users.update.useMutation({
-    onSuccess: () => {
-      notify.success(USER_STRINGS.updated);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, USER_STRINGS.updateFailed),
-  });
+  return trpc.users.update.useMutation(mutationOutcome(USER_STRINGS.updated, USER_STRINGS.updateFailed, refresh));
 }
 
 export function useDeleteUser() {
   const refresh = useRefreshUsers();
-  return trpc.users.delete.useMutation({
-    onSuccess: () => {
-      notify.success(USER_STRINGS.deleted);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, USER_STRINGS.deleteFailed),
-  });
+  return trpc.users.delete.useMutation(mutationOutcome(USER_STRINGS.deleted, USER_STRINGS.deleteFailed, refresh));
 }
 
 export function useBulkUsers() {
   const refresh = useRefreshUsers();
-  return trpc.users.bulk.useMutation({
-    onSuccess: () => {
-      notify.success(USER_STRINGS.bulkDone);
-      refresh();
-    },
-    onError: (err) => notify.failure(err, USER_STRINGS.bulkFailed),
-  });
+  return trpc.users.bulk.useMutation(mutationOutcome(USER_STRINGS.bulkDone, USER_STRINGS.bulkFailed, refresh));
 }
 
 /** E-mails a password link; the toast says where it went (a warning when it only reached the outbox). */

@@ -1,8 +1,9 @@
 import { Button, Grid, Group, Modal, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import type { z } from 'zod';
-import { ROLE, USER_STRINGS, userCreateInput, userUpdateInput, type User } from '@lm/shared';
+import { USER_STRINGS, userCreateInput, userUpdateInput, type User } from '@lm/shared';
 import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { ContactFields } from '../../components/contact-fields.tsx';
+import { useAuth } from '../../lib/auth.tsx';
 import { useCreateUser, useUpdateUser } from './api.ts';
 import { initialValues, NO_BROKERAGE, ROLE_OPTIONS, toInput, type BrokerageOption } from './user-form-values.ts';
 
@@ -31,6 +32,8 @@ function UserForm({
   onDone,
 }: Omit<Props, 'opened' | 'onClose'> & { onDone: () => void }) {
   const isEdit = user !== null;
+  // The roles the caller may give (the policy's users.grantRole: a Broker only Agent).
+  const { can } = useAuth();
   const create = useCreateUser();
   const update = useUpdateUser();
   // The schema checks the required fields with the messages of docs/product.md; a blank password on edit keeps
@@ -78,7 +81,7 @@ function UserForm({
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <Select
             label="Role"
-            data={brokerMode ? ROLE_OPTIONS.filter((o) => o.value === String(ROLE.Agent)) : ROLE_OPTIONS}
+            data={ROLE_OPTIONS.filter((o) => can('users.grantRole', { role_id: Number(o.value) }))}
             allowDeselect={false}
             disabled={brokerMode}
             {...form.getInputProps('role_id')}

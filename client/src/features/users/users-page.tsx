@@ -1,13 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Button, Card, Group, Select, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconEdit, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { ROLE, ROLE_NAMES, roleName, USER_SORTS, USER_STRINGS, type User, type UserSort } from '@lm/shared';
+import { Button, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { ROLE_NAMES, roleName, USER_SORTS, USER_STRINGS, type User, type UserSort } from '@lm/shared';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ListTable } from '../../components/list-table.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
+import { ACTIVE_OPTIONS, ListToolbar } from '../../components/list-toolbar.tsx';
+import { deleteAction, editAction, RowActionButtons } from '../../components/row-actions.tsx';
 import { confirm } from '../../components/confirm.ts';
 import { useAuth } from '../../lib/auth.tsx';
-import { useListState, useUrlSearch } from '../../lib/use-url-state.ts';
+import { useListState } from '../../lib/use-url-state.ts';
 import { RoleBadge, StatusBadge } from './role-badge.tsx';
 import { BulkActions } from './bulk-actions.tsx';
 import { UserFormModal, type BrokerageOption } from './user-form-modal.tsx';
@@ -24,11 +26,12 @@ const positiveId = (value: string) => (/^[1-9]\d*$/.test(value) ? Number(value) 
  * Agents. The list state (page, size, sort, filters, search) lives in the URL.
  */
 export function UsersPage() {
-  const { user: me } = useAuth();
-  const isAdmin = me?.role_id === ROLE.Admin;
+  const { user: me, can } = useAuth();
+  // Choosing among every brokerage (the filter, bulk reassign, the form's role and brokerage) is the Admin's:
+  // the brokerages list is brokerages.read. A Broker works in its own brokerage.
+  const allBrokerages = can('brokerages.read');
   const list = useListState({ sort: 'name', filters: { search: '', role: '', brokerage_id: '', status: '' } });
   const f = list.filters;
-  const [searchText, onSearch] = useUrlSearch(f.search, (search) => list.setFilters({ search }));
   const [selected, setSelected] = useState<User[]>([]);
   const [editing, setEditing] = useState<User | null>(null);
   const [formOpen, setFormOpen] = useState(false);
@@ -40,11 +43,11 @@ export function UsersPage() {
     order: list.order,
     search: f.search || undefined,
     role: f.role || undefined,
-    brokerage_id: isAdmin ? positiveId(f.brokerage_id) : undefined,
+    brokerage_id: allBrokerages ? positiveId(f.brokerage_id) : undefined,
     is_active: f.status ? (f.status === 'active' ? 'true' : 'false') : undefined,
   } as const;
   const query = useUsersPage({ ...view, page: list.page, limit: list.limit });
-  const options = useBrokerageChoices(isAdmin);
+  const options = useBrokerageChoices(allBrokerages);
   const remove = useDeleteUser();
 
   // A new page, filter or sort starts a new selection: bulk actions apply to what is on screen.
@@ -58,8 +61,8 @@ export function UsersPage() {
   const ownBrokerage: BrokerageOption | null =
     me?.brokerage_id != null ? { value: String(me.brokerage_id), label: me.brokerage_name ?? `Brokerage ${me.brokerage_id}` } : null;
 
-  /** What the server lets the caller change: Admin everyone, Broker the Agents of its brokerage. */
-  const canManage = (u: User) => isAdmin || (u.role_id === ROLE.Agent && u.brokerage_id === me?.brokerage_id);
+  /** What the server lets the caller change (the policy's rule of users.update: a Broker the Agents of its brokerage). */
+  const canManage = (u: User) => can('users.update', u);
 
   const openCreate = () => {
     setEditing(null);
@@ -82,13 +85,13 @@ export function UsersPage() {
     <>
       <PageHeader
         title={USER_STRINGS.title}
-        description={isAdmin ? undefined : ownBrokerage ? `Users of ${ownBrokerage.label}` : undefined}
+        description={allBrokerages ? undefined : ownBrokerage ? `Users of ${ownBrokerage.label}` : undefined}
         actions={
           <>
             <ExportButton path="/api/users/export" params={view} things={USER_STRINGS.things} />
             <BulkActions
               selectedIds={selected.map((u) => u.user_id)}
-              canReassign={isAdmin}
+              canReassign={allBrokerages}
               brokerageOptions={brokerageOptions}
               onDone={() => setSelected([])}
             />
@@ -99,51 +102,30 @@ export function UsersPage() {
         }
       />
 
-      <Card withBorder mb="md" padding="sm">
-        <Group gap="sm" wrap="wrap" align="flex-end">
-          <TextInput
-            aria-label="Search users"
-            placeholder="Search by name, email or phone..."
-            leftSection={<IconSearch size={16} />}
-            value={searchText}
-            onChange={(e) => onSearch(e.currentTarget.value)}
-            w={{ base: '100%', sm: 280 }}
-          />
-          <Select
-            aria-label="Filter by role"
-            placeholder="All roles"
-            data={ROLE_NAMES.map((r) => ({ value: r, label: r }))}
-            value={f.role || null}
-            onChange={(v) => list.setFilters({ role: v ?? '' })}
-            clearable
-            w={150}
-          />
-          {isAdmin && (
-            <Select
-              aria-label="Filter by brokerage"
-              placeholder="All brokerages"
-              data={brokerageOptions}
-              value={f.brokerage_id || null}
-              onChange={(v) => list.setFilters({ brokerage_id: v ?? '' })}
-              clearable
-              searchable
-              w={220}
-            />
-          )}
-          <Select
-            aria-label="Filter by status"
-            placeholder="All statuses"
-            data={[
-              { value: 'active', label: 'Active' },
-              { value: 'inactive', label: 'Inactive' },
-            ]}
-            value={f.status || null}
-            onChange={(v) => list.setFilters({ status: v ?? '' })}
-            clearable
-            w={150}
-          />
-        </Group>
-      </Card>
+      <ListToolbar
+        variant="card"
+        mb="md"
+        list={list}
+        fields={[
+          {
+            type: 'search',
+            name: 'search',
+            ariaLabel: 'Search users',
+            placeholder: 'Search by name, email or phone...',
+            w: { base: '100%', sm: 280 },
+          },
+          { name: 'role', ariaLabel: 'Filter by role', placeholder: 'All roles', data: [...ROLE_NAMES], w: 150 },
+          allBrokerages && {
+            name: 'brokerage_id',
+            ariaLabel: 'Filter by brokerage',
+            placeholder: 'All brokerages',
+            data: brokerageOptions,
+            searchable: true,
+            w: 220,
+          },
+          { name: 'status', ariaLabel: 'Filter by status', placeholder: 'All statuses', data: ACTIVE_OPTIONS, w: 150 },
+        ]}
+      />
 
       <ListTable<User>
         things={USER_STRINGS.things}
@@ -163,26 +145,13 @@ export function UsersPage() {
         }}
         actions={(u) =>
           canManage(u) ? (
-            <Group gap={4} justify="flex-end" wrap="nowrap">
-              <Tooltip label="Edit">
-                <ActionIcon variant="subtle" aria-label={`Edit ${u.first_name} ${u.last_name}`} onClick={() => openEdit(u)}>
-                  <IconEdit size={18} />
-                </ActionIcon>
-              </Tooltip>
-              {u.user_id !== me?.user_id && u.is_active && <SendResetLinkAction user={u} />}
-              {u.user_id !== me?.user_id && (
-                <Tooltip label="Delete">
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={`Delete ${u.first_name} ${u.last_name}`}
-                    onClick={() => void onDelete(u)}
-                  >
-                    <IconTrash size={18} />
-                  </ActionIcon>
-                </Tooltip>
-              )}
-            </Group>
+            <RowActionButtons
+              actions={[
+                editAction(() => openEdit(u), `Edit ${u.first_name} ${u.last_name}`),
+                u.user_id !== me?.user_id && u.is_active && <SendResetLinkAction user={u} />,
+                u.user_id !== me?.user_id && deleteAction(() => void onDelete(u), `Delete ${u.first_name} ${u.last_name}`),
+              ]}
+            />
           ) : null
         }
         columns={[
@@ -219,7 +188,7 @@ export function UsersPage() {
         opened={formOpen}
         onClose={() => setFormOpen(false)}
         user={editing}
-        brokerMode={!isAdmin}
+        brokerMode={!allBrokerages}
         ownBrokerage={ownBrokerage}
         brokerageOptions={brokerageOptions}
       />

@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { drizzle as sqliteDrizzle } from 'drizzle-orm/better-sqlite3';
 import { drizzle as pgDrizzle } from 'drizzle-orm/node-postgres';
 import { getTableColumns, sql, type Column } from 'drizzle-orm';
-import { conflict } from '../../core/errors.ts';
+import { conflict } from '../../base/errors.ts';
 import { rawExec, rawRows } from '../raw.ts';
 import { runSqliteMigrations } from '../sqlite/driver.ts';
 import type { Db, Tx } from '../types.ts';

@@ -34,7 +34,7 @@ export const {
   documents,
   documentVersions,
   storedFileChunks,
-  inboxNotifications,
+  notifications,
   notificationPreferences,
   calendarFeeds,
 } = active;

@@ -13,7 +13,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import * as schema from '../schema/sqlite/index.ts';
 import { currentTx, txOn } from '../handles.ts';
 import { translateDbError } from '../errors.ts';
-import { conflict } from '../../core/errors.ts';
+import { conflict } from '../../base/errors.ts';
 import type { Drizzle } from '../types.ts';
 import type { SqliteDb } from './driver.ts';
 import { describeViolations, type RestoreHooks, type SwapResult, type Violation } from '../portable-tables.ts';

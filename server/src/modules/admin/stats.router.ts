@@ -1,10 +1,10 @@
 import { adminStatsInput, systemStatsOutput } from '@lm/shared';
-import { adminProcedure, router } from '../../core/trpc.ts';
+import { policyProcedure, router } from '../../core/trpc.ts';
 import * as stats from './stats.service.ts';
 
 /** GET /admin/stats: Admin only. */
 export const statsRouter = router({
-  get: adminProcedure
+  get: policyProcedure('admin.stats')
     .meta({
       openapi: {
         method: 'GET',

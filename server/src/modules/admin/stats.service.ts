@@ -4,7 +4,7 @@ import { LICENSE_STATUSES, REPORT_STRINGS, ROLE_IDS, roleName, toDollars, type S
 import { courses, licenses, payments, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { sumOf } from '../../db/sql.ts';
-import { badRequest } from '../../core/errors.ts';
+import { badRequest } from '../../base/errors.ts';
 import { today } from '../../core/dates.ts';
 import { LICENSE_COLUMNS, statusSql } from '../licenses/compliance.sql.ts';
 

@@ -6,7 +6,7 @@ import { listLogs } from './audit.service.ts';
 export const auditExport = listExports({
   path: '/audit/logs/export',
   name: 'audit_logs',
-  roles: ['Admin'],
+  action: 'audit.read',
   query: auditLogsInput,
   // The service takes any page size; the list's own 25/50/100 rule is the query schema's, not the chunk's.
   page: async (ctx, q: AuditLogsInput, page, limit) => (await listLogs(ctx, { ...q, page, limit })).logs,

@@ -1,12 +1,12 @@
 import { auditLogsInput, auditLogsOutput, auditSummaryInput, auditSummaryOutput } from '@lm/shared';
-import { adminProcedure, router } from '../../core/trpc.ts';
+import { policyProcedure, router } from '../../core/trpc.ts';
 import * as audit from './audit.service.ts';
 
 const tags = ['audit'];
 
 /** GET /audit/*: Admin only. The log is append-only, so there is no write procedure. */
 export const auditRouter = router({
-  logs: adminProcedure
+  logs: policyProcedure('audit.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -21,7 +21,7 @@ export const auditRouter = router({
     .output(auditLogsOutput)
     .query(({ ctx, input }) => audit.listLogs(ctx, input)),
 
-  summary: adminProcedure
+  summary: policyProcedure('audit.read')
     .meta({
       openapi: {
         method: 'GET',

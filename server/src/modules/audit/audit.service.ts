@@ -15,9 +15,10 @@ import {
   type AuditSummaryInput,
 } from '@lm/shared';
 import type { Db } from '../../db/client.ts';
-import { badRequest } from '../../core/errors.ts';
+import { badRequest } from '../../base/errors.ts';
 import { dayEndExclusiveIso, dayStartIso } from '../reports/period.ts';
 import { countLogs, countsBy, countUsers, distinctActions, pageOfLogs, type AuditFilter } from './audit.queries.ts';
+import { pageWindow } from '../../db/list.ts';
 
 export interface AuditCtx {
   db: Db;
@@ -31,8 +32,7 @@ function range(input: { start_date?: string | undefined; end_date?: string | und
 }
 
 export async function listLogs(ctx: AuditCtx, input: AuditLogsInput): Promise<AuditLogsPage> {
-  const page = Number(input?.page ?? 1);
-  const limit = Number(input?.limit ?? DEFAULT_AUDIT_PAGE_SIZE);
+  const { page, limit, offset } = pageWindow({ page: input?.page, limit: input?.limit }, DEFAULT_AUDIT_PAGE_SIZE);
   const filter: AuditFilter = { ...range(input), user_id: input?.user_id as number | undefined, target_table: input?.target_table };
   if (input?.action) {
     // A case-insensitive substring, resolved against the distinct actions so the index serves it.
@@ -49,7 +49,7 @@ export async function listLogs(ctx: AuditCtx, input: AuditLogsInput): Promise<Au
     throw badRequest(message, [{ path: 'sort', message }]);
   }
   const order = { sort, dir: input?.order ?? (sort === 'timestamp' ? 'desc' : 'asc') } as const;
-  const logs = (page - 1) * limit < total ? await pageOfLogs(ctx.db, filter, limit, (page - 1) * limit, order) : [];
+  const logs = offset < total ? await pageOfLogs(ctx.db, filter, limit, offset, order) : [];
   return { logs, pagination: makePagination(page, limit, total) };
 }
 

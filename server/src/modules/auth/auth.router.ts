@@ -8,14 +8,14 @@ import {
   userSchema,
 } from '@lm/shared';
 import { z } from 'zod';
-import { authedProcedure, publicProcedure, router } from '../../core/trpc.ts';
+import { authedProcedure, policyProcedure, router } from '../../core/trpc.ts';
 import * as auth from './auth.service.ts';
 import * as reset from './password-reset.service.ts';
 
 const tags = ['auth'];
 
 export const authRouter = router({
-  login: publicProcedure
+  login: policyProcedure('auth.login')
     .meta({
       openapi: { method: 'POST', path: '/auth/login', tags, summary: 'Sign in; returns a bearer token and the user' },
       errors: ['UNAUTHORIZED', 'TOO_MANY_REQUESTS', 'SERVICE_UNAVAILABLE'],
@@ -24,19 +24,19 @@ export const authRouter = router({
     .output(loginOutput)
     .mutation(({ ctx, input }) => auth.login(ctx, input)),
 
-  logout: authedProcedure
+  logout: authedProcedure('auth.logout')
     .meta({ openapi: { method: 'POST', path: '/auth/logout', tags, summary: 'Revoke the current token', protect: true } })
     .input(z.object({}).optional())
     .output(successSchema)
     .mutation(({ ctx }) => auth.logout(ctx)),
 
-  me: authedProcedure
+  me: authedProcedure('auth.me')
     .meta({ openapi: { method: 'GET', path: '/auth/me', tags, summary: 'The signed-in user', protect: true } })
     .input(z.object({}).optional())
     .output(userSchema)
     .query(({ ctx }) => auth.me(ctx)),
 
-  changePassword: authedProcedure
+  changePassword: authedProcedure('auth.changePassword')
     .meta({
       openapi: {
         method: 'POST',
@@ -50,7 +50,7 @@ export const authRouter = router({
     .output(successSchema)
     .mutation(({ ctx, input }) => auth.changePassword(ctx, input)),
 
-  forgotPassword: publicProcedure
+  forgotPassword: policyProcedure('auth.forgotPassword')
     .meta({
       openapi: {
         method: 'POST',
@@ -64,7 +64,7 @@ export const authRouter = router({
     .output(successSchema)
     .mutation(({ ctx, input }) => reset.forgotPassword(ctx, input)),
 
-  resetPassword: publicProcedure
+  resetPassword: policyProcedure('auth.resetPassword')
     .meta({
       openapi: {
         method: 'POST',

@@ -5,14 +5,14 @@ import type { Context } from '../../core/context.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { assertNotInMaintenance } from '../../core/access.ts';
 import { anonymousActor, audit, userActor } from '../../core/audit.ts';
-import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
+import { AppError, badRequest, notFound, unauthorized } from '../../base/errors.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword, type HashPriority } from '../../core/passwords.ts';
 import { getSettings } from '../../core/settings.ts';
 import { findUserByEmail, getPublicUser } from '../users/users.queries.ts';
 import { accountLockKey, loginCounters, type CounterLimit } from './throttle.ts';
-import { hashDevice, rememberSource, resolveSource } from './sources.ts';
-import { createSession, revokeSession, revokeUserSessions } from './sessions.ts';
-import { notifyUser, passwordChangedNotice } from '../inbox/notify.ts';
+import { hashDevice, rememberSource, resolveSource } from '../../core/sources.ts';
+import { createSession, revokeSession, revokeUserSessions } from '../../core/sessions.ts';
+import { notifyUser, passwordChangedNotice } from '../notifications/notify.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 

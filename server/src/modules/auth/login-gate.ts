@@ -12,7 +12,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { knownSources } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { HASH_BUSY_MESSAGE } from '../../core/passwords.ts';
-import { DEVICE_COOKIE_PATTERN, hashDevice, KNOWN_SOURCE_DAYS, readDeviceCookie } from './sources.ts';
+import { DEVICE_COOKIE_PATTERN, hashDevice, KNOWN_SOURCE_DAYS, readDeviceCookie } from '../../core/sources.ts';
 
 /** Sign-in requests from unknown sources in flight at once; beyond this they are refused. */
 export const GATE_SLOTS = 16;

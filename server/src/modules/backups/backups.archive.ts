@@ -11,7 +11,7 @@ import { Transform } from 'node:stream';
 import yazl from 'yazl';
 import yauzl from 'yauzl';
 import { z } from 'zod';
-import { AppError, badRequest } from '../../core/errors.ts';
+import { AppError, badRequest } from '../../base/errors.ts';
 
 export const DATABASE_ENTRY = 'database.sqlite';
 export const MANIFEST_ENTRY = 'manifest.json';

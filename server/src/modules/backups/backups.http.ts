@@ -20,6 +20,7 @@ import {
   BACKUP_TYPE_LABELS,
   backupFileName,
   backupPageQuery,
+  can,
   formatBytes,
   type Backup,
   type BackupPageQuery,
@@ -32,7 +33,7 @@ import {
 } from '@lm/shared';
 import type { FileRoutes } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
-import { AppError, badRequest } from '../../core/errors.ts';
+import { AppError, badRequest, forbidden } from '../../base/errors.ts';
 import { getSettings } from '../../core/settings.ts';
 import { listExports } from '../../http/list-export.ts';
 import * as backups from './backups.service.ts';
@@ -69,7 +70,7 @@ export const backupsFileRoutes: FileRoutes = {
       });
 
       scope.get<{ Params: { id: string } }>('/admin/backups/:id/download', async (req, reply) => {
-        const ctx = await authenticate(deps, req, ['Admin']);
+        const ctx = await authenticate(deps, req, 'backups.read');
         const id = idParam.safeParse(req.params.id);
         if (!id.success) throw badRequest('Backup id must be a positive whole number');
         const file = await backups.zipPathOf(ctx, id.data);
@@ -83,7 +84,7 @@ export const backupsFileRoutes: FileRoutes = {
       });
 
       scope.post('/admin/backups/upload', async (req): Promise<UploadResult> => {
-        const ctx = await authenticate(deps, req, ['Admin']);
+        const ctx = await authenticate(deps, req, 'backups.upload');
         if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the backup as multipart/form-data with a "file" field');
         const limitMb = (await getSettings(ctx.db)).max_file_size_mb;
         const work = backups.workDir(ctx);
@@ -118,6 +119,8 @@ export const backupsFileRoutes: FileRoutes = {
           const fields = uploadFields.safeParse(raw);
           if (!fields.success) throw badRequest(fields.error.issues[0]?.message ?? 'The request is not valid');
           const { description, restore, ...flagFields } = fields.data;
+          // Restoring what was uploaded is the restore action's (the route itself is the upload's).
+          if (restore && !can(ctx.user, 'backups.restore')) throw forbidden();
           const flags = restoreFlagsSchema.parse(flagFields);
           if (restore && chosenGroups(flags).length === 0) throw badRequest(BACKUP_STRINGS.noGroup);
 
@@ -131,6 +134,10 @@ export const backupsFileRoutes: FileRoutes = {
         }
       });
     });
+  },
+  access: {
+    'GET /admin/backups/{id}/download': 'backups.read',
+    'POST /admin/backups/upload': 'backups.upload',
   },
   paths: {
     '/admin/backups/{id}/download': {
@@ -194,7 +201,7 @@ export const backupsFileRoutes: FileRoutes = {
 export const backupsExport = listExports({
   path: '/admin/backups/export',
   name: 'backups',
-  roles: ['Admin'],
+  action: 'backups.read',
   query: backupPageQuery,
   page: async (ctx, q: BackupPageQuery, pageNo, limit) => (await backups.page(ctx, { ...q, page: pageNo, limit })).backups,
   rows: 'One row per backup matching the filters of GET /admin/backups/page (search, status, type), in its sort and order (default newest first); the list, not the backup files',

@@ -7,7 +7,7 @@
  * refuses the whole restore (409, nothing changed).
  */
 import { and, eq, isNull, ne } from 'drizzle-orm';
-import { ROLE, type BackupGroup, type RestoreResult } from '@lm/shared';
+import { can, type BackupGroup, type RestoreResult } from '@lm/shared';
 import type { AuthedContext } from '../../core/context.ts';
 import { audit } from '../../core/audit.ts';
 import { knownSources, sessions, users } from '../../db/schema/index.ts';
@@ -36,7 +36,7 @@ export interface RestoreMeta {
 
 /**
  * Restored users may have other passwords, roles or states: every session ends, except the caller's
- * own when the same person is still an active Admin in the restored data. Known sign-in sources were
+ * own when the same person is still active in the restored data and may still restore (an Admin, by the policy). Known sign-in sources were
  * learnt for the accounts as they were (restored ids may be other people), so they go.
  */
 async function endSessions(tx: Tx, ctx: AuthedContext): Promise<boolean> {
@@ -45,7 +45,7 @@ async function endSessions(tx: Tx, ctx: AuthedContext): Promise<boolean> {
     .from(users)
     .where(eq(users.user_id, ctx.user.user_id));
   const keep =
-    !!me && me.email.toLowerCase() === ctx.user.email.toLowerCase() && me.role_id === ROLE.Admin && me.is_active && !me.deleted_at;
+    !!me && me.email.toLowerCase() === ctx.user.email.toLowerCase() && can(me, 'backups.restore') && me.is_active && !me.deleted_at;
   await tx
     .update(sessions)
     .set({ revoked_at: new Date().toISOString() })

@@ -10,7 +10,7 @@ import {
   restoreResultSchema,
   successSchema,
 } from '@lm/shared';
-import { adminProcedure, router } from '../../core/trpc.ts';
+import { policyProcedure, router } from '../../core/trpc.ts';
 import * as backups from './backups.service.ts';
 
 const tags = ['backups'];
@@ -20,13 +20,13 @@ const tags = ['backups'];
  * (backups.http.ts): the REST adapter cannot send or receive files.
  */
 export const backupsRouter = router({
-  list: adminProcedure
+  list: policyProcedure('backups.read')
     .meta({ openapi: { method: 'GET', path: '/admin/backups', tags, summary: 'Backups with totals', protect: true } })
     .input(z.object({}).optional())
     .output(backupListSchema)
     .query(({ ctx }) => backups.list(ctx)),
 
-  page: adminProcedure
+  page: policyProcedure('backups.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -41,7 +41,7 @@ export const backupsRouter = router({
     .output(backupPageOutput)
     .query(({ ctx, input }) => backups.page(ctx, input)),
 
-  create: adminProcedure
+  create: policyProcedure('backups.create')
     .meta({
       openapi: {
         method: 'POST',
@@ -55,7 +55,7 @@ export const backupsRouter = router({
     .output(backupSchema)
     .mutation(({ ctx, input }) => backups.create(ctx, input)),
 
-  restore: adminProcedure
+  restore: policyProcedure('backups.restore')
     .meta({
       openapi: {
         method: 'POST',
@@ -73,7 +73,7 @@ export const backupsRouter = router({
       return backups.restore(ctx, id, flags);
     }),
 
-  delete: adminProcedure
+  delete: policyProcedure('backups.delete')
     .meta({
       openapi: { method: 'DELETE', path: '/admin/backups/{id}', tags, summary: 'Delete a backup and its file', protect: true },
       errors: ['CONFLICT'],

@@ -13,7 +13,6 @@ import {
   BACKUP_STRINGS,
   type Backup,
   type BackupGroup,
-  makePagination,
   type BackupList,
   type BackupPage,
   type BackupPageQuery,
@@ -26,7 +25,7 @@ import {
 import { backups, documentVersions, users } from '../../db/schema/index.ts';
 import type { AuthedContext, Context } from '../../core/context.ts';
 import { audit } from '../../core/audit.ts';
-import { AppError, badRequest, conflict, notFound } from '../../core/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../base/errors.ts';
 import { getSettings, invalidateSettings } from '../../core/settings.ts';
 import { applyRuntimeSettings } from '../settings/settings.service.ts';
 import {
@@ -43,6 +42,7 @@ import {
 import { prepareSnapshot, removeDatabaseFile, takeSnapshot } from './backups.snapshot.ts';
 import { restoreGroups } from './backups.restore.ts';
 import { caseInsensitive, containsText, countOf, countWhere, sumOf } from '../../db/sql.ts';
+import { directionOf, orderOf, readPage } from '../../db/list.ts';
 
 function readAppVersion(): string {
   try {
@@ -141,22 +141,22 @@ async function totals(ctx: Pick<Context, 'db'>): Promise<BackupTotals> {
  * page, its total, and the cards' figures over every backup.
  */
 export async function page(ctx: Pick<Context, 'db'>, q: BackupPageQuery = {}): Promise<BackupPage> {
-  const pageNo = q.page ?? 1;
-  const limit = q.limit ?? 20;
   const where = and(
     q.search ? or(containsText(backups.description, q.search), containsText(creatorName, q.search)) : undefined,
     q.status ? eq(backups.status, q.status) : undefined,
     q.type ? eq(backups.type, q.type) : undefined,
   );
-  const sort = q.sort ?? 'created_at';
-  const dir = (q.order ?? (sort === 'created_at' ? 'desc' : 'asc')) === 'desc' ? desc : asc;
-  const [counted] = await ctx.db.select({ n: countOf() }).from(backups).leftJoin(users, eq(users.user_id, backups.created_by)).where(where);
-  const rows = await selectBackups(ctx)
-    .where(where)
-    .orderBy(dir(BACKUP_SORT[sort]), dir(backups.id))
-    .limit(limit)
-    .offset((pageNo - 1) * limit);
-  return { backups: rows.map(toBackup), pagination: makePagination(pageNo, limit, counted?.n ?? 0), totals: await totals(ctx) };
+  const { rows, pagination } = await readPage(q, {
+    count: async () =>
+      (await ctx.db.select({ n: countOf() }).from(backups).leftJoin(users, eq(users.user_id, backups.created_by)).where(where))[0]?.n,
+    rows: ({ limit, offset }) =>
+      selectBackups(ctx)
+        .where(where)
+        .orderBy(...orderOf([BACKUP_SORT[q.sort ?? 'created_at']], directionOf(q, 'created_at'), backups.id))
+        .limit(limit)
+        .offset(offset),
+  });
+  return { backups: rows.map(toBackup), pagination, totals: await totals(ctx) };
 }
 
 /** The zip of a completed backup (404 when the row or its file is gone, 409 unless completed). */

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { checkAndMigrateSnapshot, removeDatabaseFile, removeSidecars, snapshotTo, type Db } from '../../db/portable.ts';
-import { AppError, badRequest, conflict } from '../../core/errors.ts';
+import { AppError, badRequest, conflict } from '../../base/errors.ts';
 import { extractBackup, NOT_A_BACKUP, type Manifest, type SchemaVersion } from './backups.archive.ts';
 
 export { removeDatabaseFile, removeSidecars };

@@ -6,7 +6,7 @@ import { listBrokerages } from './brokerages.service.ts';
 export const brokeragesExport = listExports({
   path: '/brokerages/export',
   name: 'brokerages',
-  roles: ['Admin'],
+  action: 'brokerages.read',
   query: brokeragesListQuery,
   page: async (ctx, q, page, limit) => (await listBrokerages(ctx, { ...q, page, limit })).brokerages,
   rows: 'One row per brokerage matching the search of GET /brokerages, in its sort and order',

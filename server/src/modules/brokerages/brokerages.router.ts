@@ -10,14 +10,14 @@ import {
   successSchema,
 } from '@lm/shared';
 import { z } from 'zod';
-import { adminProcedure, router } from '../../core/trpc.ts';
+import { policyProcedure, router } from '../../core/trpc.ts';
 import * as brokerages from './brokerages.service.ts';
 
 const tags = ['brokerages'];
 
 /** Brokerages are Admin only (docs/decisions.md); every other role gets 403. */
 export const brokeragesRouter = router({
-  list: adminProcedure
+  list: policyProcedure('brokerages.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -31,13 +31,13 @@ export const brokeragesRouter = router({
     .output(brokeragesListOutput)
     .query(({ ctx, input }) => brokerages.listBrokerages(ctx, input)),
 
-  create: adminProcedure
+  create: policyProcedure('brokerages.create')
     .meta({ openapi: { method: 'POST', path: '/brokerages', tags, summary: 'Create a brokerage', protect: true }, errors: ['CONFLICT'] })
     .input(brokerageCreateInput)
     .output(brokerageSchema)
     .mutation(({ ctx, input }) => brokerages.createBrokerage(ctx, input)),
 
-  update: adminProcedure
+  update: policyProcedure('brokerages.update')
     .meta({
       openapi: { method: 'PUT', path: '/brokerages/{id}', tags, summary: 'Update a brokerage', protect: true },
       errors: ['CONFLICT'],
@@ -46,7 +46,7 @@ export const brokeragesRouter = router({
     .output(brokerageSchema)
     .mutation(({ ctx, input }) => brokerages.updateBrokerage(ctx, input)),
 
-  delete: adminProcedure
+  delete: policyProcedure('brokerages.delete')
     .meta({
       openapi: {
         method: 'DELETE',
@@ -60,14 +60,14 @@ export const brokeragesRouter = router({
     .output(successSchema)
     .mutation(({ ctx, input }) => brokerages.deleteBrokerage(ctx, input.id)),
 
-  users: adminProcedure
+  users: policyProcedure('brokerages.read')
     .meta({ openapi: { method: 'GET', path: '/brokerages/{id}/users', tags, summary: 'The users of a brokerage', protect: true } })
     .input(brokerageIdInput)
     .output(brokerageUsersOutput)
     .query(({ ctx, input }) => brokerages.brokerageUsers(ctx, input.id)),
 
   /** Every brokerage's id and name, for the selects of the Users screen (browser only). */
-  options: adminProcedure
+  options: policyProcedure('brokerages.read')
     .input(z.object({}).optional())
     .output(brokerageOptionsOutput)
     .query(({ ctx }) => brokerages.brokerageOptions(ctx)),

@@ -4,7 +4,6 @@
  */
 import { and, asc, count, desc, eq, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
-  makePagination,
   ROLE,
   type Brokerage,
   type BrokerageSort,
@@ -20,8 +19,9 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsText } from '../../db/sql.ts';
 import type { Context } from '../../core/context.ts';
 import { audit } from '../../core/audit.ts';
-import { conflict, notFound } from '../../core/errors.ts';
+import { conflict, notFound } from '../../base/errors.ts';
 import { unassignBrokerageUsers, usersOfBrokerage } from '../users/users.service.ts';
+import { readPage } from '../../db/list.ts';
 
 type BrokerageRow = typeof brokerages.$inferSelect;
 
@@ -67,16 +67,19 @@ export async function listBrokerages(ctx: Context, input: z.output<typeof broker
       containsText(brokerages.phone, text),
     );
   }
-  const total = (await ctx.db.select({ n: count() }).from(brokerages).where(where))[0]?.n ?? 0;
   const direction = input.order === 'desc' ? desc : asc;
-  const rows = await ctx.db
-    .select(columns)
-    .from(brokerages)
-    .where(where)
-    .orderBy(...SORT_KEYS[input.sort ?? 'name'](direction), asc(brokerages.brokerage_id))
-    .limit(input.limit)
-    .offset((input.page - 1) * input.limit);
-  return { brokerages: rows, pagination: makePagination(input.page, input.limit, total) };
+  const { rows, pagination } = await readPage(input, {
+    count: async () => (await ctx.db.select({ n: count() }).from(brokerages).where(where))[0]?.n,
+    rows: ({ limit, offset }) =>
+      ctx.db
+        .select(columns)
+        .from(brokerages)
+        .where(where)
+        .orderBy(...SORT_KEYS[input.sort ?? 'name'](direction), asc(brokerages.brokerage_id))
+        .limit(limit)
+        .offset(offset),
+  });
+  return { brokerages: rows, pagination };
 }
 
 async function getBrokerage(db: DbOrTx, id: number): Promise<Brokerage> {

@@ -6,6 +6,7 @@ import { pageRules } from './ce-rules.service.ts';
 export const ceRulesExport = listExports({
   path: '/ce-rules/export',
   name: 'ce-rules',
+  action: 'ceRules.read',
   query: ceRulePageQuery,
   page: async (ctx, q, page, limit) => (await pageRules(ctx, { ...q, page, limit })).rules,
   rows: 'One row per state CE rule matching the filters of GET /ce-rules/page (state, license_type), in its sort and order; topics as "topic: hours" joined with "; "',

@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { ceRuleCreateInput, ceRulePageOutput, ceRulePageQuery, ceRuleSchema, ceRuleUpdateInput, idParam, successSchema } from '@lm/shared';
-import { adminProcedure, authedProcedure, router } from '../../core/trpc.ts';
+import { authedProcedure, policyProcedure, router } from '../../core/trpc.ts';
 import * as rules from './ce-rules.service.ts';
 
 const tags = ['ce-rules'];
 
 /** State CE rules: everyone signed in reads (progress shows them); Admins write. */
 export const ceRulesRouter = router({
-  list: authedProcedure
+  list: authedProcedure('ceRules.read')
     .meta({ openapi: { method: 'GET', path: '/ce-rules', tags, summary: 'State CE rules (by state and license type)', protect: true } })
     .input(z.object({}).optional())
     .output(z.array(ceRuleSchema))
     .query(({ ctx }) => rules.listRules(ctx)),
 
-  page: authedProcedure
+  page: authedProcedure('ceRules.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -27,7 +27,7 @@ export const ceRulesRouter = router({
     .output(ceRulePageOutput)
     .query(({ ctx, input }) => rules.pageRules(ctx, input)),
 
-  create: adminProcedure
+  create: policyProcedure('ceRules.create')
     .meta({
       openapi: {
         method: 'POST',
@@ -42,7 +42,7 @@ export const ceRulesRouter = router({
     .output(ceRuleSchema)
     .mutation(({ ctx, input }) => rules.createRule(ctx, input)),
 
-  update: adminProcedure
+  update: policyProcedure('ceRules.update')
     .meta({
       openapi: { method: 'PUT', path: '/ce-rules/{id}', tags, summary: 'Update a state CE rule (any subset of fields)', protect: true },
       errors: ['CONFLICT'],
@@ -51,7 +51,7 @@ export const ceRulesRouter = router({
     .output(ceRuleSchema)
     .mutation(({ ctx, input }) => rules.updateRule(ctx, input)),
 
-  delete: adminProcedure
+  delete: policyProcedure('ceRules.delete')
     .meta({ openapi: { method: 'DELETE', path: '/ce-rules/{id}', tags, summary: 'Delete a state CE rule', protect: true } })
     .input(z.object({ id: idParam }))
     .output(successSchema)

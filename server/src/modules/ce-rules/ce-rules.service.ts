@@ -4,10 +4,9 @@
  * taken at renewal (the next cycle's required hours and expiration). A change of a rule's topics or repeat
  * credit refreshes the CE caches of the licenses it covers (and covered), in the same transaction.
  */
-import { and, asc, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   CE_MESSAGES,
-  makePagination,
   topicsFit,
   type CeRule,
   type CeRulePage,
@@ -23,9 +22,10 @@ import { countOf, jsonArrayLength } from '../../db/sql.ts';
 import type { Context } from '../../core/context.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { audit } from '../../core/audit.ts';
-import { badRequest, conflict } from '../../core/errors.ts';
+import { badRequest, conflict } from '../../base/errors.ts';
 import { found } from '../../core/scope.ts';
 import { refreshCeCaches, ruleLicenses, toCeRule } from '../licenses/ce-ledger.ts';
+import { orderOf, readPage } from '../../db/list.ts';
 
 async function byId(db: DbOrTx, id: number) {
   const [row] = await db.select().from(ceRules).where(eq(ceRules.rule_id, id));
@@ -66,26 +66,24 @@ const SORTS: Record<CeRuleSortColumn, SQL[]> = {
   notes: [sql`coalesce(${ceRules.notes}, '')`],
 };
 
-export const DEFAULT_PAGE_SIZE = 20;
-
 /** GET /ce-rules/page: one page of the rules in the chosen order (the id breaks ties), and the total. */
 export async function pageRules(ctx: Pick<Context, 'db'>, q: z.output<typeof ceRulePageQuery> = {}): Promise<CeRulePage> {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const where = and(
     q.state ? eq(ceRules.state, q.state) : undefined,
     q.license_type ? eq(ceRules.license_type, q.license_type) : undefined,
   );
-  const dir = q.order === 'desc' ? desc : asc;
-  const [counted] = await ctx.db.select({ n: countOf() }).from(ceRules).where(where);
-  const rows = await ctx.db
-    .select()
-    .from(ceRules)
-    .where(where)
-    .orderBy(...SORTS[q.sort ?? 'state'].map((c) => dir(c)), dir(ceRules.rule_id))
-    .limit(limit)
-    .offset((page - 1) * limit);
-  return { rules: rows.map(toCeRule), pagination: makePagination(page, limit, counted?.n ?? 0) };
+  const { rows, pagination } = await readPage(q, {
+    count: async () => (await ctx.db.select({ n: countOf() }).from(ceRules).where(where))[0]?.n,
+    rows: ({ limit, offset }) =>
+      ctx.db
+        .select()
+        .from(ceRules)
+        .where(where)
+        .orderBy(...orderOf(SORTS[q.sort ?? 'state'], q.order ?? 'asc', ceRules.rule_id))
+        .limit(limit)
+        .offset(offset),
+  });
+  return { rules: rows.map(toCeRule), pagination };
 }
 
 export async function createRule(ctx: AuthedContext, input: z.output<typeof ceRuleCreateInput>): Promise<CeRule> {

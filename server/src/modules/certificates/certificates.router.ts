@@ -1,12 +1,12 @@
 import { certificateCompletionInput, completionCertificateSchema, completionSchema, documentExtractionSchema, idParam } from '@lm/shared';
 import { z } from 'zod';
-import { authedProcedure, roleProcedure, router } from '../../core/trpc.ts';
+import { authedProcedure, policyProcedure, router } from '../../core/trpc.ts';
 import * as certificates from './certificates.service.ts';
 
 const tags = ['documents'];
 
 export const certificatesRouter = router({
-  extraction: authedProcedure
+  extraction: authedProcedure('documents.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -21,7 +21,7 @@ export const certificatesRouter = router({
     .output(documentExtractionSchema)
     .query(({ ctx, input }) => certificates.getExtraction(ctx, input.id)),
 
-  recordCompletion: roleProcedure('Admin', 'Broker', 'Agent')
+  recordCompletion: policyProcedure('certificates.recordCompletion')
     .meta({
       openapi: {
         method: 'POST',
@@ -37,7 +37,7 @@ export const certificatesRouter = router({
     .output(completionSchema)
     .mutation(({ ctx, input }) => certificates.recordFromCertificate(ctx, input)),
 
-  forCompletion: authedProcedure
+  forCompletion: authedProcedure('completions.read')
     .meta({
       openapi: {
         method: 'GET',

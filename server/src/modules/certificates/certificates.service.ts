@@ -18,7 +18,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import type { AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
-import { badRequest, conflict } from '../../core/errors.ts';
+import { badRequest, conflict } from '../../base/errors.ts';
 import { found } from '../../core/scope.ts';
 // The one rule of who sees a document (docs/decisions.md "Documents").
 import { visibleDocumentsCondition } from '../documents/documents.service.ts';

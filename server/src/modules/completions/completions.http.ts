@@ -6,6 +6,7 @@ import { pageCompletions } from './completions.service.ts';
 export const completionsExport = listExports({
   path: '/completions/export',
   name: 'completions',
+  action: 'completions.read',
   query: completionPageQuery,
   page: async (ctx, q, page, limit) => (await pageCompletions(ctx, { ...q, page, limit })).completions,
   rows: "One row per completion in the caller's scope (Admin all, Broker its brokerage's, Agent own, School its courses') matching the filters of GET /completions/page (status, course_id, user_id, license_id, search), in its sort and order",

@@ -11,13 +11,13 @@ import {
   idParam,
 } from '@lm/shared';
 import { z } from 'zod';
-import { authedProcedure, roleProcedure, router } from '../../core/trpc.ts';
+import { authedProcedure, policyProcedure, router } from '../../core/trpc.ts';
 import * as completions from './completions.service.ts';
 
 const tags = ['completions'];
 
 export const completionsRouter = router({
-  list: authedProcedure
+  list: authedProcedure('completions.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -31,7 +31,7 @@ export const completionsRouter = router({
     .output(z.array(completionSchema))
     .query(({ ctx, input }) => completions.listCompletions(ctx, input)),
 
-  page: authedProcedure
+  page: authedProcedure('completions.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -46,7 +46,7 @@ export const completionsRouter = router({
     .output(completionPageOutput)
     .query(({ ctx, input }) => completions.pageCompletions(ctx, input)),
 
-  create: roleProcedure('Admin', 'Broker', 'Agent', 'School')
+  create: policyProcedure('completions.create')
     .meta({
       openapi: {
         method: 'POST',
@@ -62,7 +62,7 @@ export const completionsRouter = router({
     .output(completionSchema)
     .mutation(({ ctx, input }) => completions.recordCompletion(ctx, input)),
 
-  review: roleProcedure('Admin', 'School')
+  review: policyProcedure('completions.review')
     .meta({
       openapi: {
         method: 'POST',
@@ -77,7 +77,7 @@ export const completionsRouter = router({
     .output(completionSchema)
     .mutation(({ ctx, input }) => completions.reviewCompletion(ctx, input)),
 
-  people: roleProcedure('Admin', 'School')
+  people: policyProcedure('completions.people')
     .meta({
       openapi: {
         method: 'GET',
@@ -93,7 +93,7 @@ export const completionsRouter = router({
     .query(({ ctx, input }) => completions.completionPeople(ctx, input)),
 
   /** The Record Completion form's license choices (tRPC only; GET /api/licenses is the full list). */
-  myLicenses: roleProcedure('Admin', 'Broker', 'Agent')
+  myLicenses: policyProcedure('completions.licenses')
     .input(z.object({ user_id: idParam.optional() }).optional())
     .output(z.array(completionLicenseOptionSchema))
     .query(({ ctx, input }) => completions.licenseOptions(ctx, input?.user_id)),

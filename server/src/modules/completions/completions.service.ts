@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import {
+  can,
   CE_MESSAGES,
   COMPLETION_MESSAGES,
   COMPLETION_PEOPLE_LIMIT,
   ROLE,
-  makePagination,
   roundHours,
   type Completion,
   type CompletionPage,
@@ -23,15 +23,16 @@ import { completions, courses, licenses, users } from '../../db/schema/index.ts'
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
-import { isAdmin, isAgent, isBroker, isSchool, type AuthUser } from '../../core/identity.ts';
+import { isAgent, isBroker, isSchool, type AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
 import { today } from '../../core/dates.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../core/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../base/errors.ts';
 import { found, visibleUsersCondition } from '../../core/scope.ts';
 import { cycleContaining, ledgerOf, refreshCeCache } from '../licenses/ce-ledger.ts';
 import { assertHolder, assertLicenseOfHolder } from '../licenses/licenses.service.ts';
-import { notifyCourseCompleted } from '../notifications/events.ts';
-import { notifyUser, type InboxMessage } from '../inbox/notify.ts';
+import { notifyCourseCompleted } from '../notification-management/events.ts';
+import { notifyUser, type NotificationMessage } from '../notifications/notify.ts';
+import { directionOf, orderOf, readPage } from '../../db/list.ts';
 
 /**
  * Who sees which completions (docs/decisions.md): Admin all; Broker its own and its brokerage's people's;
@@ -117,27 +118,28 @@ const SORTS: Record<CompletionSortColumn, SQL[]> = {
   created_at: [sql`${completions.created_at}`],
 };
 
-export const DEFAULT_PAGE_SIZE = 20;
-
 /** GET /completions/page: one page of the caller's completions in the chosen order (the id breaks ties), and the total. */
 export async function pageCompletions(ctx: AuthedContext, q: z.output<typeof completionPageQuery> = {}): Promise<CompletionPage> {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const where = whereOf(ctx, q);
-  const dir = (q.order ?? (q.sort ? 'asc' : 'desc')) === 'desc' ? desc : asc;
-  const [counted] = await ctx.db
-    .select({ n: countOf() })
-    .from(completions)
-    .innerJoin(users, eq(users.user_id, completions.user_id))
-    .innerJoin(courses, eq(courses.course_id, completions.course_id))
-    .leftJoin(licenses, eq(licenses.license_id, completions.license_id))
-    .where(where);
-  const rows = await baseQuery(ctx.db)
-    .where(where)
-    .orderBy(...SORTS[q.sort ?? 'created_at'].map((c) => dir(c)), dir(completions.completion_id))
-    .limit(limit)
-    .offset((page - 1) * limit);
-  return { completions: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
+  const { rows, pagination } = await readPage(q, {
+    count: async () =>
+      (
+        await ctx.db
+          .select({ n: countOf() })
+          .from(completions)
+          .innerJoin(users, eq(users.user_id, completions.user_id))
+          .innerJoin(courses, eq(courses.course_id, completions.course_id))
+          .leftJoin(licenses, eq(licenses.license_id, completions.license_id))
+          .where(where)
+      )[0]?.n,
+    rows: ({ limit, offset }) =>
+      baseQuery(ctx.db)
+        .where(where)
+        .orderBy(...orderOf(SORTS[q.sort ?? 'created_at'], directionOf(q, 'created_at'), completions.completion_id))
+        .limit(limit)
+        .offset(offset),
+  });
+  return { completions: rows, pagination };
 }
 
 /**
@@ -154,7 +156,8 @@ async function resolveHolder(ctx: AuthedContext, tx: Tx, requested: number | nul
     return assertLiveHolder(tx, requested);
   }
   const userId = requested ?? ctx.user.user_id;
-  if (isAgent(ctx.user) && userId !== ctx.user.user_id) throw forbidden(COMPLETION_MESSAGES.onlyOwn);
+  // The policy's rule of completions.create: an Agent records only its own.
+  if (!can(ctx.user, 'completions.create', { user_id: userId })) throw forbidden(COMPLETION_MESSAGES.onlyOwn);
   return (await assertHolder(tx, ctx.user, userId, COMPLETION_MESSAGES.holderRole)).user_id;
 }
 
@@ -179,7 +182,7 @@ async function assertLiveHolder(tx: Tx, userId: number): Promise<number> {
  */
 export async function recordCompletion(ctx: AuthedContext, input: z.output<typeof completionCreateInput>): Promise<Completion> {
   const created = await ctx.db.transaction((tx) => recordCompletionIn(ctx, tx, input));
-  // course_completed, as after an approval: after the commit, in the background (notifications/events.ts).
+  // course_completed, as after an approval: after the commit, in the background (notification-management/events.ts).
   if (created.status === 'Approved') notifyCourseCompleted(ctx, created.completion_id);
   return created;
 }
@@ -268,7 +271,7 @@ function assertLateCredit(ledger: NonNullable<Awaited<ReturnType<typeof ledgerOf
 }
 
 /** The holder's in-app notification of a review (docs/decisions.md "Notification centre"). */
-function reviewNotice(c: Completion): InboxMessage {
+function reviewNotice(c: Completion): NotificationMessage {
   const approved = c.status === 'Approved';
   const hours = `${c.hours} CE hour${c.hours === 1 ? '' : 's'}`;
   return {
@@ -298,14 +301,14 @@ function reviewNotice(c: Completion): InboxMessage {
 export async function reviewCompletion(ctx: AuthedContext, input: z.output<typeof completionReviewInput>): Promise<Completion> {
   const { result, approvedNow } = await ctx.db.transaction(async (tx) => {
     const old = found(await getVisible(tx, ctx.user, input.id), 'Completion');
-    // Only reviewers reach here (roleProcedure), and a School only sees its own courses' completions.
-    if (!isAdmin(ctx.user) && !(isSchool(ctx.user) && old.course_school_id === ctx.user.user_id)) throw notFound('Completion');
+    // Only reviewers reach here (policyProcedure); the policy's rule: a School reviews only its own courses' completions.
+    if (!can(ctx.user, 'completions.review', old)) throw notFound('Completion');
     const note = input.note ?? old.note;
     if (old.status === input.status && note === old.note) return { result: old, approvedNow: false };
     const updated = await applyReview(ctx, tx, old, input.status, note);
     return { result: updated, approvedNow: updated.status === 'Approved' && old.status !== 'Approved' };
   });
-  // course_completed: after the commit, in the background; never fails the review (notifications/events.ts).
+  // course_completed: after the commit, in the background; never fails the review (notification-management/events.ts).
   if (approvedNow) notifyCourseCompleted(ctx, result.completion_id);
   return result;
 }

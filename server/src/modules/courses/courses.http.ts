@@ -6,6 +6,7 @@ import { pageCourses } from './courses.service.ts';
 export const coursesExport = listExports({
   path: '/courses/export',
   name: 'courses',
+  action: 'courses.read',
   query: coursePageQuery,
   page: async (ctx, q, page, limit) => (await pageCourses(ctx, { ...q, page, limit })).courses,
   rows: 'One row per course matching the filters of GET /courses (is_active, course_type, search, school_id), in the sort and order of GET /courses/page',

@@ -9,15 +9,13 @@ import {
   successSchema,
 } from '@lm/shared';
 import { z } from 'zod';
-import { authedProcedure, roleProcedure, router } from '../../core/trpc.ts';
+import { authedProcedure, policyProcedure, router } from '../../core/trpc.ts';
 import * as courses from './courses.service.ts';
 
 const tags = ['courses'];
-/** Admins manage every course, Schools their own (the service checks ownership); Brokers and Agents only read. */
-const managerProcedure = roleProcedure('Admin', 'School');
 
 export const coursesRouter = router({
-  list: authedProcedure
+  list: authedProcedure('courses.read')
     .meta({
       openapi: { method: 'GET', path: '/courses', tags, summary: 'All courses (every signed-in user may read them)', protect: true },
     })
@@ -25,7 +23,7 @@ export const coursesRouter = router({
     .output(z.array(courseSchema))
     .query(({ ctx, input }) => courses.listCourses(ctx, input)),
 
-  page: authedProcedure
+  page: authedProcedure('courses.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -39,7 +37,7 @@ export const coursesRouter = router({
     .output(coursePageOutput)
     .query(({ ctx, input }) => courses.pageCourses(ctx, input)),
 
-  create: managerProcedure
+  create: policyProcedure('courses.create')
     .meta({
       openapi: { method: 'POST', path: '/courses', tags, summary: 'Create a course (Admin, or a School for itself)', protect: true },
     })
@@ -47,7 +45,7 @@ export const coursesRouter = router({
     .output(courseSchema)
     .mutation(({ ctx, input }) => courses.createCourse(ctx, input)),
 
-  update: managerProcedure
+  update: policyProcedure('courses.update')
     .meta({
       openapi: { method: 'PUT', path: '/courses/{id}', tags, summary: 'Update a course (Admin, or the owning School)', protect: true },
     })
@@ -55,7 +53,7 @@ export const coursesRouter = router({
     .output(courseSchema)
     .mutation(({ ctx, input }) => courses.updateCourse(ctx, input)),
 
-  delete: managerProcedure
+  delete: policyProcedure('courses.delete')
     .meta({
       openapi: {
         method: 'DELETE',

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm';
 import {
+  can,
   COURSE_MESSAGES,
-  makePagination,
   toCents,
   toDollars,
   type Course,
@@ -17,10 +17,11 @@ import { completions, courses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
-import { isAdmin, isSchool, type AuthUser } from '../../core/identity.ts';
+import { isSchool, type AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
-import { badRequest, conflict, forbidden } from '../../core/errors.ts';
+import { badRequest, conflict, forbidden } from '../../base/errors.ts';
 import { found } from '../../core/scope.ts';
+import { directionOf, orderOf, readPage } from '../../db/list.ts';
 type CourseRow = typeof courses.$inferSelect;
 
 /*
@@ -98,30 +99,29 @@ const SORTS: Record<CourseSortColumn, SQL[]> = {
   created_at: [sql`${courses.created_at}`],
 };
 
-export const DEFAULT_PAGE_SIZE = 20;
-
 /** GET /courses/page: one page of the filtered list in the chosen order (the id breaks ties), and the total. */
 export async function pageCourses(ctx: AuthedContext, q: z.output<typeof coursePageQuery> = {}): Promise<CoursePage> {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const where = whereOf(q);
-  const dir = (q.order ?? (q.sort ? 'asc' : 'desc')) === 'desc' ? desc : asc;
-  const [counted] = await ctx.db.select({ n: countOf() }).from(courses).where(where);
-  const rows = await ctx.db
-    .select(selection())
-    .from(courses)
-    .where(where)
-    .orderBy(...SORTS[q.sort ?? 'created_at'].map((c) => dir(c)), dir(courses.course_id))
-    .limit(limit)
-    .offset((page - 1) * limit);
-  return { courses: rows.map(toCourse), pagination: makePagination(page, limit, counted?.n ?? 0) };
+  const { rows, pagination } = await readPage(q, {
+    count: async () => (await ctx.db.select({ n: countOf() }).from(courses).where(where))[0]?.n,
+    rows: ({ limit, offset }) =>
+      ctx.db
+        .select(selection())
+        .from(courses)
+        .where(where)
+        .orderBy(...orderOf(SORTS[q.sort ?? 'created_at'], directionOf(q, 'created_at'), courses.course_id))
+        .limit(limit)
+        .offset(offset),
+  });
+  return { courses: rows.map(toCourse), pagination };
 }
 
-/** A School may manage only its own courses: 403 (the course is visible to it, so 404 would be a lie). */
-function assertCanManage(actor: AuthUser, course: Course) {
-  if (isAdmin(actor)) return;
-  if (isSchool(actor) && course.school_id === actor.user_id) return;
-  throw forbidden(COURSE_MESSAGES.notOwner);
+/**
+ * A School may manage only its own courses (the policy's rule of courses.update and courses.delete): 403, since
+ * the course is visible to it and 404 would be a lie.
+ */
+function assertCanManage(actor: AuthUser, action: 'courses.update' | 'courses.delete', course: Course) {
+  if (!can(actor, action, course)) throw forbidden(COURSE_MESSAGES.notOwner);
 }
 
 /** The owner an Admin names must be an active School user (400 otherwise). */
@@ -165,10 +165,10 @@ export async function updateCourse(ctx: AuthedContext, { id, ...input }: z.outpu
   const { cost, ...rest } = input;
   return ctx.db.transaction(async (tx) => {
     const old = found(await getCourse(tx, id), 'Course');
-    assertCanManage(ctx.user, old);
+    assertCanManage(ctx.user, 'courses.update', old);
     if (input.school_id !== undefined) {
-      // Ownership is the Admin's to give; a School cannot hand its course to someone else.
-      if (!isAdmin(ctx.user) && input.school_id !== old.school_id) throw forbidden(COURSE_MESSAGES.notOwner);
+      // Ownership is the Admin's to give (courses.assignSchool); a School cannot hand its course to someone else.
+      if (input.school_id !== old.school_id && !can(ctx.user, 'courses.assignSchool')) throw forbidden(COURSE_MESSAGES.notOwner);
       if (input.school_id !== null) await assertSchoolOwner(tx, input.school_id);
     }
     const values = { ...rest, ...(cost !== undefined ? { cost_cents: toCents(cost) } : {}) };
@@ -183,7 +183,7 @@ export async function updateCourse(ctx: AuthedContext, { id, ...input }: z.outpu
 export async function deleteCourse(ctx: AuthedContext, id: number): Promise<{ success: true }> {
   return ctx.db.transaction(async (tx) => {
     const old = found(await getCourse(tx, id), 'Course');
-    assertCanManage(ctx.user, old);
+    assertCanManage(ctx.user, 'courses.delete', old);
     // Checked inside the transaction, so a completion recorded meanwhile cannot slip past it.
     const [used] = await tx.select({ n: countOf() }).from(completions).where(eq(completions.course_id, id));
     if (used && used.n > 0) throw conflict(COURSE_MESSAGES.hasCompletions);

@@ -7,7 +7,7 @@ const tags = ['dashboard'];
 
 /** GET /dashboard/*: every signed-in role, each answered within its own scope. */
 export const dashboardRouter = router({
-  stats: authedProcedure
+  stats: authedProcedure('dashboard.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -21,7 +21,7 @@ export const dashboardRouter = router({
     .output(dashboardStatsSchema)
     .query(({ ctx }) => dashboard.stats(ctx)),
 
-  recentActivity: authedProcedure
+  recentActivity: authedProcedure('dashboard.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -35,7 +35,7 @@ export const dashboardRouter = router({
     .output(recentActivityOutput)
     .query(({ ctx }) => dashboard.recentActivity(ctx)),
 
-  expiringLicenses: authedProcedure
+  expiringLicenses: authedProcedure('dashboard.read')
     .meta({
       openapi: {
         method: 'GET',

@@ -11,7 +11,7 @@ import { auditPackFileName, idParam, type Transcript, type TranscriptCurrentCycl
 import type { RouteDeps } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { csvStream, rowsSource } from '../../http/csv.ts';
-import { badRequest } from '../../core/errors.ts';
+import { badRequest } from '../../base/errors.ts';
 import { audit } from '../../core/audit.ts';
 import { TRANSCRIPT_COLUMNS, transcriptRows } from '../licenses/licenses.http.ts';
 import { getTranscript } from '../licenses/licenses.service.ts';
@@ -59,7 +59,7 @@ export function transcriptText(t: Transcript): string {
 const entryName = (name: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_');
 
 export async function sendAuditPack(deps: RouteDeps, req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
-  const ctx = await authenticate(deps, req, ['Admin', 'Broker', 'Agent']);
+  const ctx = await authenticate(deps, req, 'licenses.read');
   const id = idParam.safeParse(req.params.id);
   if (!id.success) throw badRequest('License id must be a positive whole number');
   const transcript = lastTwoCycles(await getTranscript(ctx, id.data));

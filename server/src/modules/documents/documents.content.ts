@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
-import { badRequest } from '../../core/errors.ts';
+import { badRequest } from '../../base/errors.ts';
 
 /** Bytes file-type needs to recognise a format. */
 const HEAD_BYTES = 4100;

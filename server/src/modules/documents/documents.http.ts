@@ -29,7 +29,7 @@ import {
 } from '@lm/shared';
 import type { FileRoutes, RouteDeps } from '../../http/file-routes.ts';
 import { authenticate, type AuthedContext } from '../../http/authenticate.ts';
-import { AppError, badRequest } from '../../core/errors.ts';
+import { AppError, badRequest } from '../../base/errors.ts';
 import { getSettings } from '../../core/settings.ts';
 import { listExports } from '../../http/list-export.ts';
 import { newStorageKey } from '../../db/client.ts';
@@ -111,10 +111,8 @@ async function recording<T>(ctx: AuthedContext, file: documents.StoredUpload, re
   }
 }
 
-const WRITERS = ['Admin', 'Broker', 'Agent'] as const;
-
 async function upload(deps: RouteDeps, req: FastifyRequest, reply: FastifyReply) {
-  const ctx = await authenticate(deps, req, [...WRITERS]);
+  const ctx = await authenticate(deps, req, 'documents.upload');
   const { raw, file } = await receiveUpload(ctx, req);
   const doc = await recording(ctx, file, async () => {
     const fields = documentUploadFields.safeParse(raw);
@@ -125,7 +123,7 @@ async function upload(deps: RouteDeps, req: FastifyRequest, reply: FastifyReply)
 }
 
 async function uploadVersion(deps: RouteDeps, req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
-  const ctx = await authenticate(deps, req, [...WRITERS]);
+  const ctx = await authenticate(deps, req, 'documents.upload');
   const id = idParam.safeParse(req.params.id);
   if (!id.success) throw badRequest('Document id must be a positive whole number');
   // Out of scope answers 404 before anything is stored (the body is then not read).
@@ -140,7 +138,7 @@ async function download(
   req: FastifyRequest<{ Params: { id: string; version?: string }; Querystring: { inline?: string } }>,
   reply: FastifyReply,
 ) {
-  const ctx = await authenticate(deps, req);
+  const ctx = await authenticate(deps, req, 'documents.read');
   const id = idParam.safeParse(req.params.id);
   if (!id.success) throw badRequest('Document id must be a positive whole number');
   let version: number | undefined;
@@ -219,6 +217,13 @@ export const documentsFileRoutes: FileRoutes = {
       (req, reply) => download(deps, req, reply),
     );
     api.get<{ Params: { id: string } }>('/licenses/:id/audit-pack', (req, reply) => sendAuditPack(deps, req, reply));
+  },
+  access: {
+    'POST /documents': 'documents.upload',
+    'POST /documents/{id}/versions': 'documents.upload',
+    'GET /documents/{id}/download': 'documents.read',
+    'GET /documents/{id}/versions/{version}/download': 'documents.read',
+    'GET /licenses/{id}/audit-pack': 'licenses.read',
   },
   paths: {
     '/documents': {
@@ -299,7 +304,7 @@ export const documentsFileRoutes: FileRoutes = {
 export const documentsExport = listExports({
   path: '/documents/export',
   name: 'documents',
-  roles: ['Admin', 'Broker', 'Agent', 'School'],
+  action: 'documents.read',
   query: documentListQuery,
   page: async (ctx, q: DocumentListQuery, page, limit) => (await documents.pageDocuments(ctx, { ...q, page, limit })).documents,
   rows: 'One row per document in your scope matching the filters of GET /documents (owner_id, category, license_id, completion_id, search), in its sort and order',

@@ -6,19 +6,15 @@ import {
   successSchema,
   updateDocumentInput,
 } from '@lm/shared';
-import { roleProcedure, router } from '../../core/trpc.ts';
+import { policyProcedure, router } from '../../core/trpc.ts';
 import * as documents from './documents.service.ts';
 
 const tags = ['documents'];
-/** Read: every role within its scope (docs/decisions.md "Documents"); a School only certificates of its courses. */
-const readProcedure = roleProcedure('Admin', 'Broker', 'Agent', 'School');
-/** Edit and delete: Admin, Broker and Agent within scope (School: 403). */
-const writeProcedure = roleProcedure('Admin', 'Broker', 'Agent');
 
 // Upload (POST /documents, POST /documents/{id}/versions), downloads, export and the audit pack are plain
 // Fastify routes (documents.http.ts).
 export const documentsRouter = router({
-  page: readProcedure
+  page: policyProcedure('documents.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -33,13 +29,13 @@ export const documentsRouter = router({
     .output(documentPageOutput)
     .query(({ ctx, input }) => documents.pageDocuments(ctx, input)),
 
-  get: readProcedure
+  get: policyProcedure('documents.read')
     .meta({ openapi: { method: 'GET', path: '/documents/{id}', tags, summary: 'One document with its versions', protect: true } })
     .input(documentIdInput)
     .output(documentDetailSchema)
     .query(({ ctx, input }) => documents.getDocument(ctx, input.id)),
 
-  update: writeProcedure
+  update: policyProcedure('documents.update')
     .meta({
       openapi: {
         method: 'PUT',
@@ -53,7 +49,7 @@ export const documentsRouter = router({
     .output(documentDetailSchema)
     .mutation(({ ctx, input }) => documents.updateDocument(ctx, input)),
 
-  delete: writeProcedure
+  delete: policyProcedure('documents.delete')
     .meta({
       openapi: {
         method: 'DELETE',

@@ -4,11 +4,10 @@
  * Admin all; anything else answers 404. Deleted documents (soft delete) are gone everywhere. The bytes live in
  * the file store (db/files.ts): written under a fresh key before the transaction that records them.
  */
-import { and, asc, desc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   certificateExtractionSchema,
   DOCUMENT_CATEGORY_LABELS,
-  makePagination,
   type DocumentCategory,
   type DocumentDetail,
   type DocumentItem,
@@ -23,12 +22,13 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
 import { audit } from '../../core/audit.ts';
 import { found, isAdmin, isSchool, visibleUsersCondition } from '../../core/scope.ts';
-import { badRequest, notFound } from '../../core/errors.ts';
+import { badRequest, notFound } from '../../base/errors.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import type { AuthUser } from '../../core/identity.ts';
 import { assertPersonInScope } from '../licenses/licenses.service.ts';
-import { notifyUser } from '../inbox/notify.ts';
+import { notifyUser } from '../notifications/notify.ts';
 import { queueExtraction } from './extraction/index.ts';
+import { directionOf, orderOf, readPage } from '../../db/list.ts';
 
 export const DOCUMENT_MESSAGES = {
   licenseOfOwner: 'The license must be one of the owner’s own licenses',
@@ -153,26 +153,20 @@ const SORTS: Record<NonNullable<DocumentListQuery['sort']>, SQL[]> = {
   owner: [caseInsensitive(users.last_name), caseInsensitive(users.first_name)],
 };
 
-/** Newest first unless told otherwise. */
-function orderOf(q: DocumentListQuery): SQL[] {
-  const dir = (q.order ?? (q.sort && q.sort !== 'created_at' ? 'asc' : 'desc')) === 'desc' ? desc : asc;
-  return [...SORTS[q.sort ?? 'created_at'].map((c) => dir(c)), dir(documents.document_id)];
-}
-
-export const DEFAULT_PAGE_SIZE = 20;
-
 /** GET /documents: one page of the documents in the caller's scope and the pagination. */
 export async function pageDocuments(ctx: AuthedContext, q: DocumentListQuery = {}): Promise<DocumentPage> {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const where = whereOf(ctx, q);
-  const [counted] = await ctx.db.select({ n: countOf() }).from(documents).where(where);
-  const rows = await selectDocuments(ctx.db)
-    .where(where)
-    .orderBy(...orderOf(q))
-    .limit(limit)
-    .offset((page - 1) * limit);
-  return { documents: rows.map(toItem), pagination: makePagination(page, limit, counted?.n ?? 0) };
+  const { rows, pagination } = await readPage(q, {
+    count: async () => (await ctx.db.select({ n: countOf() }).from(documents).where(where))[0]?.n,
+    rows: ({ limit, offset }) =>
+      selectDocuments(ctx.db)
+        .where(where)
+        // Newest first unless told otherwise.
+        .orderBy(...orderOf(SORTS[q.sort ?? 'created_at'], directionOf(q, 'created_at'), documents.document_id))
+        .limit(limit)
+        .offset(offset),
+  });
+  return { documents: rows.map(toItem), pagination };
 }
 
 /** A linked license must be one of the owner's (400). Returns its number and holder. */

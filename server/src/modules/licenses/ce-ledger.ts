@@ -31,7 +31,7 @@ import {
 } from '@lm/shared';
 import { ceAdjustments, ceRules, completions, courses, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { conflict } from '../../core/errors.ts';
+import { conflict } from '../../base/errors.ts';
 
 type LicenseRow = typeof licenses.$inferSelect;
 type CycleRow = typeof licenseCycles.$inferSelect;

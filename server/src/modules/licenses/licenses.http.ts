@@ -82,7 +82,7 @@ export function transcriptRows(t: Transcript): Row[] {
 }
 
 async function exportTranscript(deps: RouteDeps, req: FastifyRequest, reply: FastifyReply) {
-  const ctx = await authenticate(deps, req, ['Admin', 'Broker', 'Agent']);
+  const ctx = await authenticate(deps, req, 'licenses.read');
   const id = idParam.parse((req.params as { id?: string }).id);
   const transcript = await getTranscript(ctx, id);
   return sendCsv(
@@ -96,6 +96,7 @@ export const licensesFileRoutes: FileRoutes = {
   register(api, deps) {
     api.get('/licenses/:id/transcript/export', (req, reply) => exportTranscript(deps, req, reply));
   },
+  access: { 'GET /licenses/{id}/transcript/export': 'licenses.read' },
   paths: {
     '/licenses/{id}/transcript/export': {
       get: {
@@ -125,7 +126,7 @@ export const licensesFileRoutes: FileRoutes = {
 export const licensesExport = listExports({
   path: '/licenses/export',
   name: 'licenses',
-  roles: ['Admin', 'Broker', 'Agent'],
+  action: 'licenses.read',
   query: licenseListQuery,
   page: async (ctx, q, page, limit) => (await pageLicenses(ctx, { ...q, page, limit })).licenses,
   rows: 'One row per license in your scope matching the filters of GET /licenses (status, state, license_type, expiring_within, compliance, search, user_id), in its sort and order',

@@ -16,18 +16,14 @@ import {
   successSchema,
   updateLicenseInput,
 } from '@lm/shared';
-import { roleProcedure, router } from '../../core/trpc.ts';
+import { policyProcedure, router } from '../../core/trpc.ts';
 import * as licenses from './licenses.service.ts';
 
 const tags = ['licenses'];
-/** Read: Admin all, Broker own + brokerage, Agent own (docs/decisions.md). School: 403. */
-const readProcedure = roleProcedure('Admin', 'Broker', 'Agent');
-/** Write: Admin and Broker (within scope); an Agent's licenses are read-only. */
-const writeProcedure = roleProcedure('Admin', 'Broker');
 const licenseIdInput = z.object({ id: idParam });
 
 export const licensesRouter = router({
-  list: readProcedure
+  list: policyProcedure('licenses.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -41,7 +37,7 @@ export const licensesRouter = router({
     .output(z.array(licenseSchema))
     .query(({ ctx, input }) => licenses.listLicenses(ctx, input)),
 
-  page: readProcedure
+  page: policyProcedure('licenses.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -55,7 +51,7 @@ export const licensesRouter = router({
     .output(licensePageOutput)
     .query(({ ctx, input }) => licenses.pageLicenses(ctx, input)),
 
-  complianceSummary: readProcedure
+  complianceSummary: policyProcedure('licenses.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -69,15 +65,15 @@ export const licensesRouter = router({
     .output(complianceSummarySchema)
     .query(({ ctx, input }) => licenses.complianceSummary(ctx, input)),
 
-  get: readProcedure
+  get: policyProcedure('licenses.read')
     .meta({
       openapi: { method: 'GET', path: '/licenses/{id}', tags, summary: 'One license with its holder and compliance', protect: true },
     })
     .input(licenseIdInput)
     .output(licenseSchema)
-    .query(({ ctx, input }) => licenses.getLicense(ctx, input.id)),
+    .query(({ ctx, input }) => licenses.getVisibleLicense(ctx, input.id)),
 
-  holders: readProcedure
+  holders: policyProcedure('licenses.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -91,7 +87,7 @@ export const licensesRouter = router({
     .output(z.array(licenseHolderSchema))
     .query(({ ctx }) => licenses.listHolders(ctx)),
 
-  defaults: readProcedure
+  defaults: policyProcedure('licenses.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -105,7 +101,7 @@ export const licensesRouter = router({
     .output(licenseDefaultsSchema)
     .query(({ ctx, input }) => licenses.licenseDefaults(ctx, input)),
 
-  create: writeProcedure
+  create: policyProcedure('licenses.create')
     .meta({
       openapi: { method: 'POST', path: '/licenses', tags, summary: 'Create a license (defaults Sales, Active, CE 0)', protect: true },
       errors: ['NOT_FOUND', 'CONFLICT'],
@@ -114,7 +110,7 @@ export const licensesRouter = router({
     .output(licenseSchema)
     .mutation(({ ctx, input }) => licenses.createLicense(ctx, input)),
 
-  update: writeProcedure
+  update: policyProcedure('licenses.update')
     .meta({
       openapi: { method: 'PUT', path: '/licenses/{id}', tags, summary: 'Update a license (any subset of fields)', protect: true },
       errors: ['CONFLICT'],
@@ -123,13 +119,13 @@ export const licensesRouter = router({
     .output(licenseSchema)
     .mutation(({ ctx, input }) => licenses.updateLicense(ctx, input)),
 
-  delete: writeProcedure
+  delete: policyProcedure('licenses.delete')
     .meta({ openapi: { method: 'DELETE', path: '/licenses/{id}', tags, summary: 'Delete a license', protect: true } })
     .input(licenseIdInput)
     .output(successSchema)
     .mutation(({ ctx, input }) => licenses.deleteLicense(ctx, input.id)),
 
-  renew: writeProcedure
+  renew: policyProcedure('licenses.renew')
     .meta({
       openapi: {
         method: 'POST',
@@ -145,7 +141,7 @@ export const licensesRouter = router({
     .output(licenseSchema)
     .mutation(({ ctx, input }) => licenses.renewLicense(ctx, input)),
 
-  renewalPreview: readProcedure
+  renewalPreview: policyProcedure('licenses.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -159,7 +155,7 @@ export const licensesRouter = router({
     .output(renewalPreviewSchema)
     .query(({ ctx, input }) => licenses.renewalPreview(ctx, input.id)),
 
-  transcript: readProcedure
+  transcript: policyProcedure('licenses.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -173,7 +169,7 @@ export const licensesRouter = router({
     .output(transcriptSchema)
     .query(({ ctx, input }) => licenses.getTranscript(ctx, input.id)),
 
-  adjust: writeProcedure
+  adjust: policyProcedure('licenses.adjust')
     .meta({
       openapi: {
         method: 'POST',

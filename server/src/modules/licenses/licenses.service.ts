@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
   CE_MESSAGES,
@@ -18,7 +18,6 @@ import {
   type LicenseListQuery,
   type LicensePage,
   type LicenseSortColumn,
-  makePagination,
   ROLE,
   type RenewLicenseInput,
   type UpdateLicenseInput,
@@ -35,12 +34,13 @@ import { ceAdjustments, completions, licenseCycles, licenses, users } from '../.
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { caseInsensitive, containsPattern, countOf, likePattern, limitPlaceholder } from '../../db/sql.ts';
-import { preparedShapes } from '../../db/prepared.ts';
+import { preparedSelect, preparedShapes } from '../../db/prepared.ts';
+import { orderOf, pageWindow, readPage } from '../../db/list.ts';
 import type { Context } from '../../core/context.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { isAgent, isBroker, type AuthUser } from '../../core/identity.ts';
 import { audit, type Actor } from '../../core/audit.ts';
-import { badRequest, conflict } from '../../core/errors.ts';
+import { badRequest, conflict } from '../../base/errors.ts';
 import { found, scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlaceholders, type ScopeKind } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
 import { getSettings } from '../../core/settings.ts';
@@ -108,18 +108,20 @@ export const isLicenseHolderRole = (u: Pick<AuthUser, 'role_id'>) => isAgent(u) 
  * The reads of one license that every write and detail view runs, prepared once per kind of scope
  * (db/prepared.ts): with its holder's names, and its stored columns.
  */
-const licenseById = preparedShapes<ScopeKind, Record<string, unknown>, LicenseRead[]>('license_with_holder', (d, kind) =>
-  d
-    .select(licenseColumns)
-    .from(licenses)
-    .innerJoin(users, eq(users.user_id, licenses.user_id))
-    .where(and(eq(licenses.license_id, sql.placeholder('id')), visibleUsersPlaceholders(kind, licenses.user_id))),
+const licenseById = preparedSelect<typeof licenseColumns, ScopeKind, Record<string, unknown>, LicenseRead[]>(
+  'license_with_holder',
+  licenseColumns,
+  (select, kind) =>
+    select
+      .from(licenses)
+      .innerJoin(users, eq(users.user_id, licenses.user_id))
+      .where(and(eq(licenses.license_id, sql.placeholder('id')), visibleUsersPlaceholders(kind, licenses.user_id))),
 );
-const storedById = preparedShapes<ScopeKind, Record<string, unknown>, LicenseRow[]>('license_stored', (d, kind) =>
-  d
-    .select()
-    .from(licenses)
-    .where(and(eq(licenses.license_id, sql.placeholder('id')), visibleUsersPlaceholders(kind, licenses.user_id))),
+const storedById = preparedSelect<typeof licenses._.columns, ScopeKind, Record<string, unknown>, LicenseRow[]>(
+  'license_stored',
+  getTableColumns(licenses),
+  (select, kind) =>
+    select.from(licenses).where(and(eq(licenses.license_id, sql.placeholder('id')), visibleUsersPlaceholders(kind, licenses.user_id))),
 );
 
 /**
@@ -133,7 +135,7 @@ export async function licenseWithHolder(db: DbOrTx, licenseId: number, actor?: A
   return row && toLicense(row);
 }
 
-/** One license the caller may see, or 404. */
+/** One license the caller may see, or 404 (GET /licenses/{id}). */
 export async function getVisibleLicense(ctx: AuthedContext, licenseId: number, db: DbOrTx = ctx.db): Promise<License> {
   return found(await licenseWithHolder(db, licenseId, ctx.user), 'License');
 }
@@ -151,11 +153,14 @@ interface Person {
   last_name: string;
 }
 
-const personById = preparedShapes<ScopeKind, Record<string, unknown>, Person[]>('person_in_scope', (d, kind) =>
-  d
-    .select({ user_id: users.user_id, role_id: users.role_id, first_name: users.first_name, last_name: users.last_name })
-    .from(users)
-    .where(and(eq(users.user_id, sql.placeholder('id')), isNull(users.deleted_at), visibleUsersPlaceholders(kind, users.user_id))),
+const personColumns = { user_id: users.user_id, role_id: users.role_id, first_name: users.first_name, last_name: users.last_name };
+const personById = preparedSelect<typeof personColumns, ScopeKind, Record<string, unknown>, Person[]>(
+  'person_in_scope',
+  personColumns,
+  (select, kind) =>
+    select
+      .from(users)
+      .where(and(eq(users.user_id, sql.placeholder('id')), isNull(users.deleted_at), visibleUsersPlaceholders(kind, users.user_id))),
 );
 
 /** A person the actor may act for: exists, not deleted, in the actor's scope (undefined otherwise). */
@@ -286,20 +291,18 @@ const SORTS: Record<LicenseSortColumn, SQL[]> = {
   hours_remaining: [hoursRemainingSql(LICENSE_COLUMNS)],
 };
 
-function orderOf(shape: ListShape): SQL[] {
-  const dir = shape.order === 'desc' ? desc : asc;
-  return [...SORTS[shape.sort].map((c) => dir(c)), dir(licenses.license_id)];
-}
-
-const listRead = preparedShapes<ListShape, Record<string, unknown>, LicenseRead[]>('licenses_list', (d, shape) => {
-  const query = d
-    .select(licenseColumns)
-    .from(licenses)
-    .innerJoin(users, eq(users.user_id, licenses.user_id))
-    .where(whereOf(shape))
-    .orderBy(...orderOf(shape));
-  return shape.paged ? query.limit(limitPlaceholder()).offset(sql.placeholder('offset')) : query;
-});
+const listRead = preparedSelect<typeof licenseColumns, ListShape, Record<string, unknown>, LicenseRead[]>(
+  'licenses_list',
+  licenseColumns,
+  (select, shape) => {
+    const query = select
+      .from(licenses)
+      .innerJoin(users, eq(users.user_id, licenses.user_id))
+      .where(whereOf(shape))
+      .orderBy(...orderOf(SORTS[shape.sort], shape.order, licenses.license_id));
+    return shape.paged ? query.limit(limitPlaceholder()).offset(sql.placeholder('offset')) : query;
+  },
+);
 
 // A count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
 const countRead = preparedShapes<CountShape, Record<string, unknown>, Array<{ n: number }>>(
@@ -313,21 +316,19 @@ export async function listLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Prom
   const values = listValues(ctx, q);
   const rows = !q.limit
     ? await listRead(ctx.db, listShape(ctx, q, false), values)
-    : await listRead(ctx.db, listShape(ctx, q, true), { limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit, ...values });
+    : await listRead(ctx.db, listShape(ctx, q, true), { ...pageWindow(q), ...values });
   return rows.map((r) => toLicense(r, values.today as string));
 }
 
-export const DEFAULT_PAGE_SIZE = 20;
-
 /** GET /licenses/page: one page and the pagination, for the screen's server-side paging. */
 export async function pageLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<LicensePage> {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const values = listValues(ctx, q);
   const shape = listShape(ctx, q, true);
-  const [counted] = await countRead(ctx.db, countShape(shape), values);
-  const rows = await listRead(ctx.db, shape, { limit, offset: (page - 1) * limit, ...values });
-  return { licenses: rows.map((r) => toLicense(r, values.today as string)), pagination: makePagination(page, limit, counted?.n ?? 0) };
+  const { rows, pagination } = await readPage(q, {
+    count: async () => (await countRead(ctx.db, countShape(shape), values))[0]?.n,
+    rows: ({ limit, offset }) => listRead(ctx.db, shape, { limit, offset, ...values }),
+  });
+  return { licenses: rows.map((r) => toLicense(r, values.today as string)), pagination };
 }
 
 const countShape = (s: ListShape): CountShape => ({ scope: s.scope, filters: s.filters, status: s.status, compliance: s.compliance });
@@ -348,11 +349,6 @@ export async function complianceSummary(ctx: ListCtx, q: LicenseListQuery = {}):
 export async function countLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<number> {
   const [counted] = await countRead(ctx.db, countShape(listShape(ctx, q, false)), listValues(ctx, q));
   return counted?.n ?? 0;
-}
-
-/** GET /licenses/{id}: one license in the caller's scope, or 404. */
-export function getLicense(ctx: AuthedContext, licenseId: number): Promise<License> {
-  return getVisibleLicense(ctx, licenseId);
 }
 
 /** The users the caller may name as a holder: Agents and Brokers in its scope, not deleted. */
@@ -389,9 +385,9 @@ function assertDateOrder(issueDate: string, expirationDate: string): void {
   }
 }
 
-/** The stored columns of a license, for audit entries. */
+/** The stored columns of a license, for audit entries (its caller already proved access). */
 async function stored(db: DbOrTx, licenseId: number): Promise<LicenseRow | undefined> {
-  const [row] = await db.select().from(licenses).where(eq(licenses.license_id, licenseId));
+  const [row] = await storedById(db, 'all', { id: licenseId });
   return row;
 }
 

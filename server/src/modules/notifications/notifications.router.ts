@@ -1,126 +1,126 @@
+/**
+ * The notification centre and the calendar link of the signed-in user (docs/decisions.md "Notification
+ * centre", "Calendar feed"). Every role; own data only.
+ */
 import { z } from 'zod';
 import {
-  deliveryPageOutput,
-  deliveryPageQuery,
-  deliveryStatusOutput,
-  templatePageOutput,
-  templatePageQuery,
-  historyInput,
-  historyOutput,
-  idParam,
+  calendarStatusOutput,
+  calendarTokenOutput,
+  notificationIdInput,
+  notificationListOutput,
+  notificationListQuery,
+  markAllReadOutput,
+  markReadOutput,
+  preferencesInput,
+  preferencesOutput,
   successSchema,
-  templateCreateInput,
-  templateListOutput,
-  templateSchema,
-  templateTestInput,
-  templateTestOutput,
-  templateUpdateInput,
+  unreadCountOutput,
 } from '@lm/shared';
-import { adminProcedure, router } from '../../core/trpc.ts';
-import * as svc from './notifications.service.ts';
+import { authedProcedure, router } from '../../core/trpc.ts';
+import * as notifications from './notifications.service.ts';
+import * as calendar from './calendar.service.ts';
 
 const tags = ['notifications'];
-const base = '/admin/notification-templates';
+const none = z.object({}).optional();
 
-/** Notification templates, test sends and delivery history (Admin only). Mounted at admin.notifications. */
 export const notificationsRouter = router({
-  list: adminProcedure
-    .meta({ openapi: { method: 'GET', path: base, tags, summary: 'All notification templates', protect: true } })
-    .input(z.object({}).optional())
-    .output(templateListOutput)
-    .query(({ ctx }) => svc.listTemplates(ctx)),
-
-  page: adminProcedure
+  list: authedProcedure('notifications.read')
     .meta({
       openapi: {
         method: 'GET',
-        path: `${base}/page`,
+        path: '/notifications',
         tags,
-        summary:
-          'One page of the templates: search (name or subject), type, trigger_event; sort name (default), type, trigger_event, is_active, updated_at with order; page, limit; with the total',
+        summary: 'My notifications, newest first (page, limit, unread_only), with my unread count',
         protect: true,
       },
     })
-    .input(templatePageQuery)
-    .output(templatePageOutput)
-    .query(({ ctx, input }) => svc.pageTemplates(ctx, input)),
+    .input(notificationListQuery)
+    .output(notificationListOutput)
+    .query(({ ctx, input }) => notifications.listNotifications(ctx, input)),
 
-  create: adminProcedure
-    .meta({ openapi: { method: 'POST', path: base, tags, summary: 'Create a notification template', protect: true }, errors: ['CONFLICT'] })
-    .input(templateCreateInput)
-    .output(templateSchema)
-    .mutation(({ ctx, input }) => svc.createTemplate(ctx, input)),
-
-  update: adminProcedure
+  unreadCount: authedProcedure('notifications.read')
     .meta({
-      openapi: { method: 'PUT', path: `${base}/{id}`, tags, summary: 'Update a notification template (fields given)', protect: true },
-      errors: ['CONFLICT'],
+      openapi: {
+        method: 'GET',
+        path: '/notifications/unread-count',
+        tags,
+        summary: 'How many of my notifications are unread',
+        protect: true,
+      },
     })
-    .input(templateUpdateInput)
-    .output(templateSchema)
-    .mutation(({ ctx, input }) => svc.updateTemplate(ctx, input)),
+    .input(none)
+    .output(unreadCountOutput)
+    .query(({ ctx }) => notifications.unreadCount(ctx)),
 
-  delete: adminProcedure
-    .meta({ openapi: { method: 'DELETE', path: `${base}/{id}`, tags, summary: 'Delete a notification template', protect: true } })
-    .input(z.object({ id: idParam }))
-    .output(successSchema)
-    .mutation(({ ctx, input }) => svc.deleteTemplate(ctx, input.id)),
+  readAll: authedProcedure('notifications.read')
+    .meta({ openapi: { method: 'POST', path: '/notifications/read-all', tags, summary: 'Mark all my notifications read', protect: true } })
+    .input(none)
+    .output(markAllReadOutput)
+    .mutation(({ ctx }) => notifications.markAllRead(ctx)),
 
-  sendTest: adminProcedure
+  preferences: authedProcedure('notifications.preferences')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/notifications/preferences',
+        tags,
+        summary: 'My channels per event (in-app, e-mail, SMS) and which channels the Admin settings and gateways allow',
+        protect: true,
+      },
+    })
+    .input(none)
+    .output(preferencesOutput)
+    .query(({ ctx }) => notifications.getPreferences(ctx)),
+
+  savePreferences: authedProcedure('notifications.preferences')
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/notifications/preferences',
+        tags,
+        summary: 'Save my channels per event (400 when switching on a channel that is not available)',
+        protect: true,
+      },
+    })
+    .input(preferencesInput)
+    .output(preferencesOutput)
+    .mutation(({ ctx, input }) => notifications.savePreferences(ctx, input)),
+
+  markRead: authedProcedure('notifications.read')
+    .meta({
+      openapi: { method: 'POST', path: '/notifications/{id}/read', tags, summary: 'Mark one of my notifications read', protect: true },
+    })
+    .input(notificationIdInput)
+    .output(markReadOutput)
+    .mutation(({ ctx, input }) => notifications.markRead(ctx, input.id)),
+
+  calendarStatus: authedProcedure('notifications.calendar')
+    .meta({
+      openapi: { method: 'GET', path: '/calendar/status', tags, summary: 'Whether my calendar feed is on, since when', protect: true },
+    })
+    .input(none)
+    .output(calendarStatusOutput)
+    .query(({ ctx }) => calendar.calendarStatus(ctx)),
+
+  createCalendarToken: authedProcedure('notifications.calendar')
     .meta({
       openapi: {
         method: 'POST',
-        path: `${base}/{id}/test`,
+        path: '/calendar/token',
         tags,
-        summary: 'Render the template with sample values and email it to test_email (always sends)',
+        summary: 'Create or rotate my calendar feed link ({url}, shown once; the previous link stops working)',
         protect: true,
       },
-      errors: ['CONFLICT'],
     })
-    .input(templateTestInput)
-    .output(templateTestOutput)
-    .mutation(({ ctx, input }) => svc.sendTest(ctx, input)),
+    .input(none)
+    .output(calendarTokenOutput)
+    .mutation(({ ctx }) => calendar.createCalendarToken(ctx)),
 
-  history: adminProcedure
+  deleteCalendarToken: authedProcedure('notifications.calendar')
     .meta({
-      openapi: {
-        method: 'GET',
-        path: '/admin/notification-history',
-        tags,
-        summary: 'Delivery statistics and the most recent deliveries',
-        protect: true,
-      },
+      openapi: { method: 'DELETE', path: '/calendar/token', tags, summary: 'Stop my calendar feed (its link answers 404)', protect: true },
     })
-    .input(historyInput)
-    .output(historyOutput)
-    .query(({ ctx, input }) => svc.history(ctx, input?.limit)),
-
-  historyPage: adminProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/admin/notification-history/page',
-        tags,
-        summary:
-          'One page of every delivery attempt: search (recipient, template name, subject), status, channel, template_id; sort created_at (default, newest first), recipient, template_name, channel, status, sent_at with order; page, limit; with the total',
-        protect: true,
-      },
-    })
-    .input(deliveryPageQuery)
-    .output(deliveryPageOutput)
-    .query(({ ctx, input }) => svc.pageDeliveries(ctx, input)),
-
-  delivery: adminProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/admin/notification-delivery',
-        tags,
-        summary: 'How notifications leave this server: SMTP or the outbox (and where it is); SMS and push gateways',
-        protect: true,
-      },
-    })
-    .input(z.object({}).optional())
-    .output(deliveryStatusOutput)
-    .query(({ ctx }) => svc.deliveryInfo(ctx)),
+    .input(none)
+    .output(successSchema)
+    .mutation(({ ctx }) => calendar.deleteCalendarToken(ctx)),
 });

@@ -1,261 +1,184 @@
 /**
- * Notification templates (Admin only: the router uses adminProcedure), the delivery history and the
- * Admin's test send.
+ * The notification centre of the signed-in user (docs/decisions.md "Notification centre"): their own
+ * notifications only (another user's id answers 404), read state, and their channel preferences per event.
  */
-import { and, asc, count, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import {
-  makePagination,
-  type DeliveryPage,
-  type DeliveryPageQuery,
-  type TemplatePage,
-  type TemplatePageQuery,
-  extractVariables,
-  renderTemplate,
-  SAMPLE_VALUES,
-  type TemplateCreateData,
-  type TemplateTestData,
-  type TemplateUpdateData,
-  type NotificationHistory,
-  type NotificationTemplate,
+  NOTIFICATION_EVENT_LABELS,
+  NOTIFICATION_EVENT_TRIGGERS,
+  NOTIFICATION_STRINGS,
+  NOTIFICATION_MANAGEMENT_STRINGS,
+  type NotificationList,
+  type Preferences,
+  type PreferencesInput,
 } from '@lm/shared';
-import { notificationDeliveries, notificationTemplates } from '../../db/schema/index.ts';
-import type { Context } from '../../core/context.ts';
-import { audit } from '../../core/audit.ts';
-import { conflict } from '../../core/errors.ts';
-import { found } from '../../core/scope.ts';
-import { getSettings } from '../../core/settings.ts';
+import type { z } from 'zod';
+import type { notificationListQuery } from '@lm/shared';
+import { notifications, notificationPreferences } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
-import { deliver, deliveryStatus, outboxDir, toDelivery } from './delivery.ts';
-import type { Delivery } from '@lm/shared';
+import { countOf } from '../../db/sql.ts';
+import { audit } from '../../core/audit.ts';
+import { badRequest, notFound } from '../../base/errors.ts';
+import { getSettings } from '../../core/settings.ts';
+import type { AuthedContext } from '../../core/trpc.ts';
+import { deliveryStatus } from '../notification-management/delivery.ts';
+import { preferencesOf } from './preferences.ts';
+import { orderOf, readPage } from '../../db/list.ts';
 
-type TemplateRow = typeof notificationTemplates.$inferSelect;
+type Row = typeof notifications.$inferSelect;
 
-/** A list page's size when the caller names none (the screens' default, docs/product.md "Lists"). */
-const PAGE_SIZE = 20;
+const toApi = (r: Row) => ({
+  id: r.id,
+  event: r.event,
+  title: r.title,
+  body: r.body,
+  link: r.link,
+  object_type: r.object_type,
+  object_id: r.object_id,
+  read_at: r.read_at,
+  created_at: r.created_at,
+});
 
-function parseVariables(text: string): string[] {
-  try {
-    const v: unknown = JSON.parse(text);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
+async function unreadOf(db: DbOrTx, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: countOf() })
+    .from(notifications)
+    .where(and(eq(notifications.user_id, userId), isNull(notifications.read_at)));
+  return Number(row?.n ?? 0);
 }
 
-export function toTemplate(r: TemplateRow): NotificationTemplate {
-  return {
-    id: r.id,
-    name: r.name,
-    subject: r.subject,
-    body: r.body,
-    type: r.type,
-    trigger_event: r.trigger_event,
-    is_active: r.is_active,
-    variables: parseVariables(r.variables),
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-  };
+/** GET /notifications: mine, newest first, one page; optionally the unread ones only. */
+export async function listNotifications(ctx: AuthedContext, q: z.output<typeof notificationListQuery>): Promise<NotificationList> {
+  const mine = eq(notifications.user_id, ctx.user.user_id);
+  const where = q.unread_only ? and(mine, isNull(notifications.read_at)) : mine;
+  const { rows, pagination } = await readPage(q, {
+    count: async () => (await ctx.db.select({ n: countOf() }).from(notifications).where(where))[0]?.n,
+    rows: ({ limit, offset }) =>
+      ctx.db
+        .select()
+        .from(notifications)
+        .where(where)
+        .orderBy(...orderOf([notifications.created_at], 'desc', notifications.id))
+        .limit(limit)
+        .offset(offset),
+  });
+  return { notifications: rows.map(toApi), unread: await unreadOf(ctx.db, ctx.user.user_id), pagination };
 }
 
-/** The template's variables: those named by the caller plus every {{name}} its subject and body use. */
-function mergeVariables(given: string[], subject: string, body: string): string {
-  return JSON.stringify([...new Set([...given, ...extractVariables(subject, body)])]);
+export async function unreadCount(ctx: AuthedContext): Promise<{ unread: number }> {
+  return { unread: await unreadOf(ctx.db, ctx.user.user_id) };
 }
 
-async function assertNameFree(db: DbOrTx, name: string, exceptId?: number) {
-  const [clash] = await db
-    .select({ id: notificationTemplates.id })
-    .from(notificationTemplates)
-    .where(
-      and(
-        sql`lower(${notificationTemplates.name}) = lower(${name})`,
-        exceptId === undefined ? undefined : ne(notificationTemplates.id, exceptId),
-      ),
-    )
-    .limit(1);
-  if (clash) throw conflict('A notification template with this name already exists');
+/** Reading is not audited (it changes nothing but the reader's own view). */
+export async function markRead(ctx: AuthedContext, id: number): Promise<{ success: true; unread: number }> {
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ read_at: notifications.read_at })
+      .from(notifications)
+      .where(and(eq(notifications.id, id), eq(notifications.user_id, ctx.user.user_id)));
+    if (!row) throw notFound('Notification');
+    if (!row.read_at) await tx.update(notifications).set({ read_at: new Date().toISOString() }).where(eq(notifications.id, id));
+    return { success: true as const, unread: await unreadOf(tx, ctx.user.user_id) };
+  });
 }
 
-const getRow = async (db: DbOrTx, id: number) =>
-  found((await db.select().from(notificationTemplates).where(eq(notificationTemplates.id, id)))[0], 'Notification template');
-
-export async function listTemplates(ctx: Context): Promise<{ templates: NotificationTemplate[] }> {
-  const rows = await ctx.db.select().from(notificationTemplates).orderBy(asc(notificationTemplates.id));
-  return { templates: rows.map(toTemplate) };
-}
-
-const TEMPLATE_SORT: Record<NonNullable<TemplatePageQuery['sort']>, SQL | typeof notificationTemplates.name> = {
-  name: caseInsensitive(notificationTemplates.name),
-  type: sql`${notificationTemplates.type}`,
-  trigger_event: sql`${notificationTemplates.trigger_event}`,
-  is_active: sql`${notificationTemplates.is_active}`,
-  updated_at: sql`${notificationTemplates.updated_at}`,
-};
-
-/** The templates list: filters, sort (default name A to Z) with the id as tie-break, one page and the total. */
-export async function pageTemplates(ctx: Context, q: TemplatePageQuery = {}): Promise<TemplatePage> {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? PAGE_SIZE;
-  const t = notificationTemplates;
-  const where = and(
-    q.search ? or(containsText(t.name, q.search), containsText(t.subject, q.search)) : undefined,
-    q.type ? eq(t.type, q.type) : undefined,
-    q.trigger_event ? eq(t.trigger_event, q.trigger_event) : undefined,
+export async function markAllRead(ctx: AuthedContext): Promise<{ success: true; unread: 0; updated: number }> {
+  const updated = await ctx.db.transaction((tx) =>
+    tx
+      .update(notifications)
+      .set({ read_at: new Date().toISOString() })
+      .where(and(eq(notifications.user_id, ctx.user.user_id), isNull(notifications.read_at)))
+      .returning({ id: notifications.id }),
   );
-  const dir = q.order === 'desc' ? desc : asc;
-  const [counted] = await ctx.db.select({ n: countOf() }).from(t).where(where);
-  const rows = await ctx.db
-    .select()
-    .from(t)
-    .where(where)
-    .orderBy(dir(TEMPLATE_SORT[q.sort ?? 'name']), dir(t.id))
-    .limit(limit)
-    .offset((page - 1) * limit);
-  return { templates: rows.map(toTemplate), pagination: makePagination(page, limit, counted?.n ?? 0) };
+  return { success: true, unread: 0, updated: updated.length };
 }
 
-export async function createTemplate(ctx: Context, input: TemplateCreateData): Promise<NotificationTemplate> {
-  return ctx.db.transaction(async (tx) => {
-    await assertNameFree(tx, input.name);
-    const [row] = await tx
-      .insert(notificationTemplates)
-      .values({ ...input, variables: mergeVariables(input.variables, input.subject, input.body) })
-      .returning();
-    const out = toTemplate(row!);
-    await audit(tx, ctx.actor, { action: 'create', table: 'notification_templates', id: out.id, new: out });
-    return out;
-  });
-}
-
-export async function updateTemplate(ctx: Context, input: TemplateUpdateData): Promise<NotificationTemplate> {
-  const { id, ...changes } = input;
-  const updatedAt = new Date().toISOString();
-  return ctx.db.transaction(async (tx) => {
-    const old = await getRow(tx, id);
-    if (changes.name !== undefined) await assertNameFree(tx, changes.name, id);
-    const subject = changes.subject ?? old.subject;
-    const body = changes.body ?? old.body;
-    const [row] = await tx
-      .update(notificationTemplates)
-      .set({
-        ...changes,
-        variables: mergeVariables(changes.variables ?? parseVariables(old.variables), subject, body),
-        updated_at: updatedAt,
-      })
-      .where(eq(notificationTemplates.id, id))
-      .returning();
-    const out = toTemplate(row!);
-    await audit(tx, ctx.actor, { action: 'update', table: 'notification_templates', id, old: toTemplate(old), new: out });
-    return out;
-  });
-}
-
-export async function deleteTemplate(ctx: Context, id: number): Promise<{ success: true }> {
-  await ctx.db.transaction(async (tx) => {
-    const old = await getRow(tx, id);
-    // History keeps the template's name (template_id becomes null through the foreign key).
-    await tx.delete(notificationTemplates).where(eq(notificationTemplates.id, id));
-    await audit(tx, ctx.actor, { action: 'delete', table: 'notification_templates', id, old: toTemplate(old) });
-  });
-  return { success: true };
-}
-
-/** The values a test send and the preview use: the samples, with the office's own name and address. */
-export async function sampleValues(ctx: Pick<Context, 'db'>): Promise<Record<string, string>> {
-  const s = await getSettings(ctx.db);
-  return { ...SAMPLE_VALUES, app_name: s.app_name, support_email: s.support_email, support_phone: s.support_phone };
-}
-
-/** Where a delivery went, in words (the Send Test toast; the Admin's "Send password reset link"). */
-export function whereItWent(ctx: Pick<Context, 'config'>, d: Delivery, what = 'Test e-mail'): string {
-  if (d.status === 'failed') return `${what} to ${d.recipient} was not delivered: ${d.error ?? 'delivery failed'}`;
-  if (d.transport === 'outbox') return `${what} written to the outbox (${outboxDir(ctx.config)}) – no mail server is configured`;
-  return `${what} sent via SMTP to ${d.recipient}`;
+/** Which channels a user may switch on: e-mail if the Admin allows it; SMS if allowed and a gateway exists. */
+async function channelsAllowed(ctx: AuthedContext): Promise<Preferences['channels']> {
+  const settings = await getSettings(ctx.db);
+  const gateway = deliveryStatus(ctx.config).sms_gateway;
+  return {
+    in_app: true,
+    email: settings.email_notifications_enabled,
+    sms: settings.sms_notifications_enabled && gateway,
+    email_reason: settings.email_notifications_enabled ? null : NOTIFICATION_STRINGS.emailDisabled,
+    sms_reason: !settings.sms_notifications_enabled
+      ? NOTIFICATION_STRINGS.smsDisabled
+      : gateway
+        ? null
+        : NOTIFICATION_MANAGEMENT_STRINGS.noSmsGateway,
+  };
 }
 
 /**
- * Renders the template with sample values and sends it by email to the given address. It always sends,
- * whatever the notification switches say (it is the Admin's explicit test), and works for inactive
- * templates so they can be checked before they go live. SMS and push templates are tested by email too.
+ * GET /notifications/preferences: what reaches the user now. A channel the Admin disabled shows off (whatever
+ * was stored: the stored choice comes back when the Admin enables it again), as do e-mail and SMS of the
+ * events that only exist in the notification centre.
  */
-export async function sendTest(ctx: Context, input: TemplateTestData) {
-  const template = toTemplate(await getRow(ctx.db, input.id));
-  const values = await sampleValues(ctx);
-  const outcome = await deliver(ctx.db, ctx.config, {
-    channel: 'email',
-    recipient: input.test_email,
-    subject: renderTemplate(template.subject, values),
-    body: renderTemplate(template.body, values),
-    template: { id: template.id, name: template.name },
-    actor: ctx.actor,
-    ignoreChannelSwitch: true,
-    test: true,
-  });
-  // With ignoreChannelSwitch and no reminder key it is never skipped.
-  if (outcome.status === 'skipped') throw conflict('The test notification was not sent');
-  return { success: outcome.status === 'sent', message: whereItWent(ctx, outcome.delivery), delivery: outcome.delivery };
-}
-
-/** GET /admin/notification-delivery: whether a mail server is configured, where the outbox is, gateways. */
-export function deliveryInfo(ctx: Pick<Context, 'config'>) {
-  return deliveryStatus(ctx.config);
-}
-
-export async function history(ctx: Context, limit = 10): Promise<NotificationHistory> {
-  const counts = await ctx.db
-    .select({ status: notificationDeliveries.status, transport: notificationDeliveries.transport, n: count() })
-    .from(notificationDeliveries)
-    .groupBy(notificationDeliveries.status, notificationDeliveries.transport);
-  const by = (s: string, transport?: (t: string | null) => boolean) =>
-    counts.filter((c) => c.status === s && (!transport || transport(c.transport))).reduce((a, c) => a + c.n, 0);
-  const recent = await ctx.db
-    .select()
-    .from(notificationDeliveries)
-    .orderBy(desc(notificationDeliveries.created_at), desc(notificationDeliveries.id))
-    .limit(limit);
+export async function getPreferences(ctx: AuthedContext): Promise<Preferences> {
+  const channels = await channelsAllowed(ctx);
+  const prefs = await preferencesOf(ctx.db, ctx.user.user_id);
   return {
-    total_sent: counts.reduce((a, c) => a + c.n, 0),
-    // An outbox file is not a delivery: it is counted on its own.
-    successful: by('sent', (t) => t !== 'outbox'),
-    in_outbox: by('sent', (t) => t === 'outbox'),
-    failed: by('failed'),
-    pending: by('pending'),
-    recent: recent.map(toDelivery),
+    events: prefs.map((p) => {
+      const external = NOTIFICATION_EVENT_TRIGGERS[p.event] !== null;
+      return {
+        event: p.event,
+        label: NOTIFICATION_EVENT_LABELS[p.event],
+        external,
+        in_app: p.in_app,
+        email: external && channels.email && p.email,
+        sms: external && channels.sms && p.sms,
+      };
+    }),
+    channels,
   };
 }
 
-const DELIVERY_SORT: Record<NonNullable<DeliveryPageQuery['sort']>, SQL> = {
-  created_at: sql`${notificationDeliveries.created_at}`,
-  recipient: caseInsensitive(notificationDeliveries.recipient),
-  template_name: caseInsensitive(notificationDeliveries.template_name),
-  channel: sql`${notificationDeliveries.channel}`,
-  status: sql`${notificationDeliveries.status}`,
-  sent_at: sql`${notificationDeliveries.sent_at}`,
-};
-
-/** The delivery history (every attempt): filters, sort (default newest first) with the id as tie-break, a page and the total. */
-export async function pageDeliveries(ctx: Context, q: DeliveryPageQuery = {}): Promise<DeliveryPage> {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? PAGE_SIZE;
-  const d = notificationDeliveries;
-  const where = and(
-    q.search
-      ? or(containsText(d.recipient, q.search), containsText(d.template_name, q.search), containsText(d.subject, q.search))
-      : undefined,
-    q.status ? eq(d.status, q.status) : undefined,
-    q.channel ? eq(d.channel, q.channel) : undefined,
-    q.template_id ? eq(d.template_id, q.template_id) : undefined,
-  );
-  const sort = q.sort ?? 'created_at';
-  const dir = (q.order ?? (sort === 'created_at' ? 'desc' : 'asc')) === 'desc' ? desc : asc;
-  const [counted] = await ctx.db.select({ n: countOf() }).from(d).where(where);
-  const rows = await ctx.db
-    .select()
-    .from(d)
-    .where(where)
-    .orderBy(dir(DELIVERY_SORT[sort]), dir(d.id))
-    .limit(limit)
-    .offset((page - 1) * limit);
-  return { deliveries: rows.map(toDelivery), pagination: makePagination(page, limit, counted?.n ?? 0) };
+/**
+ * PUT /notifications/preferences: saves the listed events (upsert), audited. Switching on a channel the Admin
+ * disabled (or SMS without a gateway) is refused (400, nothing saved); for such a channel the stored choice is
+ * kept. E-mail and SMS of in-app-only events are stored off.
+ */
+export async function savePreferences(ctx: AuthedContext, input: PreferencesInput): Promise<Preferences> {
+  const channels = await channelsAllowed(ctx);
+  if (!channels.email && input.events.some((e) => e.email && NOTIFICATION_EVENT_TRIGGERS[e.event] !== null)) {
+    throw badRequest(channels.email_reason ?? NOTIFICATION_STRINGS.emailDisabled);
+  }
+  if (!channels.sms && input.events.some((e) => e.sms && NOTIFICATION_EVENT_TRIGGERS[e.event] !== null)) {
+    throw badRequest(`SMS notifications cannot be switched on: ${channels.sms_reason ?? NOTIFICATION_MANAGEMENT_STRINGS.noSmsGateway}`);
+  }
+  const userId = ctx.user.user_id;
+  await ctx.db.transaction(async (tx) => {
+    const before = await preferencesOf(tx, userId);
+    const now = new Date().toISOString();
+    const changed = [];
+    for (const e of input.events) {
+      const old = before.find((b) => b.event === e.event)!;
+      const external = NOTIFICATION_EVENT_TRIGGERS[e.event] !== null;
+      const next = {
+        in_app: e.in_app,
+        email: external && (channels.email ? e.email : old.email),
+        sms: external && (channels.sms ? e.sms : old.sms),
+      };
+      await tx
+        .insert(notificationPreferences)
+        .values({ user_id: userId, event: e.event, ...next, updated_at: now })
+        .onConflictDoUpdate({
+          target: [notificationPreferences.user_id, notificationPreferences.event],
+          set: { ...next, updated_at: now },
+        });
+      if (next.in_app !== old.in_app || next.email !== old.email || next.sms !== old.sms) changed.push({ event: e.event, old, new: next });
+    }
+    if (changed.length > 0) {
+      await audit(tx, ctx.actor, {
+        action: 'update_notification_preferences',
+        table: 'notification_preferences',
+        id: userId,
+        // A list, not an object keyed by event: audit() drops keys that look like secrets (password_changed).
+        old: { events: changed.map((c) => ({ event: c.event, in_app: c.old.in_app, email: c.old.email, sms: c.old.sms })) },
+        new: { events: changed.map((c) => ({ event: c.event, ...c.new })) },
+      });
+    }
+  });
+  return getPreferences(ctx);
 }

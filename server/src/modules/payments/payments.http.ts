@@ -6,7 +6,7 @@ import { pagePayments } from './payments.service.ts';
 export const paymentsExport = listExports({
   path: '/payments/export',
   name: 'payments',
-  roles: ['Admin', 'Broker', 'Agent'],
+  action: 'payments.read',
   query: paymentListQuery,
   page: async (ctx, q, page, limit) => (await pagePayments(ctx, { ...q, page, limit })).payments,
   rows: 'One row per payment in your scope matching the filters of GET /payments (user_id, license_id, status, payment_type, payment_method, start_date, end_date, search), in its sort and order (newest first by default); Amount in dollars with 2 decimals',

@@ -11,17 +11,13 @@ import {
   successSchema,
   updatePaymentInput,
 } from '@lm/shared';
-import { roleProcedure, router } from '../../core/trpc.ts';
+import { policyProcedure, router } from '../../core/trpc.ts';
 import * as payments from './payments.service.ts';
 
 const tags = ['payments'];
-/** Read: Admin all, Broker own + brokerage, Agent own (docs/decisions.md). School: 403. */
-const readProcedure = roleProcedure('Admin', 'Broker', 'Agent');
-/** Record, edit, delete: Admin and Broker (within scope). */
-const writeProcedure = roleProcedure('Admin', 'Broker');
 
 export const paymentsRouter = router({
-  list: readProcedure
+  list: policyProcedure('payments.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -35,7 +31,7 @@ export const paymentsRouter = router({
     .output(z.array(paymentSchema))
     .query(({ ctx, input }) => payments.listPayments(ctx, input)),
 
-  page: readProcedure
+  page: policyProcedure('payments.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -49,7 +45,7 @@ export const paymentsRouter = router({
     .output(paymentPageOutput)
     .query(({ ctx, input }) => payments.pagePayments(ctx, input)),
 
-  summary: readProcedure
+  summary: policyProcedure('payments.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -63,13 +59,13 @@ export const paymentsRouter = router({
     .output(paymentSummarySchema)
     .query(({ ctx, input }) => payments.paymentSummary(ctx, input)),
 
-  get: readProcedure
+  get: policyProcedure('payments.read')
     .meta({ openapi: { method: 'GET', path: '/payments/{id}', tags, summary: 'One payment', protect: true } })
     .input(paymentIdInput)
     .output(paymentSchema)
     .query(({ ctx, input }) => payments.getPayment(ctx, input.id)),
 
-  detail: readProcedure
+  detail: policyProcedure('payments.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -83,7 +79,7 @@ export const paymentsRouter = router({
     .output(paymentDetailSchema)
     .query(({ ctx, input }) => payments.getPaymentDetail(ctx, input.id)),
 
-  create: writeProcedure
+  create: policyProcedure('payments.create')
     .meta({
       openapi: {
         method: 'POST',
@@ -98,13 +94,13 @@ export const paymentsRouter = router({
     .output(paymentSchema)
     .mutation(({ ctx, input }) => payments.createPayment(ctx, input)),
 
-  update: writeProcedure
+  update: policyProcedure('payments.update')
     .meta({ openapi: { method: 'PUT', path: '/payments/{id}', tags, summary: 'Update a payment (any subset of fields)', protect: true } })
     .input(updatePaymentInput)
     .output(paymentSchema)
     .mutation(({ ctx, input }) => payments.updatePayment(ctx, input)),
 
-  delete: writeProcedure
+  delete: policyProcedure('payments.delete')
     .meta({ openapi: { method: 'DELETE', path: '/payments/{id}', tags, summary: 'Delete a payment', protect: true } })
     .input(paymentIdInput)
     .output(successSchema)

@@ -1,7 +1,6 @@
-import { and, asc, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   formatPaymentAmount,
-  makePagination,
   PAYMENT_MESSAGES,
   roleName,
   toCents,
@@ -18,13 +17,14 @@ import {
 import { brokerages, licenses, payments, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsPattern, countOf, countWhere, likePattern, limitPlaceholder, sumOf } from '../../db/sql.ts';
-import { preparedShapes } from '../../db/prepared.ts';
+import { decoded, preparedSelect, preparedShapes } from '../../db/prepared.ts';
+import { orderOf, pageWindow, readPage } from '../../db/list.ts';
 import { audit } from '../../core/audit.ts';
 import { found, scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlaceholders, type ScopeKind } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { assertLicenseOfHolder, assertPersonInScope, licenseWithHolder } from '../licenses/licenses.service.ts';
-import { notifyUser } from '../inbox/notify.ts';
+import { notifyUser } from '../notifications/notify.ts';
 
 const paymentColumns = {
   payment_id: payments.payment_id,
@@ -42,7 +42,7 @@ const paymentColumns = {
   created_at: payments.created_at,
   updated_at: payments.updated_at,
   // Cents in the database, dollars with 2 decimals on the wire: decoded as the row is read.
-  amount: sql<number>`${payments.amount_cents}`.mapWith((cents: unknown) => toDollars(Number(cents))),
+  amount: decoded(sql`${payments.amount_cents}`, (cents) => toDollars(Number(cents))),
 };
 
 function selectPayments(db: DbOrTx) {
@@ -162,21 +162,19 @@ const SORTS: Record<NonNullable<PaymentListQuery['sort']>, SQL[]> = {
   created_at: [sql`${payments.created_at}`],
 };
 
-function orderOf(shape: ListShape): SQL[] {
-  const dir = shape.order === 'desc' ? desc : asc;
-  return [...SORTS[shape.sort].map((c) => dir(c)), dir(payments.payment_id)];
-}
-
-const listRead = preparedShapes<ListShape, Record<string, unknown>, Payment[]>('payments_list', (d, shape) => {
-  const query = d
-    .select(paymentColumns)
-    .from(payments)
-    .innerJoin(users, eq(users.user_id, payments.user_id))
-    .leftJoin(licenses, eq(licenses.license_id, payments.license_id))
-    .where(whereOf(shape))
-    .orderBy(...orderOf(shape));
-  return shape.paged ? query.limit(limitPlaceholder()).offset(sql.placeholder('offset')) : query;
-});
+const listRead = preparedSelect<typeof paymentColumns, ListShape, Record<string, unknown>, Payment[]>(
+  'payments_list',
+  paymentColumns,
+  (select, shape) => {
+    const query = select
+      .from(payments)
+      .innerJoin(users, eq(users.user_id, payments.user_id))
+      .leftJoin(licenses, eq(licenses.license_id, payments.license_id))
+      .where(whereOf(shape))
+      .orderBy(...orderOf(SORTS[shape.sort], shape.order, payments.payment_id));
+    return shape.paged ? query.limit(limitPlaceholder()).offset(sql.placeholder('offset')) : query;
+  },
+);
 
 // A count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
 const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, Array<{ n: number }>>(
@@ -189,20 +187,18 @@ const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<st
 export async function listPayments(ctx: AuthedContext, q: PaymentListQuery = {}): Promise<Payment[]> {
   const values = listValues(ctx, q);
   if (!q.limit) return listRead(ctx.db, listShape(ctx, q, false), values);
-  return listRead(ctx.db, listShape(ctx, q, true), { limit: q.limit, offset: ((q.page ?? 1) - 1) * q.limit, ...values });
+  return listRead(ctx.db, listShape(ctx, q, true), { ...pageWindow(q), ...values });
 }
-
-export const DEFAULT_PAGE_SIZE = 20;
 
 /** GET /payments/page: one page and the pagination, for the screen. */
 export async function pagePayments(ctx: AuthedContext, q: PaymentListQuery = {}): Promise<PaymentPage> {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const values = listValues(ctx, q);
   const shape = listShape(ctx, q, true);
-  const [counted] = await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values);
-  const rows = await listRead(ctx.db, shape, { limit, offset: (page - 1) * limit, ...values });
-  return { payments: rows, pagination: makePagination(page, limit, counted?.n ?? 0) };
+  const { rows, pagination } = await readPage(q, {
+    count: async () => (await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values))[0]?.n,
+    rows: ({ limit, offset }) => listRead(ctx.db, shape, { limit, offset, ...values }),
+  });
+  return { payments: rows, pagination };
 }
 
 const summaryRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, PaymentSummaryRow[]>(

@@ -1,6 +1,6 @@
 import { addDays, defaultReportPeriod, REPORT_STRINGS } from '@lm/shared';
 import { today } from '../../core/dates.ts';
-import { badRequest } from '../../core/errors.ts';
+import { badRequest } from '../../base/errors.ts';
 
 /**
  * Calendar dates (YYYY-MM-DD, the office's calendar) against ISO 8601 UTC timestamps: a day starts

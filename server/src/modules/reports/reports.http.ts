@@ -4,7 +4,7 @@
  * check as the procedures; the file streams through http/csv.ts (backpressure, formula-safe cells).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { REPORT_NAMES, reportExportQuery, reportFileName, type ReportName } from '@lm/shared';
+import { REPORT_NAMES, ROLE_NAMES, reportExportQuery, reportFileName, type ReportName } from '@lm/shared';
 import type { FileRoutes, RouteDeps } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { sendCsv } from '../../http/csv.ts';
@@ -29,7 +29,7 @@ async function sourceFor(name: ReportName, db: RouteDeps['db'], filters: Paramet
 }
 
 async function exportReport(deps: RouteDeps, name: ReportName, req: FastifyRequest, reply: FastifyReply) {
-  await authenticate(deps, req, ['Admin']);
+  await authenticate(deps, req, 'reports.read');
   // A ZodError or AppError thrown here goes through the app's error handler (400 with a message).
   const { format: _format, ...filters } = reportExportQuery.parse(req.query ?? {});
   const period = resolvePeriod(filters);
@@ -44,7 +44,7 @@ const FILTER_PARAMS = [
   { name: 'state', description: 'Two-letter state code', schema: { type: 'string' } },
   { name: 'license_status', schema: { type: 'string' } },
   { name: 'brokerage_id', schema: { type: 'integer' } },
-  { name: 'user_role', schema: { type: 'string', enum: ['Admin', 'Broker', 'Agent', 'School'] } },
+  { name: 'user_role', schema: { type: 'string', enum: [...ROLE_NAMES] } },
 ].map((p) => ({ in: 'query', required: false, ...p }));
 
 const DESCRIPTIONS: Record<ReportName, string> = {
@@ -60,6 +60,7 @@ export const reportsFileRoutes: FileRoutes = {
       api.get(`/reports/${name}/export`, (req, reply) => exportReport(deps, name, req, reply));
     }
   },
+  access: Object.fromEntries(REPORT_NAMES.map((name) => [`GET /reports/${name}/export`, 'reports.read' as const])),
   paths: Object.fromEntries(
     REPORT_NAMES.map((name) => [
       `/reports/${name}/export`,

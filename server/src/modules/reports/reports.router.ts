@@ -1,5 +1,5 @@
 import { courseAnalyticsOutput, licenseAnalyticsOutput, reportFiltersInput, userAnalyticsOutput } from '@lm/shared';
-import { adminProcedure, router } from '../../core/trpc.ts';
+import { policyProcedure, router } from '../../core/trpc.ts';
 import * as reports from './reports.service.ts';
 
 const tags = ['reports'];
@@ -8,7 +8,7 @@ const filters =
 
 /** GET /reports/*: Admin only. CSV exports are plain routes in reports.http.ts. */
 export const reportsRouter = router({
-  licenses: adminProcedure
+  licenses: policyProcedure('reports.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -22,7 +22,7 @@ export const reportsRouter = router({
     .output(licenseAnalyticsOutput)
     .query(({ ctx, input }) => reports.licenseAnalytics(ctx, input)),
 
-  users: adminProcedure
+  users: policyProcedure('reports.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -36,7 +36,7 @@ export const reportsRouter = router({
     .output(userAnalyticsOutput)
     .query(({ ctx, input }) => reports.userAnalytics(ctx, input)),
 
-  courses: adminProcedure
+  courses: policyProcedure('reports.read')
     .meta({
       openapi: {
         method: 'GET',

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { publicSettingsSchema, type PublicSettings } from '@lm/shared';
-import { publicProcedure, router } from '../../core/trpc.ts';
+import { policyProcedure, router } from '../../core/trpc.ts';
 import { getSettings } from '../../core/settings.ts';
 
 /** The settings anyone may read (the signed-out login screen): the office's name and how to reach support. */
 export const publicSettingsRouter = router({
-  public: publicProcedure
+  public: policyProcedure('settings.public')
     .meta({
       openapi: {
         method: 'GET',

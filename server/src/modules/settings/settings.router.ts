@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { settingsEnvelope, settingsUpdateInput } from '@lm/shared';
-import { adminProcedure, router } from '../../core/trpc.ts';
+import { policyProcedure, router } from '../../core/trpc.ts';
 import * as settings from './settings.service.ts';
 
 const tags = ['settings'];
 
 /** System settings (Admin only): GET and PUT /api/admin/settings, POST /api/admin/settings/reset. */
 export const settingsRouter = router({
-  get: adminProcedure
+  get: policyProcedure('settings.read')
     .meta({ openapi: { method: 'GET', path: '/admin/settings', tags, summary: 'All system settings (defaults merged)', protect: true } })
     .input(z.object({}).optional())
     .output(settingsEnvelope)
     .query(({ ctx }) => settings.getAll(ctx)),
 
-  update: adminProcedure
+  update: policyProcedure('settings.update')
     .meta({
       openapi: {
         method: 'PUT',
@@ -27,7 +27,7 @@ export const settingsRouter = router({
     .output(settingsEnvelope)
     .mutation(({ ctx, input }) => settings.update(ctx, input)),
 
-  reset: adminProcedure
+  reset: policyProcedure('settings.update')
     .meta({
       openapi: { method: 'POST', path: '/admin/settings/reset', tags, summary: 'Reset every setting to its default', protect: true },
     })

@@ -6,7 +6,7 @@ import { listUsers } from './users.service.ts';
 export const usersExport = listExports({
   path: '/users/export',
   name: 'users',
-  roles: ['Admin', 'Broker'],
+  action: 'users.read',
   query: usersListQuery,
   page: async (ctx, q, page, limit) => (await listUsers(ctx, { ...q, page, limit })).users,
   rows: 'One row per user in your scope (Broker: its own brokerage) matching the filters of GET /users (role, brokerage_id, search, is_active), in its sort and order',

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { roleName, type RoleName, type User } from '@lm/shared';
 import { brokerages, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { decoded } from '../../db/prepared.ts';
 
 /** Columns of a user as the API shows it: never password_hash. */
 export const publicUserColumns = {
@@ -21,7 +22,7 @@ export const publicUserColumns = {
   created_at: users.created_at,
   last_login: users.last_login,
   // The role's name beside its id, decoded as the row is read (no copy of every row to add it afterwards).
-  role_name: sql<RoleName>`${users.role_id}`.mapWith((id: unknown) => roleName(Number(id))),
+  role_name: decoded(sql`${users.role_id}`, (id): RoleName => roleName(Number(id))),
 };
 
 export async function getPublicUser(db: DbOrTx, userId: number): Promise<User | null> {

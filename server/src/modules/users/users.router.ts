@@ -12,15 +12,13 @@ import {
   usersListQuery,
   userUpdateInput,
 } from '@lm/shared';
-import { authedProcedure, roleProcedure, router } from '../../core/trpc.ts';
+import { authedProcedure, policyProcedure, router } from '../../core/trpc.ts';
 import * as users from './users.service.ts';
 
 const tags = ['users'];
-/** User management is for Admins (everyone) and Brokers (their own brokerage); Agents and Schools get 403. */
-const managerProcedure = roleProcedure('Admin', 'Broker');
 
 export const usersRouter = router({
-  list: managerProcedure
+  list: policyProcedure('users.read')
     .meta({
       openapi: {
         method: 'GET',
@@ -34,13 +32,13 @@ export const usersRouter = router({
     .output(usersListOutput)
     .query(({ ctx, input }) => users.listUsers(ctx, input)),
 
-  get: managerProcedure
+  get: policyProcedure('users.read')
     .meta({ openapi: { method: 'GET', path: '/users/{id}', tags, summary: 'One user', protect: true } })
     .input(userIdInput)
     .output(userSchema)
     .query(({ ctx, input }) => users.getUser(ctx, input.id)),
 
-  create: managerProcedure
+  create: policyProcedure('users.create')
     .meta({
       openapi: { method: 'POST', path: '/users', tags, summary: 'Create a user (Broker: Agents of its brokerage only)', protect: true },
       errors: ['NOT_FOUND', 'CONFLICT'],
@@ -49,7 +47,7 @@ export const usersRouter = router({
     .output(userSchema)
     .mutation(({ ctx, input }) => users.createUser(ctx, input)),
 
-  update: managerProcedure
+  update: policyProcedure('users.update')
     .meta({
       openapi: {
         method: 'PUT',
@@ -64,7 +62,7 @@ export const usersRouter = router({
     .output(userSchema)
     .mutation(({ ctx, input }) => users.updateUser(ctx, input)),
 
-  delete: managerProcedure
+  delete: policyProcedure('users.delete')
     .meta({
       openapi: {
         method: 'DELETE',
@@ -79,7 +77,7 @@ export const usersRouter = router({
     .output(successSchema)
     .mutation(({ ctx, input }) => users.deleteUser(ctx, input.id)),
 
-  bulk: managerProcedure
+  bulk: policyProcedure('users.bulk')
     .meta({
       openapi: {
         method: 'POST',
@@ -94,7 +92,7 @@ export const usersRouter = router({
     .output(bulkUsersOutput)
     .mutation(({ ctx, input }) => users.bulkUsers(ctx, input)),
 
-  sendResetLink: managerProcedure
+  sendResetLink: policyProcedure('users.sendResetLink')
     .meta({
       openapi: {
         method: 'POST',
@@ -108,7 +106,7 @@ export const usersRouter = router({
     .output(sendResetLinkOutput)
     .mutation(({ ctx, input }) => users.sendResetLink(ctx, input.id)),
 
-  updateProfile: authedProcedure
+  updateProfile: authedProcedure('profile.update')
     .meta({
       openapi: {
         method: 'PUT',

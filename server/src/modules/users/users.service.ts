@@ -7,9 +7,9 @@
  * active Admin remains) is checked inside the transaction that writes (docs/architecture.md "Data
  * layer"); passwords are hashed before it and e-mails are sent after it.
  */
-import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
-  makePagination,
+  can,
   ROLE,
   type BulkUsersOutput,
   type User,
@@ -24,19 +24,20 @@ import type { z } from 'zod';
 import { brokerages, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { containsPattern, likePattern, limitPlaceholder, placeholderOf } from '../../db/sql.ts';
-import { preparedShapes } from '../../db/prepared.ts';
+import { preparedSelect, preparedShapes } from '../../db/prepared.ts';
+import { orderOf, readPage } from '../../db/list.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { audit, type Actor } from '../../core/audit.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../core/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../base/errors.ts';
 import { hashPassword } from '../../core/passwords.ts';
-import { isAdmin, isAgent, isBroker, type AuthUser } from '../../core/identity.ts';
+import { isAdmin, isBroker, type AuthUser } from '../../core/identity.ts';
 import { scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlaceholders, type ScopeKind } from '../../core/scope.ts';
 import { assertPasswordAcceptable } from '../auth/auth.service.ts';
-import { revokeUserSessions } from '../auth/sessions.ts';
+import { revokeUserSessions } from '../../core/sessions.ts';
 import { emailIs, getPublicUser, publicUserColumns } from './users.queries.ts';
 import { runInBackground } from '../../core/background.ts';
 import { issueAndSendLink, LINK_VALIDITY_MS } from '../auth/password-reset.service.ts';
-import { whereItWent } from '../notifications/notifications.service.ts';
+import { whereItWent } from '../notification-management/notification-management.service.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -89,17 +90,19 @@ const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<st
   { keep: true },
 );
 
-const pageRead = preparedShapes<ListShape, Record<string, unknown>, User[]>('users_page', (d, shape) => {
-  const direction = shape.order === 'desc' ? desc : asc;
-  return d
-    .select(publicUserColumns)
-    .from(users)
-    .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
-    .where(whereOf(shape))
-    .orderBy(...SORT_COLUMNS[shape.sort].map((c) => direction(c)), asc(users.user_id))
-    .limit(limitPlaceholder())
-    .offset(sql.placeholder('offset'));
-});
+const pageRead = preparedSelect<typeof publicUserColumns, ListShape, Record<string, unknown>, User[]>(
+  'users_page',
+  publicUserColumns,
+  (select, shape) => {
+    return select
+      .from(users)
+      .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
+      .where(whereOf(shape))
+      .orderBy(...orderOf(SORT_COLUMNS[shape.sort], shape.order, users.user_id))
+      .limit(limitPlaceholder())
+      .offset(sql.placeholder('offset'));
+  },
+);
 
 /** GET /users: the caller's scope, filters, search, sort and one page. */
 export async function listUsers(ctx: AuthedContext, input: z.output<typeof usersListQuery>): Promise<UsersListOutput> {
@@ -123,9 +126,11 @@ export async function listUsers(ctx: AuthedContext, input: z.output<typeof users
     ...scopeValues(ctx.user),
   };
   // The count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
-  const [counted] = await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values);
-  const rows = await pageRead(ctx.db, shape, { limit: input.limit, offset: (input.page - 1) * input.limit, ...values });
-  return { users: rows, pagination: makePagination(input.page, input.limit, counted?.n ?? 0) };
+  const { rows, pagination } = await readPage(input, {
+    count: async () => (await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values))[0]?.n,
+    rows: ({ limit, offset }) => pageRead(ctx.db, shape, { limit, offset, ...values }),
+  });
+  return { users: rows, pagination };
 }
 
 /** A user the caller may see (not deleted), or 404. */
@@ -138,15 +143,13 @@ async function visibleUser(ctx: AuthedContext, db: DbOrTx, id: number): Promise<
   return row;
 }
 
-/** Whether the caller may change this user: a Broker only the Agents of its own brokerage. */
-function mayManage(actor: AuthUser, row: UserRow): boolean {
-  return !isBroker(actor) || (isAgent(row) && row.brokerage_id === actor.brokerage_id);
-}
+/** The changes of a user, each with the policy's rule (shared/src/policy.ts): a Broker only the Agents of its own brokerage. */
+type UserChange = 'users.update' | 'users.delete' | 'users.bulk' | 'users.sendResetLink';
 
-/** A user the caller may change (else 404). */
-async function manageableUser(ctx: AuthedContext, db: DbOrTx, id: number): Promise<UserRow> {
+/** A user the caller may see and make this change to (else 404, as if it did not exist). */
+async function manageableUser(ctx: AuthedContext, db: DbOrTx, id: number, change: UserChange): Promise<UserRow> {
   const row = await visibleUser(ctx, db, id);
-  if (!mayManage(ctx.user, row)) throw notFound('User');
+  if (!can(ctx.user, change, row)) throw notFound('User');
   return row;
 }
 
@@ -194,11 +197,14 @@ async function assertAnAdminRemains(tx: Tx): Promise<void> {
 const lostAdmin = (before: UserRow, after: UserRow) =>
   isAdmin(before) && before.is_active && !before.deleted_at && (!isAdmin(after) || !after.is_active || !!after.deleted_at);
 
-/** Broker limits on the role and brokerage a user may be given (403: a right the Broker does not have). */
-function assertBrokerGrants(actor: AuthUser, roleId: number | undefined, brokerageId: number | null | undefined): void {
-  if (!isBroker(actor)) return;
-  if (roleId !== undefined && roleId !== ROLE.Agent) throw forbidden('Brokers may only create and edit Agents');
-  if (brokerageId !== undefined && brokerageId !== actor.brokerage_id) {
+/**
+ * The role and brokerage the caller may give a user (403: a right it does not have; the policy's users.grantRole
+ * and users.assignBrokerage: a Broker only Agents, only its own brokerage).
+ */
+function assertGrants(actor: AuthUser, roleId: number | undefined, brokerageId: number | null | undefined): void {
+  if (roleId !== undefined && !can(actor, 'users.grantRole', { role_id: roleId }))
+    throw forbidden('Brokers may only create and edit Agents');
+  if (brokerageId !== undefined && !can(actor, 'users.assignBrokerage', { brokerage_id: brokerageId })) {
     throw forbidden('Brokers may only manage users of their own brokerage');
   }
 }
@@ -210,11 +216,11 @@ function auditView(row: UserRow) {
 }
 
 export async function createUser(ctx: AuthedContext, input: z.output<typeof userCreateInput>): Promise<User> {
-  assertBrokerGrants(ctx.user, input.role_id, input.brokerage_id);
-  let brokerageId = input.brokerage_id ?? null;
-  if (isBroker(ctx.user)) {
-    if (ctx.user.brokerage_id === null) throw forbidden('You are not assigned to a brokerage');
-    brokerageId = ctx.user.brokerage_id;
+  assertGrants(ctx.user, input.role_id, input.brokerage_id);
+  // A Broker's new users join its own brokerage; the policy's users.create refuses a Broker without one.
+  const brokerageId = isBroker(ctx.user) ? ctx.user.brokerage_id : (input.brokerage_id ?? null);
+  if (!can(ctx.user, 'users.create', { role_id: input.role_id, brokerage_id: brokerageId })) {
+    throw forbidden('You are not assigned to a brokerage');
   }
   // A first look, so that a taken e-mail or a bad password is refused before any hashing.
   await assertBrokerageExists(ctx.db, brokerageId);
@@ -269,7 +275,7 @@ function sendWelcome(ctx: AuthedContext, userId: number): void {
  * Agents of its brokerage (others 404). Audited as password_link_issued.
  */
 export async function sendResetLink(ctx: AuthedContext, id: number): Promise<{ success: boolean; message: string }> {
-  const target = await manageableUser(ctx, ctx.db, id);
+  const target = await manageableUser(ctx, ctx.db, id, 'users.sendResetLink');
   if (!target.is_active) throw badRequest('This account is inactive. Activate it before sending a password link.');
   const outcome = await issueAndSendLink(ctx.db, ctx.config, {
     userId: target.user_id,
@@ -312,18 +318,18 @@ const UPDATABLE = [
 ] as const;
 
 export async function updateUser(ctx: AuthedContext, input: z.output<typeof userUpdateInput>): Promise<User> {
-  assertBrokerGrants(ctx.user, input.role_id, input.brokerage_id);
+  assertGrants(ctx.user, input.role_id, input.brokerage_id);
   const self = input.id === ctx.user.user_id;
   let hash: string | undefined;
   if (input.password) {
     // Out-of-scope ids and bad passwords are refused before any hashing.
-    await manageableUser(ctx, ctx.db, input.id);
+    await manageableUser(ctx, ctx.db, input.id, 'users.update');
     await assertPasswordAcceptable(ctx, input.password);
     hash = await hashPassword(input.password);
   }
 
   await ctx.db.transaction(async (tx) => {
-    const target = await manageableUser(ctx, tx, input.id);
+    const target = await manageableUser(ctx, tx, input.id, 'users.update');
     if (self && input.is_active === false) throw badRequest('You cannot deactivate your own account');
     if (self && input.role_id !== undefined && input.role_id !== target.role_id) throw badRequest('You cannot change your own role');
     if (input.email !== undefined) await assertEmailFree(tx, input.email, target.user_id);
@@ -358,7 +364,7 @@ export async function updateUser(ctx: AuthedContext, input: z.output<typeof user
 
 export async function deleteUser(ctx: AuthedContext, id: number): Promise<{ success: true }> {
   await ctx.db.transaction(async (tx) => {
-    const target = await manageableUser(ctx, tx, id);
+    const target = await manageableUser(ctx, tx, id, 'users.delete');
     if (target.user_id === ctx.user.user_id) throw badRequest('You cannot delete your own account');
     const [after] = await tx
       .update(users)
@@ -391,7 +397,7 @@ export async function bulkUsers(ctx: AuthedContext, input: z.output<typeof bulkU
       .select()
       .from(users)
       .where(and(inArray(users.user_id, ids), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)));
-    if (rows.length !== ids.length || rows.some((r) => !mayManage(ctx.user, r))) throw notFound('User');
+    if (rows.length !== ids.length || rows.some((r) => !can(ctx.user, 'users.bulk', r))) throw notFound('User');
     const includesSelf = ids.includes(ctx.user.user_id);
     const patch: Partial<typeof users.$inferInsert> = {};
     switch (action) {
@@ -409,13 +415,13 @@ export async function bulkUsers(ctx: AuthedContext, input: z.output<typeof bulkU
         break;
       case 'change_role':
         if (data.role_id === undefined) throw badRequest('Choose the new role (data.role_id)');
-        assertBrokerGrants(ctx.user, data.role_id, undefined);
+        assertGrants(ctx.user, data.role_id, undefined);
         if (includesSelf && data.role_id !== ctx.user.role_id) throw badRequest('You cannot change your own role');
         patch.role_id = data.role_id;
         break;
       case 'change_brokerage':
         if (data.brokerage_id === undefined) throw badRequest('Choose the new brokerage (data.brokerage_id, or null for none)');
-        assertBrokerGrants(ctx.user, undefined, data.brokerage_id);
+        assertGrants(ctx.user, undefined, data.brokerage_id);
         patch.brokerage_id = data.brokerage_id;
         break;
     }

@@ -1,53 +1,61 @@
-import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { DELIVERY_CHANNELS, DELIVERY_STATUSES, NOTIFICATION_TYPES, TRIGGER_EVENTS } from '@lm/shared';
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { NOTIFICATION_EVENTS } from '@lm/shared';
 import { users } from './users.ts';
-import { licenses } from './licenses.ts';
 import { createdAt, isoTimestamp, updatedAt } from './columns.ts';
 
-export const notificationTemplates = pgTable(
-  'notification_templates',
+/** In-app notifications: the notification centre of each user (the table keeps its first name, inbox_notifications). */
+export const notifications = pgTable(
+  'inbox_notifications',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    name: text('name').notNull(),
-    subject: text('subject').notNull(),
-    body: text('body').notNull(),
-    type: text('type', { enum: NOTIFICATION_TYPES }).notNull().default('email'),
-    trigger_event: text('trigger_event', { enum: TRIGGER_EVENTS }).notNull(),
-    is_active: boolean('is_active').notNull().default(true),
-    /** JSON array of variable names, e.g. ["user_name","license_number"]. Text, as on SQLite (not a json column). */
-    variables: text('variables').notNull().default('[]'),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.user_id, { onDelete: 'cascade' }),
+    event: text('event', { enum: NOTIFICATION_EVENTS }).notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull().default(''),
+    /** Client path of the object (e.g. /licenses?open=12), or null. */
+    link: text('link'),
+    object_type: text('object_type'),
+    object_id: integer('object_id'),
+    /** Dedup key for notifications of the daily pass: one per user, object, event and threshold. */
+    dedup_key: text('dedup_key'),
+    read_at: isoTimestamp('read_at'),
     created_at: createdAt(),
-    updated_at: updatedAt(),
-  },
-  (t) => [index('notification_templates_trigger_idx').on(t.trigger_event, t.is_active)],
-);
-
-export const notificationDeliveries = pgTable(
-  'notification_deliveries',
-  {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    template_id: integer('template_id').references(() => notificationTemplates.id, { onDelete: 'set null' }),
-    /** Snapshot of the template name, so history survives the template. */
-    template_name: text('template_name').notNull(),
-    channel: text('channel', { enum: DELIVERY_CHANNELS }).notNull(),
-    recipient: text('recipient').notNull(),
-    user_id: integer('user_id').references(() => users.user_id, { onDelete: 'set null' }),
-    license_id: integer('license_id').references(() => licenses.license_id, { onDelete: 'set null' }),
-    subject: text('subject'),
-    body: text('body'),
-    status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('pending'),
-    /** 'smtp' or 'outbox' (file written to $DATA_DIR/outbox). */
-    transport: text('transport'),
-    outbox_file: text('outbox_file'),
-    error: text('error'),
-    /** Dedup key for automatic reminders: one per license, threshold and cycle. */
-    reminder_key: text('reminder_key'),
-    created_at: createdAt(),
-    sent_at: isoTimestamp('sent_at'),
   },
   (t) => [
-    index('notification_deliveries_created_idx').on(t.created_at),
-    index('notification_deliveries_status_idx').on(t.status),
-    uniqueIndex('notification_deliveries_reminder_unique').on(t.reminder_key),
+    index('inbox_notifications_user_idx').on(t.user_id, t.created_at, t.id),
+    index('inbox_notifications_unread_idx').on(t.user_id, t.read_at),
+    uniqueIndex('inbox_notifications_dedup_unique').on(t.dedup_key),
   ],
+);
+
+/** Per user and event: which channels reach them (a missing row means the defaults). */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.user_id, { onDelete: 'cascade' }),
+    event: text('event', { enum: NOTIFICATION_EVENTS }).notNull(),
+    in_app: boolean('in_app').notNull(),
+    email: boolean('email').notNull(),
+    sms: boolean('sms').notNull(),
+    updated_at: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.event] })],
+);
+
+/** The secret of each user's calendar (.ics) feed, stored as its SHA-256; rotating replaces it. */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    /** SHA-256 of the secret in the feed's URL. */
+    token_hash: text('token_hash').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.user_id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+  },
+  (t) => [uniqueIndex('calendar_feeds_user_unique').on(t.user_id)],
 );

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { EXTRACTION_MESSAGES, type CertificateExtraction } from '@lm/shared';
 import type { Db } from '../../../db/client.ts';
 import { documents, documentVersions } from '../../../db/schema/index.ts';
-import { AppError } from '../../../core/errors.ts';
+import { AppError } from '../../../base/errors.ts';
 import { readCertificate } from './reader.ts';
 import { matchCertificate } from './match.ts';
 import { stopOcr } from './ocr.ts';

@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { EXTRACTION_MESSAGES, type CertificateExtraction } from '@lm/shared';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from '../../../base/errors.ts';
 import { ocrImage } from './ocr.ts';
 import { parseCertificate, type TextLine } from './parse.ts';
 

@@ -46,7 +46,7 @@ import { atRiskEdge, complianceIs, expiredSql, expiringSql, LICENSE_COLUMNS, sta
 import { deliver, type DeliveryOutcome } from './delivery.ts';
 import { describePayment, duePayments, remindPayers, type DuePayment } from './reminders.payments.ts';
 import { activeTemplates, recipientFor } from './events.ts';
-import { notifyUser, type InboxMessage } from '../inbox/notify.ts';
+import { notifyUser, type NotificationMessage } from '../notifications/notify.ts';
 
 /** An expiry older than this when first seen is not announced (no flood after importing old records). */
 export const EXPIRED_LOOKBACK_DAYS = 30;
@@ -212,7 +212,7 @@ function licenseValues(l: HolderLicense, settings: Settings): Record<string, str
 }
 
 /** "License CA-123 expires in 30 days" / "License CA-123 expired": the holder's in-app notification. */
-function licenseNotice(l: DueLicense): InboxMessage {
+function licenseNotice(l: DueLicense): NotificationMessage {
   const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
   const title =
     l.trigger === 'license_expired'
@@ -233,7 +233,7 @@ function licenseNotice(l: DueLicense): InboxMessage {
 }
 
 /** "CE due for license CA-123: 6 hours by 2026-05-08": the holder's in-app CE-due notice, once per threshold and cycle. */
-function ceDueNotice(l: HolderLicense, threshold: number): InboxMessage {
+function ceDueNotice(l: HolderLicense, threshold: number): NotificationMessage {
   const c = l.compliance;
   const topics = topicsText(c.topics_missing);
   return {
@@ -383,7 +383,7 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
           user_id: l.user_id,
           license_id: l.license_id,
           reminder_key: `${key}:${t.type}`,
-          inbox_event: event,
+          notification_event: event,
           now,
         }),
       );

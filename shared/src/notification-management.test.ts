@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryLabel } from './notifications.ts';
+import { deliveryLabel } from './notification-management.ts';
 
 describe('deliveryLabel', () => {
   it('calls only a mail server hand-over "Delivered"; an outbox file is never delivered', () => {

@@ -1,8 +1,9 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { appRouter } from '../router.ts';
-import { ERROR_CODES, type AppErrorCode } from '../core/errors.ts';
-import type { ProcedureMeta } from '../core/trpc.ts';
+import { roleMay } from '@lm/shared';
+import { appRouter } from './router.ts';
+import { ERROR_CODES, type AppErrorCode } from './base/errors.ts';
+import type { ProcedureMeta } from './core/trpc.ts';
 import { fileRoutePaths } from './routes.ts';
 
 /**
@@ -60,7 +61,8 @@ export function errorCodesOf(meta: ProcedureMeta, method: Method, op: Operation,
   if (access?.authed) {
     codes.add('UNAUTHORIZED');
     if (access.roles) codes.add('FORBIDDEN');
-    if (!access.roles || access.roles.some((r) => r !== 'Admin')) codes.add('SERVICE_UNAVAILABLE');
+    // 503 in maintenance mode, unless every role of the operation may use the app then (the policy's 'system.maintenance').
+    if (!access.roles || !access.roles.every((r) => roleMay(r, 'system.maintenance'))) codes.add('SERVICE_UNAVAILABLE');
   }
   if (path.includes('{')) codes.add('NOT_FOUND');
   for (const c of meta.errors ?? []) codes.add(c);

@@ -12,7 +12,7 @@ import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { deliver, type DeliveryOutcome } from './delivery.ts';
 import { activeTemplates, commonValues, recipientFor, userValues } from './events.ts';
-import { notifyUser } from '../inbox/notify.ts';
+import { notifyUser } from '../notifications/notify.ts';
 
 export interface DuePayment {
   payment_id: number;
@@ -116,7 +116,7 @@ export async function remindPayers(
           user_id: p.user_id,
           license_id: p.license_id,
           reminder_key: `payment_due:${p.payment_id}:${t.type}`,
-          inbox_event: 'payment_due',
+          notification_event: 'payment_due',
           now,
         }),
       );

@@ -6,31 +6,31 @@
  */
 import { and, eq } from 'drizzle-orm';
 import {
-  INBOX_EVENT_TRIGGERS,
-  INBOX_EVENTS,
+  NOTIFICATION_EVENT_TRIGGERS,
+  NOTIFICATION_EVENTS,
   type EventPreference,
-  type InboxEvent,
+  type NotificationEvent,
   type NotificationType,
   type TriggerEvent,
 } from '@lm/shared';
 import { notificationPreferences } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
 
-export function defaultPreference(event: InboxEvent): EventPreference {
-  const external = INBOX_EVENT_TRIGGERS[event] !== null;
+export function defaultPreference(event: NotificationEvent): EventPreference {
+  const external = NOTIFICATION_EVENT_TRIGGERS[event] !== null;
   return { event, in_app: true, email: external, sms: external };
 }
 
-/** The user's stored preferences merged over the defaults, in INBOX_EVENTS order. */
+/** The user's stored preferences merged over the defaults, in NOTIFICATION_EVENTS order. */
 export async function preferencesOf(db: DbOrTx, userId: number): Promise<EventPreference[]> {
   const rows = await db.select().from(notificationPreferences).where(eq(notificationPreferences.user_id, userId));
-  return INBOX_EVENTS.map((event) => {
+  return NOTIFICATION_EVENTS.map((event) => {
     const row = rows.find((r) => r.event === event);
     return row ? { event, in_app: row.in_app, email: row.email, sms: row.sms } : defaultPreference(event);
   });
 }
 
-export async function preferenceFor(db: DbOrTx, userId: number, event: InboxEvent): Promise<EventPreference> {
+export async function preferenceFor(db: DbOrTx, userId: number, event: NotificationEvent): Promise<EventPreference> {
   const [row] = await db
     .select()
     .from(notificationPreferences)
@@ -39,12 +39,12 @@ export async function preferenceFor(db: DbOrTx, userId: number, event: InboxEven
 }
 
 /** The notification-centre event whose preference governs a template trigger's messages, if any. */
-export function inboxEventOf(trigger: TriggerEvent): InboxEvent | null {
-  return INBOX_EVENTS.find((e) => INBOX_EVENT_TRIGGERS[e] === trigger) ?? null;
+export function notificationEventOf(trigger: TriggerEvent): NotificationEvent | null {
+  return NOTIFICATION_EVENTS.find((e) => NOTIFICATION_EVENT_TRIGGERS[e] === trigger) ?? null;
 }
 
 /** Whether the user let this event reach them through an e-mail or SMS channel (push follows e-mail's address, no switch). */
-export async function userAllowsChannel(db: DbOrTx, userId: number, event: InboxEvent, channel: NotificationType): Promise<boolean> {
+export async function userAllowsChannel(db: DbOrTx, userId: number, event: NotificationEvent, channel: NotificationType): Promise<boolean> {
   if (channel === 'push') return true;
   const pref = await preferenceFor(db, userId, event);
   return channel === 'email' ? pref.email : pref.sms;

@@ -13,11 +13,11 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import {
-  NOTIFICATION_STRINGS,
+  NOTIFICATION_MANAGEMENT_STRINGS,
   type Delivery,
   type DeliveryStatusInfo,
   type DeliveryTransport,
-  type InboxEvent,
+  type NotificationEvent,
   type NotificationType,
   type Settings,
 } from '@lm/shared';
@@ -26,8 +26,8 @@ import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { audit, SYSTEM_ACTOR, type Actor } from '../../core/audit.ts';
 import { getSettings } from '../../core/settings.ts';
-import { notFound } from '../../core/errors.ts';
-import { userAllowsChannel } from '../inbox/preferences.ts';
+import { notFound } from '../../base/errors.ts';
+import { userAllowsChannel } from '../notifications/preferences.ts';
 
 export interface OutgoingMessage {
   /** The delivery row's id (names the outbox file). */
@@ -127,7 +127,11 @@ export function noGatewayTransport(channel: Exclude<NotificationType, 'email'>):
   return {
     channel,
     send() {
-      return Promise.reject(new NoGatewayError(channel === 'sms' ? NOTIFICATION_STRINGS.noSmsGateway : NOTIFICATION_STRINGS.noPushGateway));
+      return Promise.reject(
+        new NoGatewayError(
+          channel === 'sms' ? NOTIFICATION_MANAGEMENT_STRINGS.noSmsGateway : NOTIFICATION_MANAGEMENT_STRINGS.noPushGateway,
+        ),
+      );
     },
   };
 }
@@ -173,7 +177,7 @@ export interface DeliveryRequest {
    * The notification-centre event this message belongs to: its recipient's e-mail/SMS preference for that
    * event applies (user_id required), inside the bound of the settings switch (docs/decisions.md "Notification centre").
    */
-  inbox_event?: InboxEvent;
+  notification_event?: NotificationEvent;
   /** Sends even when the channel is switched off in settings (the Admin's test; account e-mails). */
   ignoreChannelSwitch?: boolean;
   /** The Admin's "Send Test" (marked so in the audit entry). */
@@ -219,7 +223,7 @@ const SYSTEM: Actor = SYSTEM_ACTOR;
 export async function deliver(db: Db, config: Config, req: DeliveryRequest): Promise<DeliveryOutcome> {
   const settings = await getSettings(db);
   if (!req.ignoreChannelSwitch && !channelEnabled(settings, req.channel)) return { status: 'skipped', reason: 'channel_disabled' };
-  if (req.inbox_event && req.user_id && !(await userAllowsChannel(db, req.user_id, req.inbox_event, req.channel))) {
+  if (req.notification_event && req.user_id && !(await userAllowsChannel(db, req.user_id, req.notification_event, req.channel))) {
     return { status: 'skipped', reason: 'user_preference' };
   }
   const actor = req.actor ?? SYSTEM;

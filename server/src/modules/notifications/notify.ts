@@ -6,14 +6,14 @@
  * in notification_deliveries (channel in_app), so the Admin's delivery history lists it beside the e-mails.
  */
 import { eq } from 'drizzle-orm';
-import { INBOX_EVENT_LABELS, type InboxEvent } from '@lm/shared';
+import { NOTIFICATION_EVENT_LABELS, type NotificationEvent } from '@lm/shared';
 import type { Tx } from '../../db/client.ts';
-import { inboxNotifications, notificationDeliveries, users } from '../../db/schema/index.ts';
+import { notifications, notificationDeliveries, users } from '../../db/schema/index.ts';
 import { preferenceFor } from './preferences.ts';
 
-export interface InboxMessage {
+export interface NotificationMessage {
   user_id: number;
-  event: InboxEvent;
+  event: NotificationEvent;
   title: string;
   body?: string;
   /** Client path of the object, e.g. /documents?open=12 */
@@ -25,7 +25,7 @@ export interface InboxMessage {
 }
 
 /** Inside the transaction of the change it reports, so both commit together. */
-export async function notifyUser(tx: Tx, message: InboxMessage): Promise<void> {
+export async function notifyUser(tx: Tx, message: NotificationMessage): Promise<void> {
   const [user] = await tx
     .select({ email: users.email, first_name: users.first_name, last_name: users.last_name, deleted_at: users.deleted_at })
     .from(users)
@@ -34,7 +34,7 @@ export async function notifyUser(tx: Tx, message: InboxMessage): Promise<void> {
   if (!(await preferenceFor(tx, message.user_id, message.event)).in_app) return;
   const now = new Date().toISOString();
   const [inserted] = await tx
-    .insert(inboxNotifications)
+    .insert(notifications)
     .values({
       user_id: message.user_id,
       event: message.event,
@@ -47,11 +47,11 @@ export async function notifyUser(tx: Tx, message: InboxMessage): Promise<void> {
       created_at: now,
     })
     .onConflictDoNothing()
-    .returning({ id: inboxNotifications.id });
+    .returning({ id: notifications.id });
   if (!inserted) return; // this dedup key was used before
   await tx.insert(notificationDeliveries).values({
     template_id: null,
-    template_name: `In-app: ${INBOX_EVENT_LABELS[message.event]}`,
+    template_name: `In-app: ${NOTIFICATION_EVENT_LABELS[message.event]}`,
     channel: 'in_app',
     recipient: user.email || `${user.first_name} ${user.last_name}`,
     user_id: message.user_id,
@@ -66,7 +66,7 @@ export async function notifyUser(tx: Tx, message: InboxMessage): Promise<void> {
 }
 
 /** password_changed: told to the user after a change or a reset, so a change they did not make stands out. */
-export function passwordChangedNotice(userId: number): InboxMessage {
+export function passwordChangedNotice(userId: number): NotificationMessage {
   return {
     user_id: userId,
     event: 'password_changed',

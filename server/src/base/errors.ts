@@ -1,8 +1,7 @@
-import { TRPCError } from '@trpc/server';
-import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/unstable-core-do-not-import';
+import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { ErrorBody } from '@lm/shared';
-import { isDataException } from '../db/driver-code.ts';
+import { isDataException } from './driver-code.ts';
 
 /**
  * The one error type of the server. Services throw AppError; the table below maps each code to its

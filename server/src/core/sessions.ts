@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import { and, eq, isNull, lt, ne, sql } from 'drizzle-orm';
-import { sessions, users } from '../../db/schema/index.ts';
-import type { Db, Tx } from '../../db/client.ts';
-import { preparedRead } from '../../db/prepared.ts';
-import { getSettings } from '../../core/settings.ts';
+import { sessions, users } from '../db/schema/index.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { preparedSelectOne } from '../db/prepared.ts';
+import { getSettings } from './settings.ts';
 
-import type { AuthSession, AuthUser } from '../../core/identity.ts';
-export type { AuthSession, AuthUser } from '../../core/identity.ts';
+import type { AuthSession, AuthUser } from './identity.ts';
+export type { AuthSession, AuthUser } from './identity.ts';
 
 export const ABSOLUTE_SESSION_HOURS = 12;
 /** last_seen_at is written at most this often, so reads do not turn into writes. */
@@ -59,25 +59,28 @@ interface SessionRow {
 }
 
 /** Every signed-in request starts here: prepared once per connection (docs/performance.md "API throughput"). */
-const sessionByTokenHash = preparedRead<{ hash: string }, SessionRow[]>('session_by_token_hash', (d) =>
-  d
-    .select({
-      session_id: sessions.session_id,
-      last_seen_at: sessions.last_seen_at,
-      expires_at: sessions.expires_at,
-      revoked_at: sessions.revoked_at,
-      user_id: users.user_id,
-      email: users.email,
-      first_name: users.first_name,
-      last_name: users.last_name,
-      role_id: users.role_id,
-      brokerage_id: users.brokerage_id,
-      is_active: users.is_active,
-      deleted_at: users.deleted_at,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.user_id, sessions.user_id))
-    .where(eq(sessions.token_hash, sql.placeholder('hash'))),
+const sessionColumns = {
+  session_id: sessions.session_id,
+  last_seen_at: sessions.last_seen_at,
+  expires_at: sessions.expires_at,
+  revoked_at: sessions.revoked_at,
+  user_id: users.user_id,
+  email: users.email,
+  first_name: users.first_name,
+  last_name: users.last_name,
+  role_id: users.role_id,
+  brokerage_id: users.brokerage_id,
+  is_active: users.is_active,
+  deleted_at: users.deleted_at,
+};
+const sessionByTokenHash = preparedSelectOne<typeof sessionColumns, { hash: string }, SessionRow[]>(
+  'session_by_token_hash',
+  sessionColumns,
+  (select) =>
+    select
+      .from(sessions)
+      .innerJoin(users, eq(users.user_id, sessions.user_id))
+      .where(eq(sessions.token_hash, sql.placeholder('hash'))),
 );
 
 export async function resolveSession(db: Db, token: string): Promise<{ user: AuthUser; session: AuthSession } | null> {

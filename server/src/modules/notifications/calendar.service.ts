@@ -11,13 +11,13 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import ical, { type ICalCalendar } from 'ical-generator';
-import { addDays, roundHours, ROLE } from '@lm/shared';
+import { addDays, can, roundHours, ROLE } from '@lm/shared';
 import { calendarFeeds, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { audit } from '../../core/audit.ts';
 import { assertNotInMaintenance } from '../../core/access.ts';
-import { notFound } from '../../core/errors.ts';
+import { notFound } from '../../base/errors.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { listLicenses } from '../licenses/licenses.service.ts';
@@ -98,7 +98,8 @@ export async function calendarFeed(db: Db, config: Config, token: string): Promi
     name: `${settings.app_name}: license dates`,
     prodId: { company: settings.app_name, product: 'License Manager', language: 'EN' },
   });
-  if (owner.role_id === ROLE.School) return cal;
+  // A role that may not read licenses (a School) has an empty calendar.
+  if (!can(owner, 'licenses.read')) return cal;
 
   // The licenses list answers the feed (its scope, its status and compliance): an Admin's feed holds its own only.
   const ctx = { db, user: { ...owner, email: '', first_name: '', last_name: '' } };

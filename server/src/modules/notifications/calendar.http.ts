@@ -24,6 +24,8 @@ export const calendarFileRoutes: FileRoutes = {
   register(api, deps) {
     api.get('/calendar/:token(^[A-Za-z0-9_-]{43}).ics', (req, reply) => serveFeed(deps, req, reply));
   },
+  // The token in the URL is the credential: no session (serveFeed still applies maintenance mode to the owner).
+  access: { 'GET /calendar/{token}.ics': 'notifications.calendarFeed' },
   paths: {
     '/calendar/{token}.ics': {
       get: {

@@ -6,8 +6,9 @@ import { and, asc, eq } from 'drizzle-orm';
 import { auditLogs, notificationDeliveries } from '../src/db/schema/index.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import type { Settings } from '@lm/shared';
-import { toErrorBody } from '../src/core/errors.ts';
+import { toErrorBody } from '../src/base/errors.ts';
 import { api, callerFor, createTestEnv, seedRoles, type TestEnv, roleMatrix, type Roles, useTestEnv } from './helpers.ts';
+import { parseEmail } from './outbox.ts';
 
 const t = useTestEnv();
 let env: TestEnv;
@@ -63,24 +64,6 @@ function outbox(e: TestEnv = env): string[] {
     : [];
 }
 
-/** Headers (unfolded) and the decoded text body of an RFC 822 message. */
-function parseEml(raw: string) {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const headers: Record<string, string> = {};
-  for (const line of head.split('\r\n')) {
-    const i = line.indexOf(':');
-    headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
-  }
-  let body = raw.slice(split + 4);
-  if (/quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')) {
-    body = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-  } else if (/base64/i.test(headers['content-transfer-encoding'] ?? '')) {
-    body = Buffer.from(body, 'base64').toString('utf8');
-  }
-  return { headers, body: body.replace(/\r\n/g, '\n') };
-}
-
 describe('who may use notification templates', () => {
   const calls: Array<[string, 'GET' | 'POST' | 'PUT' | 'DELETE', string, unknown]> = [
     ['list', 'GET', BASE, undefined],
@@ -115,8 +98,8 @@ describe('who may use notification templates', () => {
   });
 
   it('tRPC: a Broker is refused with FORBIDDEN, signed out with UNAUTHORIZED', async () => {
-    await expect(callerFor(env, roles.broker.user_id).admin.notifications.list()).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(callerFor(env, null).admin.notifications.history()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(callerFor(env, roles.broker.user_id).admin.notificationManagement.list()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(callerFor(env, null).admin.notificationManagement.history()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
 
@@ -224,7 +207,7 @@ describe('REST: template CRUD', () => {
   });
 
   it('tRPC: the same procedures work through the caller', async () => {
-    const admin = callerFor(env, roles.admin.user_id).admin.notifications;
+    const admin = callerFor(env, roles.admin.user_id).admin.notificationManagement;
     const t = await admin.create({
       name: `tRPC template ${Date.now()}`,
       subject: 'Welcome {{user_name}}',
@@ -289,10 +272,10 @@ describe('REST: test send without SMTP_URL (outbox)', () => {
     expect(added[0]).toMatch(/^\d{8}T\d{9}Z-email-\d+\.eml$/);
     const raw = fs.readFileSync(path.join(env.dir, 'outbox', added[0]!), 'utf8');
     expect(raw).toContain('\r\n'); // RFC 822 line ends
-    const { headers, body } = parseEml(raw);
+    const { headers, body, from, to } = await parseEmail(raw);
     // nodemailer writes the domain in lower case (it is case-insensitive).
-    expect(headers.to).toBe('Office.Manager@example.com');
-    expect(headers.from).toBe('Acme Licensing <support@example.com>');
+    expect(to).toEqual(['Office.Manager@example.com']);
+    expect(from).toEqual({ name: 'Acme Licensing', address: 'support@example.com' });
     expect(headers.subject).toBe('License SA-1234567 expires 2026-12-31');
     expect(headers.date).toMatch(/\d{4} \d\d:\d\d:\d\d/);
     expect(headers['mime-version']).toBe('1.0');
@@ -320,7 +303,7 @@ describe('REST: test send without SMTP_URL (outbox)', () => {
   });
 
   it('tRPC: sendTest and history answer the same shapes', async () => {
-    const admin = callerFor(env, roles.admin.user_id).admin.notifications;
+    const admin = callerFor(env, roles.admin.user_id).admin.notificationManagement;
     const t = await createTemplate({ name: 'tRPC test send' });
     const out = await admin.sendTest({ id: t.id, test_email: 'trpc@example.com' });
     expect(out).toMatchObject({ success: true, delivery: { recipient: 'trpc@example.com', status: 'sent' } });
@@ -422,7 +405,7 @@ describe('REST: test send with SMTP_URL', () => {
       });
       expect(smtp.received).toHaveLength(1);
       expect(smtp.received[0]!.to).toEqual(['RCPT TO:<smtp-check@example.com>']);
-      const { headers, body } = parseEml(smtp.received[0]!.data);
+      const { headers, body } = await parseEmail(smtp.received[0]!.data);
       expect(headers.subject).toBe('License SA-1234567 expires 2026-12-31');
       expect(body).toContain('Hello Jane Smith,');
       expect(outbox(smtpEnv)).toEqual([]);

@@ -15,15 +15,15 @@ import {
   type NotificationTemplate,
 } from '@lm/shared';
 import { listExports } from '../../http/list-export.ts';
-import { pageDeliveries, pageTemplates } from './notifications.service.ts';
+import { pageDeliveries, pageTemplates } from './notification-management.service.ts';
 
 const order = { name: 'order', schema: { type: 'string', enum: ['asc', 'desc'] } };
 
-export const notificationsExports = listExports(
+export const notificationManagementExports = listExports(
   {
     path: '/admin/notification-templates/export',
     name: 'notification_templates',
-    roles: ['Admin'],
+    action: 'notificationTemplates.read',
     query: templatePageQuery,
     page: async (ctx, q, page, limit) => (await pageTemplates(ctx, { ...q, page, limit })).templates,
     rows: 'One row per notification template matching the filters of GET /admin/notification-templates/page (search, type, trigger_event), in its sort and order',
@@ -47,7 +47,7 @@ export const notificationsExports = listExports(
   {
     path: '/admin/notification-history/export',
     name: 'notification_history',
-    roles: ['Admin'],
+    action: 'notificationHistory.read',
     query: deliveryPageQuery,
     page: async (ctx, q, page, limit) => (await pageDeliveries(ctx, { ...q, page, limit })).deliveries,
     rows: 'One row per delivery attempt matching the filters of GET /admin/notification-history/page (search, status, channel, template_id), in its sort and order (default newest first)',

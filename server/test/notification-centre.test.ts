@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { addDays, type Settings } from '@lm/shared';
-import { auditLogs, inboxNotifications, licenses } from '../src/db/schema/index.ts';
+import { auditLogs, notifications, licenses } from '../src/db/schema/index.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { backgroundSettled } from '../src/core/background.ts';
-import { ensureDefaultTemplates } from '../src/modules/notifications/default-templates.ts';
-import { runReminders } from '../src/modules/notifications/reminders.ts';
+import { ensureDefaultTemplates } from '../src/modules/notification-management/default-templates.ts';
+import { runReminders } from '../src/modules/notification-management/reminders.ts';
 import { issueLinkToken } from '../src/modules/auth/password-reset.service.ts';
 import { api, callerFor, seedUser, TEST_PASSWORD, tokenFor, type Roles, type TestEnv, useTestEnv } from './helpers.ts';
 import { outboxEmails } from './outbox.ts';
@@ -23,7 +23,7 @@ async function setSettings(values: Partial<Settings>) {
   invalidateSettings();
 }
 
-const notificationsOf = (userId: number) => env.db.select().from(inboxNotifications).where(eq(inboxNotifications.user_id, userId));
+const notificationsOf = (userId: number) => env.db.select().from(notifications).where(eq(notifications.user_id, userId));
 
 let courseSeq = 0;
 /** A completion of a fresh Admin course by the user, approved by the Admin over REST. */
@@ -94,7 +94,7 @@ describe('in-app notifications', () => {
 
     const all = await api(env, 'POST', '/api/notifications/read-all', { token });
     expect(all.body).toEqual({ success: true, unread: 0, updated: 2 });
-    expect((await callerFor(env, agent.user_id).inbox.unreadCount()).unread).toBe(0);
+    expect((await callerFor(env, agent.user_id).notifications.unreadCount()).unread).toBe(0);
     expect((await api(env, 'GET', '/api/notifications?unread_only=true', { token })).body.notifications).toEqual([]);
   });
 
@@ -114,7 +114,7 @@ describe('in-app notifications', () => {
     const token = await tokenFor(env, agent.user_id);
     const res = await api(env, 'POST', '/api/auth/change-password', {
       token,
-      body: { currentPassword: TEST_PASSWORD, newPassword: 'N3w-Passw0rd!inbox' },
+      body: { currentPassword: TEST_PASSWORD, newPassword: 'N3w-Passw0rd!centre' },
     });
     expect(res.status).toBe(200);
     const rows = await notificationsOf(agent.user_id);
@@ -158,7 +158,7 @@ describe('in-app notifications', () => {
     expect(history.body.deliveries.length).toBeGreaterThanOrEqual(1);
     expect(history.body.deliveries[0]).toMatchObject({ channel: 'in_app', status: 'sent', recipient: agent.email, transport: null });
     // The e-mail of the same reminder went out too (the default preference keeps today's behaviour).
-    expect(outboxEmails(env.dir, agent.email).length).toBe(1);
+    expect((await outboxEmails(env.dir, agent.email)).length).toBe(1);
   });
 });
 
@@ -190,7 +190,7 @@ describe('preferences', () => {
     const token = await tokenFor(env, agent.user_id);
     // Before: the approval e-mails the holder.
     await approvedCompletion(agent.user_id);
-    expect(outboxEmails(env.dir, agent.email)).toHaveLength(1);
+    expect(await outboxEmails(env.dir, agent.email)).toHaveLength(1);
 
     const saved = await api(env, 'PUT', '/api/notifications/preferences', {
       token,
@@ -203,21 +203,21 @@ describe('preferences', () => {
     });
 
     await approvedCompletion(agent.user_id);
-    expect(outboxEmails(env.dir, agent.email)).toHaveLength(1); // no new e-mail
+    expect(await outboxEmails(env.dir, agent.email)).toHaveLength(1); // no new e-mail
     expect((await notificationsOf(agent.user_id)).filter((n) => n.event === 'completion_approved')).toHaveLength(2);
 
     // In-app off: no notification either.
-    await callerFor(env, agent.user_id).inbox.savePreferences({
+    await callerFor(env, agent.user_id).notifications.savePreferences({
       events: [{ event: 'completion_approved', in_app: false, email: true, sms: false }],
     });
     await approvedCompletion(agent.user_id);
     expect((await notificationsOf(agent.user_id)).filter((n) => n.event === 'completion_approved')).toHaveLength(2);
-    expect(outboxEmails(env.dir, agent.email)).toHaveLength(2); // e-mail back on
+    expect(await outboxEmails(env.dir, agent.email)).toHaveLength(2); // e-mail back on
   });
 
   it('the daily pass honours the e-mail preference: license_expiring e-mail off leaves only the in-app notification', async () => {
     const agent = await seedUser(env, 'Agent');
-    await callerFor(env, agent.user_id).inbox.savePreferences({
+    await callerFor(env, agent.user_id).notifications.savePreferences({
       events: [{ event: 'license_expiring', in_app: true, email: false, sms: false }],
     });
     const today = new Date().toISOString().slice(0, 10);
@@ -234,7 +234,7 @@ describe('preferences', () => {
     );
     const summary = await runReminders(env.db, env.config);
     expect(summary.disabled).toBeGreaterThanOrEqual(1);
-    expect(outboxEmails(env.dir, agent.email)).toEqual([]);
+    expect(await outboxEmails(env.dir, agent.email)).toEqual([]);
     expect((await notificationsOf(agent.user_id)).map((n) => n.event)).toEqual(['license_expiring']);
   });
 
@@ -247,11 +247,13 @@ describe('preferences', () => {
     });
     expect(sms.status).toBe(400);
     expect(sms.body.error).toMatch(/SMS/);
-    expect((await callerFor(env, agent.user_id).inbox.preferences()).events.find((e) => e.event === 'payment_due')!.in_app).toBe(true);
+    expect((await callerFor(env, agent.user_id).notifications.preferences()).events.find((e) => e.event === 'payment_due')!.in_app).toBe(
+      true,
+    );
 
     await setSettings({ email_notifications_enabled: false });
     try {
-      const prefs = await callerFor(env, agent.user_id).inbox.preferences();
+      const prefs = await callerFor(env, agent.user_id).notifications.preferences();
       expect(prefs.channels.email).toBe(false);
       expect(prefs.events.every((e) => !e.email)).toBe(true);
       const email = await api(env, 'PUT', '/api/notifications/preferences', {
@@ -268,7 +270,7 @@ describe('preferences', () => {
     } finally {
       await setSettings({ email_notifications_enabled: true });
     }
-    const back = await callerFor(env, agent.user_id).inbox.preferences();
+    const back = await callerFor(env, agent.user_id).notifications.preferences();
     expect(back.events.find((e) => e.event === 'payment_due')).toMatchObject({ in_app: false, email: true });
     const audits = await env.db
       .select()
@@ -280,18 +282,18 @@ describe('preferences', () => {
 
   it('a user without in-app for an event gets no notification of it, and nobody sees another one’s preferences', async () => {
     const agent = await seedUser(env, 'Agent');
-    await callerFor(env, agent.user_id).inbox.savePreferences({
+    await callerFor(env, agent.user_id).notifications.savePreferences({
       events: [{ event: 'password_changed', in_app: false, email: false, sms: false }],
     });
     await callerFor(env, agent.user_id).auth.changePassword({ currentPassword: TEST_PASSWORD, newPassword: 'N3w-Passw0rd!quiet' });
     expect(
       await env.db
         .select()
-        .from(inboxNotifications)
-        .where(and(eq(inboxNotifications.user_id, agent.user_id))),
+        .from(notifications)
+        .where(and(eq(notifications.user_id, agent.user_id))),
     ).toEqual([]);
-    expect((await callerFor(env, roles.agent.user_id).inbox.preferences()).events.find((e) => e.event === 'password_changed')!.in_app).toBe(
-      true,
-    );
+    expect(
+      (await callerFor(env, roles.agent.user_id).notifications.preferences()).events.find((e) => e.event === 'password_changed')!.in_app,
+    ).toBe(true);
   });
 });

@@ -156,7 +156,7 @@ export async function sendCourseCompleted(db: Db, config: Config, completionId: 
         user_id: row.user_id,
         license_id: row.license_id,
         reminder_key: `course_completed:${completionId}:${t.type}`,
-        inbox_event: 'completion_approved',
+        notification_event: 'completion_approved',
       }),
     );
   }

@@ -7,8 +7,8 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { and, eq, gt, sql } from 'drizzle-orm';
-import { knownSources } from '../../db/schema/index.ts';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import { knownSources } from '../db/schema/index.ts';
+import type { DbOrTx, Tx } from '../db/client.ts';
 
 export const DEVICE_COOKIE = 'lm_device';
 /** Browsers cap cookie lifetimes at 400 days. */
@@ -16,8 +16,8 @@ const DEVICE_COOKIE_SECONDS = 400 * 86_400;
 /** A known source unused for this long is a stranger again. */
 export const KNOWN_SOURCE_DAYS = 90;
 
-import type { DeviceCookie } from '../../core/identity.ts';
-export type { DeviceCookie } from '../../core/identity.ts';
+import type { DeviceCookie } from './identity.ts';
+export type { DeviceCookie } from './identity.ts';
 
 const pending = new WeakMap<object, string>();
 
