@@ -24,6 +24,8 @@ export default defineConfig({
           environment: 'node',
           isolate: false,
           env: { TZ: 'UTC', ...pgEnv },
+          // One migrated database per run, copied by every test environment (server/test/global-setup.ts).
+          globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -36,6 +38,7 @@ export default defineConfig({
           environment: 'node',
           isolate: false,
           env: { TZ: 'UTC', ...pgEnv },
+          globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 30_000,
         },
       },

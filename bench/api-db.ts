@@ -20,6 +20,8 @@ import { openDatabase } from '../server/src/db/client.ts';
 import { isPostgresUrl } from '../server/src/db/engine.ts';
 import { ROOT } from '../server/src/paths.ts';
 import { createSession, hashToken } from '../server/src/core/sessions.ts';
+import { claimJobRun } from '../server/src/modules/notification-management/reminders.job.ts';
+import { refreshAllCeCaches } from '../server/src/modules/licenses/ce-ledger.ts';
 import { sessions, users } from '../server/src/db/schema/index.ts';
 import { AUDIT_ROWS } from './data.ts';
 import { seedSqlite } from './seed.sqlite.ts';
@@ -186,6 +188,11 @@ export async function adminSession(
 ): Promise<{ token: string; adminId: number }> {
   const db = await openDatabase(configFor(where));
   try {
+    // The one-time CE cache refresh the product runs at start-up (server.ts), done here on every copy, so the
+    // product and the baseline serve the same rows and the product starts without it.
+    await db.transaction(async (tx) => {
+      if (await claimJobRun(db, 'ce_cache_refresh', 'compliance-1')) await refreshAllCeCaches(tx);
+    });
     const [admin] = await db
       .select({ user_id: users.user_id })
       .from(users)

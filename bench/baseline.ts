@@ -41,7 +41,12 @@ const STATEMENTS = {
   payments: `select "payments"."payment_id", "payments"."user_id", "users"."first_name", "users"."last_name", "payments"."license_id", "licenses"."license_number", "payments"."amount_cents", "payments"."payment_type", "payments"."payment_method", "payments"."status", "payments"."description", "payments"."payment_date", "payments"."created_by", "payments"."created_at", "payments"."updated_at" from "payments" inner join "users" on "users"."user_id" = "payments"."user_id" left join "licenses" on "licenses"."license_id" = "payments"."license_id" order by "payments"."payment_date" desc, "payments"."payment_id" desc limit (? + 0) offset ?`,
   countUsers: `select count(*) as "n" from "users" where "users"."deleted_at" is null`,
   countLicenses: `select count(*) as "n" from "licenses"`,
-  countExpiring: `select count(*) as "n" from "licenses" inner join "users" on "users"."user_id" = "licenses"."user_id" where ("licenses"."expiration_date" >= ? and "licenses"."expiration_date" <= ? and "licenses"."status" not in (?, ?) and "users"."deleted_at" is null)`,
+  countExpiring: `select count(*) as "n" from "licenses" inner join "users" on "users"."user_id" = "licenses"."user_id" where ("licenses"."status" IN (?, ?) AND "licenses"."expiration_date" >= ? AND "licenses"."expiration_date" <= ?)`,
+  // The compliance summary (shared/src/compliance.ts), one count per state as the product's prepared counts.
+  countExpired: `select count(*) as "n" from "licenses" inner join "users" on "users"."user_id" = "licenses"."user_id" where "licenses"."expiration_date" < ?`,
+  countComplete: `select count(*) as "n" from "licenses" inner join "users" on "users"."user_id" = "licenses"."user_id" where ("licenses"."expiration_date" >= ? AND ("licenses"."ce_hours_completed" >= "licenses"."ce_hours_required" AND "licenses"."ce_topic_hours_missing" = 0))`,
+  countAtRisk: `select count(*) as "n" from "licenses" inner join "users" on "users"."user_id" = "licenses"."user_id" where ("licenses"."expiration_date" >= ? AND "licenses"."expiration_date" <= ? AND NOT ("licenses"."ce_hours_completed" >= "licenses"."ce_hours_required" AND "licenses"."ce_topic_hours_missing" = 0))`,
+  countOnTrack: `select count(*) as "n" from "licenses" inner join "users" on "users"."user_id" = "licenses"."user_id" where ("licenses"."expiration_date" > ? AND NOT ("licenses"."ce_hours_completed" >= "licenses"."ce_hours_required" AND "licenses"."ce_topic_hours_missing" = 0))`,
   countCourses: `select count(*) as "n" from "courses"`,
   countCompletions: `select count(*) as "n" from "completions"`,
   countPending: `select count(*) as "n" from "completions" where "completions"."status" = ?`,
@@ -241,11 +246,17 @@ app.get('/api/dashboard/stats', async (req) => {
     role: 'Admin',
     total_users: await n('countUsers'),
     total_licenses: await n('countLicenses'),
-    expiring_licenses: await n('countExpiring', [from, addDays(from, settings.license_expiry_warning_days), 'Inactive', 'Expired']),
+    expiring_licenses: await n('countExpiring', ['Active', 'Pending Renewal', from, addDays(from, settings.license_expiry_warning_days)]),
     expiring_window_days: settings.license_expiry_warning_days,
     total_courses: await n('countCourses'),
     total_completions: await n('countCompletions'),
     pending_completions: await n('countPending', ['Pending']),
+    compliance: {
+      at_risk: await n('countAtRisk', [from, addDays(from, 90)]),
+      expired: await n('countExpired', [from]),
+      on_track: await n('countOnTrack', [addDays(from, 90)]),
+      complete: await n('countComplete', [from]),
+    },
   };
 });
 

@@ -7,7 +7,7 @@ import yauzl from 'yauzl';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { ROLE, type RoleName } from '@lm/shared';
 import { loadConfig, type Config } from '../src/config.ts';
 import { ENGINE, openDatabase, type Db } from '../src/db/client.ts';
@@ -34,11 +34,19 @@ export interface TestEnv {
   close: () => Promise<void>;
 }
 
-/** The environment variables of a test server: a temp DATA_DIR and, on the PostgreSQL pass, a fresh database. */
+/**
+ * The environment variables of a test server: a temp DATA_DIR holding a copy of the run's migrated database
+ * (server/test/global-setup.ts; the server's own migration then finds nothing to do) and, on the PostgreSQL pass,
+ * a fresh database cloned from the migrated template.
+ */
 export async function testServerEnv(dir: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
   const env: Record<string, string> = { DATA_DIR: dir, SCHEDULER: 'off', CLIENT_DIST: path.join(dir, 'no-client') };
-  if (ENGINE !== 'postgres') return { env, drop: async () => {} };
-  const created = await createTestDatabase(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL!);
+  const template = inject('migratedTemplate');
+  if (ENGINE !== 'postgres') {
+    fs.copyFileSync(template, path.join(dir, 'license-manager.db'));
+    return { env, drop: async () => {} };
+  }
+  const created = await createTestDatabase(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL!, template);
   return { env: { ...env, DATABASE_URL: created.url }, drop: created.drop };
 }
 

@@ -7,12 +7,13 @@ import pg from 'pg';
 
 let seq = 0;
 
-export async function createTestDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** An empty database of its own; with `template`, a copy of that (migrated) database (server/test/global-setup.ts). */
+export async function createTestDatabase(baseUrl: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `lm_t_${process.pid}_${Date.now().toString(36)}_${++seq}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`);
   } finally {
     await admin.end();
   }
