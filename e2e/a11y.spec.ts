@@ -25,6 +25,11 @@ type Scheme = 'light' | 'dark';
 /** An open dialog or drawer, and an open menu (Mantine portals them outside <main>). */
 const DIALOG = '[role="dialog"]';
 const MENU = '[role="menu"]';
+/**
+ * What a screen shows while its data loads: a loader, or a skeleton in place of the content. Measured once they are
+ * gone (the screen as it is used; a skeleton in a drawer on a busy machine otherwise lands in some runs and not others).
+ */
+const LOADING = '.mantine-Loader-root:visible, .mantine-Skeleton-root[data-visible]:visible';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -109,7 +114,7 @@ async function checkBothSchemes(page: Page, where: string, within?: string) {
 async function waitForScreen(page: Page) {
   await expect(page.locator('h1')).toHaveCount(1, { timeout: 20_000 });
   // Wait out loaders so the measured screen has its data.
-  await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator(LOADING)).toHaveCount(0, { timeout: 20_000 });
 }
 
 async function closeDialog(page: Page) {
@@ -158,7 +163,7 @@ async function checkDialogsAndMenus(page: Page, path: string) {
     await closeDialog(page);
     await main.locator('tbody tr').first().locator('td').first().click();
     await expect(page.getByRole('dialog')).toBeVisible();
-    await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.locator(LOADING)).toHaveCount(0, { timeout: 30_000 });
     await expectNoSeriousViolations(page, `${path}: document drawer (${s})`, { within: DIALOG });
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -167,7 +172,7 @@ async function checkDialogsAndMenus(page: Page, path: string) {
     // The other two tabs: preferences (a table of switches) and the calendar feed.
     for (const tab of ['Preferences', 'Calendar']) {
       await main.getByRole('tab', { name: tab }).click();
-      await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0, { timeout: 20_000 });
+      await expect(page.locator(LOADING)).toHaveCount(0, { timeout: 20_000 });
       await expectNoSeriousViolations(page, `${path}: ${tab} tab (${s})`, { within: 'main' });
     }
   }
@@ -175,7 +180,7 @@ async function checkDialogsAndMenus(page: Page, path: string) {
     // A row opens the license's CE transcript drawer.
     await main.locator('tbody tr').first().locator('td').first().click();
     await expect(page.getByRole('dialog')).toBeVisible();
-    await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0, { timeout: 20_000 });
+    await expect(page.locator(LOADING)).toHaveCount(0, { timeout: 20_000 });
     await expectNoSeriousViolations(page, `${path}: transcript drawer (${s})`, { within: DIALOG });
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { apiAs } from './fixtures/api.ts';
 import { logOut, signIn, signInWithForm, submitLogin } from './fixtures/auth.ts';
 import { createUser } from './fixtures/data.ts';
+import { holdRequest } from './fixtures/network.ts';
 import { E2E_PASSWORD, E2E_USERS } from './fixtures/users.ts';
 
 const ACCESS_DENIED = 'Access denied. Admin privileges required.';
@@ -43,12 +44,10 @@ test('a wrong password shows the red alert, and editing a field clears it', asyn
 
 test('the button reads Signing In... while the sign-in is under way', async ({ page }) => {
   await page.goto('/login');
-  await page.route('**/trpc/auth.login**', async (route) => {
-    await new Promise((r) => setTimeout(r, 600));
-    await route.continue();
-  });
+  const release = await holdRequest(page, '**/trpc/auth.login**');
   await submitLogin(page, E2E_USERS.admin.email, E2E_PASSWORD);
   await expect(page.getByRole('button', { name: 'Signing In...' })).toBeVisible();
+  release();
   await expect(page.getByText('Login successful!')).toBeVisible();
 });
 

@@ -4,21 +4,16 @@ import { signIn } from './fixtures/auth.ts';
 import { createBrokerage, uid } from './fixtures/data.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
 import { E2E_BROKERAGE } from './fixtures/users.ts';
+import { rows, searchList } from './fixtures/ui.ts';
+
+const search = (page: Page, text: string) => searchList(page, 'Search brokerages', text);
 
 // The machines running this suite are shared and busy: give server answers more time than the default.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-const rows = (page: Page) => page.locator('table tbody tr');
-
 async function createBrokerages(request: APIRequestContext, tag: string, count: number) {
   const admin = await apiAs(request, 'admin');
   for (let i = 0; i < count; i++) await createBrokerage(admin, `${tag} Realty ${String(i).padStart(2, '0')}`);
-}
-
-async function search(page: Page, text: string) {
-  await page.getByLabel('Search brokerages').fill(text);
-  // The search is debounced into the URL; wait until it is there.
-  await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe(text.trim());
 }
 
 test('Admin adds, finds, edits, views users of and deletes a brokerage', async ({ page }) => {

@@ -4,6 +4,7 @@ import { addDays, addYears, localDateString } from '@lm/shared';
 import { apiAs, type Api } from './fixtures/api.ts';
 import { signIn, type Who } from './fixtures/auth.ts';
 import { createCourse, createLicense, ensureCeRule, myId, uid } from './fixtures/data.ts';
+import { row } from './fixtures/ui.ts';
 
 // CE rules, renewals with their confirmation, the transcript drawer and course topics. The states used here
 // (WA, OR, NV, AZ) are left to this file: a rule changes what licenses of its state require.
@@ -18,8 +19,6 @@ async function agentLicense(request: APIRequestContext, admin: Api, fields: Reco
   const agentId = await myId(await apiAs(request, 'agent'));
   return createLicense(admin, { user_id: agentId, issue_date: addDays(TODAY, -400), ...fields });
 }
-
-const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
 /** Signs in straight onto the licenses list narrowed to the license. */
 async function openLicenses(page: Page, who: Who, number: string) {

@@ -2,7 +2,9 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { apiAs, type Api } from './fixtures/api.ts';
 import { logOut, signIn, type Who } from './fixtures/auth.ts';
 import { createCourse, createLicense, ensureCeRule, myId, uid } from './fixtures/data.ts';
+import { holdRequest } from './fixtures/network.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
+import { row } from './fixtures/ui.ts';
 
 interface Setup {
   courseId: number;
@@ -50,8 +52,6 @@ async function openCompletions(page: Page, who?: Who) {
   else await page.goto('/courses?tab=completions');
   await expect(page.getByRole('tab', { name: 'Completions' })).toHaveAttribute('aria-selected', 'true');
 }
-
-const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
 /** A review from the row's actions menu: Approve, Reject or Move back to Pending. */
 async function reviewFrom(r: Locator, action: string) {
@@ -132,12 +132,10 @@ test('a Broker records for its agent and an Admin moves a completion back to Pen
   await page.getByRole('option', { name: s.courseName }).click();
   await modal.getByLabel('License').click();
   await page.getByRole('option', { name: new RegExp(s.licenseNumber) }).click();
-  await page.route('**/trpc/completions.create**', async (route) => {
-    await new Promise((r) => setTimeout(r, 700));
-    await route.continue();
-  });
+  const release = await holdRequest(page, '**/trpc/completions.create**');
   await modal.getByRole('button', { name: 'Record Completion' }).click();
   await expect(modal.getByRole('button', { name: 'Saving...' })).toBeVisible();
+  release();
   await expect(page.getByText('Completion recorded successfully!')).toBeVisible();
   await expect(row(page, s.courseName)).toContainText('Alice Agent');
 

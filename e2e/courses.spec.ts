@@ -2,10 +2,8 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { apiAs } from './fixtures/api.ts';
 import { logOut, signIn, type Who } from './fixtures/auth.ts';
 import { createCourse, uid } from './fixtures/data.ts';
-
-function row(page: Page, text: string) {
-  return page.getByRole('row').filter({ hasText: text });
-}
+import { holdRequest } from './fixtures/network.ts';
+import { row } from './fixtures/ui.ts';
 
 /**
  * Types `text` into a formatted number input key by key, each key sent once the input shows the digits typed so
@@ -106,10 +104,7 @@ test('the submit button reads Saving... while busy, and a server failure shows i
   await (await apiAs(request, 'agent')).post('/api/completions', { course_id: taken.course_id, completion_date: '2025-01-15' });
   await openCourses(page, 'admin', taken.course_name);
 
-  await page.route('**/trpc/courses.update**', async (route) => {
-    await new Promise((r) => setTimeout(r, 700));
-    await route.continue();
-  });
+  const release = await holdRequest(page, '**/trpc/courses.update**');
   const r = row(page, taken.course_name);
   await r.getByRole('button', { name: `Actions for ${taken.course_name}` }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
@@ -117,6 +112,7 @@ test('the submit button reads Saving... while busy, and a server failure shows i
   await edit.getByLabel(/^Provider/).fill('Slow Academy');
   await edit.getByRole('button', { name: 'Update Course' }).click();
   await expect(edit.getByRole('button', { name: 'Saving...' })).toBeVisible();
+  release();
   await expect(page.getByText('Course updated successfully!')).toBeVisible();
 
   // The course has a completion: the server refuses to delete it and says to deactivate it instead.

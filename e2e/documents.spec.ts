@@ -3,6 +3,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { createBrokerage, createUser, uid } from './fixtures/data.ts';
+import { holdRequest } from './fixtures/network.ts';
 
 async function pdf(text: string): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -28,18 +29,12 @@ test('an Agent uploads a PDF, previews it, adds a version; an Agent of another b
   await expect(dialog.getByRole('alert')).toContainText('evil.pdf is not a real PDF file');
   await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: 'application/pdf', buffer: await pdf('License copy') });
   await expect(dialog.getByText(name)).toBeVisible();
-  // The server's answer is held back a moment, so the progress bar can be seen while the upload is in flight.
-  let release = () => {};
-  const held = new Promise<void>((r) => (release = r));
-  await page.route('**/api/documents', async (route) => {
-    await held;
-    await route.continue();
-  });
+  // The upload is held until the progress bar has been seen while it is in flight.
+  const release = await holdRequest(page, '**/api/documents');
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(dialog.getByRole('progressbar', { name: 'Upload progress' })).toBeAttached();
   release();
   await expect(page.getByText('Document uploaded')).toBeVisible();
-  await page.unroute('**/api/documents');
   await expect(dialog).toBeHidden();
 
   const row = page.getByRole('row').filter({ hasText: name });

@@ -1,9 +1,10 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { addDays, addYears, localDateString } from '@lm/shared';
 import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { createLicense, myId, uid } from './fixtures/data.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
+import { pick, row } from './fixtures/ui.ts';
 
 const TODAY = localDateString();
 
@@ -15,15 +16,8 @@ async function createLicenseFor(request: APIRequestContext, fields: { user_id: n
   return createLicense(await apiAs(request, 'admin'), fields);
 }
 
-async function pick(page: Page, label: RegExp, option: string) {
-  await page.getByRole('dialog').getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 // Several steps per test on a shared 2-core machine: allow more than the default 30 s.
 test.describe.configure({ timeout: 120_000 });
-
-const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
 test('Admin adds, renews, edits and deletes a license, with the spec texts', async ({ page }) => {
   await signIn(page, 'admin', '/licenses');

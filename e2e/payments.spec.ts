@@ -1,11 +1,12 @@
 import fs from 'node:fs';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { localDateString } from '@lm/shared';
 import { parseCsv } from '../server/test/csv.ts';
 import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { myId, uid, uniqueAmount } from './fixtures/data.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
+import { pick, row } from './fixtures/ui.ts';
 
 /** A seeded user's id. */
 async function userId(request: APIRequestContext, who: 'agent' | 'broker'): Promise<number> {
@@ -17,15 +18,8 @@ async function post(request: APIRequestContext, path: string, data: Record<strin
   return (await apiAs(request, 'admin')).post(path, data);
 }
 
-async function pick(page: Page, label: RegExp, option: string) {
-  await page.getByRole('dialog').getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 // Several steps per test on a shared 2-core machine: allow more than the default 30 s.
 test.describe.configure({ timeout: 120_000 });
-
-const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
 test('Admin records, edits and deletes a payment, with the cards, defaults, messages and toasts', async ({ page, request }) => {
   const agentId = await userId(request, 'agent');

@@ -5,6 +5,9 @@ import { signIn } from './fixtures/auth.ts';
 import { createLicense, createUser, e2eBrokerageId, uid } from './fixtures/data.ts';
 import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
 import { E2E_BROKERAGE } from './fixtures/users.ts';
+import { rows, searchList } from './fixtures/ui.ts';
+
+const search = (page: Page, text: string) => searchList(page, 'Search users', text);
 
 // The machines running this suite are shared and busy: give server answers more time than the default.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -31,14 +34,6 @@ async function createUsers(
   }
   return ids;
 }
-
-async function search(page: Page, text: string) {
-  await page.getByLabel('Search users').fill(text);
-  // The search is debounced into the URL; wait until it is there.
-  await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe(text.trim());
-}
-
-const rows = (page: Page) => page.locator('table tbody tr');
 
 test('Admin adds a user: form messages, success toast, then edits and deletes it', async ({ page }) => {
   test.slow();
