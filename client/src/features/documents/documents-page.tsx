@@ -195,7 +195,7 @@ function DrawerBody({ documentId, canEdit, onDeleted }: { documentId: number; ca
   const [versionOpen, setVersionOpen] = useState(false);
   if (query.isError) return <QueryError things="the document" query={query} />;
   const doc = query.data;
-  if (!doc) return <Skeleton h={240} aria-label="Loading the document" />;
+  if (!doc) return <Skeleton h={240} role="status" aria-label="Loading the document" />;
   const current = doc.versions.find((v) => v.version === doc.current_version) ?? doc.versions.at(-1)!;
   const onDelete = async () => {
     if (await confirm(DOCUMENT_STRINGS.deleteConfirm, { confirmLabel: 'Delete' })) {
@@ -284,7 +284,7 @@ function Preview({ documentId, version, mime, title }: { documentId: number; ver
     );
   }
   if (error) return <Alert color="red">{error}</Alert>;
-  if (!url) return <Skeleton h={320} aria-label="Loading the preview" />;
+  if (!url) return <Skeleton h={320} role="status" aria-label="Loading the preview" />;
   if (mime === 'application/pdf') {
     return <iframe src={url} title={`Preview of ${title}`} style={{ width: '100%', height: 420, border: 0 }} />;
   }

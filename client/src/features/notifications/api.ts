@@ -55,24 +55,25 @@ export function useCalendarStatus() {
   return trpc.notifications.calendarStatus.useQuery();
 }
 
+/**
+ * Reads the feed's status again after a change. A status read still in flight began before the change and would
+ * answer the old status (invalidating joins it when the query has no data yet), so it is cancelled first.
+ */
+async function refreshCalendarStatus(utils: ReturnType<typeof trpc.useUtils>) {
+  await utils.notifications.calendarStatus.cancel();
+  await utils.notifications.calendarStatus.invalidate();
+}
+
 export function useCreateCalendarLink() {
   const utils = trpc.useUtils();
   return trpc.notifications.createCalendarToken.useMutation(
-    mutationOutcome(
-      NOTIFICATION_STRINGS.calendarCreated,
-      'Failed to create the calendar link',
-      () => void utils.notifications.calendarStatus.invalidate(),
-    ),
+    mutationOutcome(NOTIFICATION_STRINGS.calendarCreated, 'Failed to create the calendar link', () => void refreshCalendarStatus(utils)),
   );
 }
 
 export function useStopCalendarFeed() {
   const utils = trpc.useUtils();
   return trpc.notifications.deleteCalendarToken.useMutation(
-    mutationOutcome(
-      NOTIFICATION_STRINGS.calendarStopped,
-      'Failed to stop the calendar feed',
-      () => void utils.notifications.calendarStatus.invalidate(),
-    ),
+    mutationOutcome(NOTIFICATION_STRINGS.calendarStopped, 'Failed to stop the calendar feed', () => void refreshCalendarStatus(utils)),
   );
 }
