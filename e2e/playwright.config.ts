@@ -31,7 +31,7 @@ export default defineConfig({
   fullyParallel: true,
   // Two workers on CI's two cores (three were measured no faster).
   workers: 2,
-  // No retries: a test that needs one to pass is a flaky test to fix (each test makes its own data and waits for
+  // Never retried (0): a test that needs one to pass is a flaky test to fix (each test makes its own data and waits for
   // what a person waits for), not a hiccup to hide.
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
