@@ -3,8 +3,9 @@ import { users } from './users.ts';
 import { createdAt } from './columns.ts';
 
 /**
- * Single-use links to choose a password: "Forgot password?" (purpose reset, 60 minutes) and the
- * welcome e-mail of a new user (purpose welcome, 7 days). Only the SHA-256 of the token is stored.
+ * Single-use links sent by e-mail: "Forgot password?" (purpose reset, 60 minutes), the welcome e-mail of a new
+ * user (purpose welcome, 7 days), a one-time sign-in link (sign_in) and the undo of a sign-in e-mail change sent to
+ * the old address (email_undo). Only the SHA-256 of the token is stored.
  */
 export const passwordResetTokens = sqliteTable(
   'password_reset_tokens',
@@ -15,7 +16,9 @@ export const passwordResetTokens = sqliteTable(
       .notNull()
       .references(() => users.user_id, { onDelete: 'cascade' }),
     token_hash: text('token_hash').notNull(),
-    purpose: text('purpose', { enum: ['reset', 'welcome'] }).notNull(),
+    purpose: text('purpose', { enum: ['reset', 'welcome', 'sign_in', 'email_undo'] }).notNull(),
+    // What the link acts on beyond its user: for email_undo, the sign-in e-mail to put back.
+    data: text('data'),
     expires_at: text('expires_at').notNull(),
     used_at: text('used_at'),
     requested_ip: text('requested_ip'),
