@@ -50,25 +50,32 @@ await buildIfChanged('Server', {
   output: serverOut,
   stampFile: path.join(root, 'server/dist/.build-stamp'),
   build: async () => {
-    await esbuild.build({
-      entryPoints: [path.join(root, 'server/src/server.ts')],
-      outfile: serverOut,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      sourcemap: true,
-      logLevel: 'warning',
-      // Packages stay in node_modules (native drivers, argon2); the workspace's own TypeScript is bundled.
-      plugins: [
-        {
-          name: 'external-packages',
-          setup(b) {
-            b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@lm/') ? undefined : { path: args.path, external: true }));
+    // The certificate reader's worker thread is an entry of its own, beside server.mjs (docs/ocr.md "Off the event loop").
+    const entries = [
+      ['server/src/server.ts', serverOut],
+      ['server/src/modules/documents/extraction/reader-worker.ts', path.join(root, 'server/dist/reader-worker.mjs')],
+    ];
+    for (const [entry, outfile] of entries) {
+      await esbuild.build({
+        entryPoints: [path.join(root, entry)],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        sourcemap: true,
+        logLevel: 'warning',
+        // Packages stay in node_modules (native drivers, argon2); the workspace's own TypeScript is bundled.
+        plugins: [
+          {
+            name: 'external-packages',
+            setup(b) {
+              b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@lm/') ? undefined : { path: args.path, external: true }));
+            },
           },
-        },
-      ],
-    });
+        ],
+      });
+    }
     console.log(`Server built: ${path.relative(root, serverOut)}`);
   },
 });

@@ -29,7 +29,7 @@ import { AppError, toErrorBody } from './base/errors.ts';
 import { effectiveLogLevel, getSettings } from './core/settings.ts';
 import { loggerOptions } from './core/log.ts';
 import { registerRestAdapter } from './http/rest.ts';
-import { registerTrpcTransport, type TrpcOptions } from './http/trpc.ts';
+import { batchRefusal, MAX_BATCH_CALLS, registerTrpcTransport, type TrpcOptions } from './http/trpc.ts';
 import { openApiDocument } from './openapi.ts';
 import { fileRoutes } from './routes.ts';
 import { deviceCookieHeader } from './core/sources.ts';
@@ -97,10 +97,39 @@ const helmetOptions: FastifyHelmetOptions = {
   hsts: false,
 };
 
+/**
+ * Permissions-Policy beside helmet's headers (docs/security.md "Proxies and headers"): the app uses no device, sensor,
+ * payment or capture API, so every one is denied to the page and any frame; fullscreen stays for the app's own
+ * document preview.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'autoplay=()',
+  'bluetooth=()',
+  'browsing-topics=()',
+  'camera=()',
+  'display-capture=()',
+  'fullscreen=(self)',
+  'geolocation=()',
+  'gyroscope=()',
+  'hid=()',
+  'idle-detection=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'screen-wake-lock=()',
+  'serial=()',
+  'usb=()',
+  'xr-spatial-tracking=()',
+].join(', ');
+
 /** The /trpc options: context from the request, retry-after on a refused sign-in, failures logged. */
 export function trpcOptions(createContext: (req: FastifyRequest) => Promise<Context>, log: FastifyBaseLogger): TrpcOptions<AppRouter> {
   return {
     router: appRouter,
+    // docs/security.md "Bounded work per request": at most 10 calls a batch (http/trpc.ts refuses more first).
+    maxBatchSize: MAX_BATCH_CALLS,
     createContext: ({ req }) => createContext(req),
     // A refused sign-in (429) tells when to retry, as on the REST path.
     responseMeta: ({ errors }) => {
@@ -168,6 +197,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   // docs/security.md "Proxies and headers": first of the onRequest hooks, so refused and failed answers carry them too.
   await app.register(helmet, helmetOptions);
+  app.addHook('onRequest', async (_req, reply) => {
+    void reply.header('permissions-policy', PERMISSIONS_POLICY);
+  });
 
   // docs/security.md "Proxies and headers": HSTS only over HTTPS (directly, or through a trusted proxy's
   // X-Forwarded-Proto: request.protocol honours TRUST_PROXY); no caching of any API answer (they may
@@ -182,8 +214,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     if (cookie) void reply.header('set-cookie', cookie);
   });
 
-  // docs/security.md "Fair hashing": strangers' sign-ins beyond a few in flight are refused before parsing.
-  app.addHook('onRequest', loginGate(db));
+  // docs/security.md "The sign-in gate": strangers' sign-ins beyond a few in flight are refused before any work,
+  // unless they carry a solved challenge (read once the body is).
+  const gate = loginGate(db, config);
+  app.addHook('onRequest', gate.onRequest);
+  app.addHook('preValidation', gate.preValidation);
 
   if (config.corsOrigins.length > 0) {
     const cors = (await import('@fastify/cors')).default;
@@ -194,12 +229,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     const { status, body, retryAfter } = errorReply(err as FastifyError);
     if (status >= 500) req.log.error({ err }, 'request failed');
     if (retryAfter) void reply.header('retry-after', String(retryAfter));
+    // docs/security.md "Certificates and uploads": the rest of a body refused as too large is not read.
+    if (status === 413) void reply.header('connection', 'close');
     void reply.code(status).type('application/json').send(body);
   });
 
   const createContext = (req: Parameters<typeof createContextFromRequest>[3]) => createContextFromRequest(db, config, services, req);
 
-  await registerTrpcTransport(app, { prefix: '/trpc', trpcOptions: trpcOptions(createContext, app.log) });
+  await registerTrpcTransport(app, { prefix: '/trpc', trpcOptions: trpcOptions(createContext, app.log), refuseBatch: batchRefusal });
 
   await app.register(
     async (api) => {

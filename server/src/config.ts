@@ -32,6 +32,11 @@ export interface Config {
   trustProxy: false | number | string[];
   /** LOG_FORMAT: `json` lines, or `pretty` for a person (the default when stdout is a terminal; core/log.ts). */
   logFormat: LogFormat;
+  /**
+   * LOGIN_CHALLENGE_SECRET: signs the sign-in challenges (docs/security.md "Sign-in"); every instance on one database
+   * needs the same one. Unset: a random secret per process (one instance).
+   */
+  loginChallengeSecret?: string | undefined;
 }
 
 const TRUST_PROXY_HELP =
@@ -97,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, isTTY = process
     scheduler: env.SCHEDULER !== 'off',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logFormat: parseLogFormat(env.LOG_FORMAT, isTTY),
+    loginChallengeSecret: env.LOGIN_CHALLENGE_SECRET || undefined,
   };
 }

@@ -39,6 +39,10 @@ const ERROR_RESPONSES: Record<AppErrorCode, { name: string; description: string 
     name: 'TooManyRequests',
     description: 'Throttled or locked out; the Retry-After header gives the seconds to wait',
   },
+  INSUFFICIENT_STORAGE: {
+    name: 'InsufficientStorage',
+    description: 'The server\'s disk is full: the change was not saved (docs/security.md "Faults")',
+  },
   SERVICE_UNAVAILABLE: { name: 'ServiceUnavailable', description: 'Maintenance mode: only Admins may use the API' },
   INTERNAL_SERVER_ERROR: { name: 'InternalServerError', description: 'Unexpected server error (no details are sent)' },
 };
@@ -63,6 +67,8 @@ export function errorCodesOf(meta: ProcedureMeta, method: Method, op: Operation,
     if (access.roles) codes.add('FORBIDDEN');
     // 503 in maintenance mode, unless every role of the operation may use the app then (the policy's 'system.maintenance').
     if (!access.roles || !access.roles.every((r) => roleMay(r, 'system.maintenance'))) codes.add('SERVICE_UNAVAILABLE');
+    // 429: the user's fair share of calls in flight, or an action's creation quota (core/fair-share.ts).
+    codes.add('TOO_MANY_REQUESTS');
   }
   if (path.includes('{')) codes.add('NOT_FOUND');
   for (const c of meta.errors ?? []) codes.add(c);

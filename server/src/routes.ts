@@ -3,6 +3,7 @@
  * Each entry registers its routes and lists its paths for the OpenAPI document. Domains append here.
  */
 import type { FileRoutes } from './http/file-routes.ts';
+import { diskFullSince } from './db/errors.ts';
 import { reportsFileRoutes } from './modules/reports/reports.http.ts';
 import { backupsExport, backupsFileRoutes } from './modules/backups/backups.http.ts';
 import { auditExport } from './modules/audit/audit.http.ts';
@@ -21,9 +22,17 @@ export type { FileRoutes, RouteDeps } from './http/file-routes.ts';
 
 const healthRoutes: FileRoutes = {
   register(api, deps) {
-    api.get('/health', async () => {
+    // docs/api.md: {status: 'ok', time} when healthy; 503 {status: 'degraded', disk: 'full', since, time} while
+    // writes fail for a full disk (docs/security.md "Faults"); a database that cannot be reached is a 503 error body.
+    api.get('/health', async (_req, reply) => {
       await deps.db.ping();
-      return { status: 'ok', time: new Date().toISOString() };
+      const time = new Date().toISOString();
+      const since = diskFullSince();
+      if (since === null) return { status: 'ok', time };
+      return reply
+        .code(503)
+        .header('retry-after', '30')
+        .send({ status: 'degraded', disk: 'full', since: new Date(since).toISOString(), time });
     });
   },
   access: { 'GET /health': 'system.health' },
@@ -31,8 +40,14 @@ const healthRoutes: FileRoutes = {
     '/health': {
       get: {
         tags: ['system'],
-        summary: 'Liveness and database check',
-        responses: { '200': { description: '{status: "ok", time}' } },
+        summary: 'Liveness, database and disk check',
+        responses: {
+          '200': { description: '{status: "ok", time}' },
+          '503': {
+            description:
+              'The database cannot be reached ({error, code}), or writes fail because the disk is full ({status: "degraded", disk: "full", since, time})',
+          },
+        },
       },
     },
   },

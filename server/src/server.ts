@@ -1,6 +1,7 @@
 /** Starts License Manager: opens and migrates the database, creates the first Admin, listens. */
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
+import { keepDiskReserve } from './db/errors.ts';
 import { ensureAdmin } from './core/bootstrap.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { backgroundSettled } from './core/background.ts';
@@ -15,6 +16,8 @@ try {
   process.exit(1);
 }
 const { app, db, services } = await buildApp({ config });
+// docs/security.md "Faults": on SQLite a small space reserve in DATA_DIR keeps sign-in working when the disk fills.
+if (db.engine === 'sqlite') keepDiskReserve(config.dataDir);
 
 await ensureAdmin(db, config, (line) => console.log(line));
 // Once per database: the licenses' compliance caches (the topics still missing) of licenses written before them

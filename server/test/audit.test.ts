@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@lm/shared';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { auditLogs } from '../src/db/schema/index.ts';
 import { rawExec, rawRows } from '../src/db/raw.ts';
 import { audit } from '../src/core/audit.ts';
@@ -9,6 +9,7 @@ import { appRouter } from '../src/router.ts';
 import { dayStartIso } from '../src/modules/reports/period.ts';
 import { api, callerFor, login, seedUser, TEST_PASSWORD, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 import { backgroundSettled } from '../src/core/background.ts';
+import { ENGINE } from '../src/db/client.ts';
 
 const t = useTestEnv();
 let env: TestEnv;
@@ -307,6 +308,43 @@ describe('append-only', () => {
     }
     expect((await api(env, 'DELETE', '/api/audit/logs/1', { token: people.admin.token })).status).toBe(404);
     expect(await auditCount()).toBe(before);
+  });
+
+  it('an INSERT OR REPLACE, REPLACE INTO or upsert on a taken log_id is refused and the row is unchanged (audit_logs_no_replace)', async () => {
+    // Raw SQL on purpose: the database itself must refuse (drizzle/sqlite/0008_one_time_links.sql; on PostgreSQL the
+    // upsert's UPDATE meets the no-update trigger).
+    const write = (q: SQL) => env.db.transaction((tx) => rawExec(tx, q));
+    await write(
+      sql`INSERT INTO audit_logs (timestamp, action, target_table) VALUES (${new Date().toISOString()}, 'create', 'replace_probe')`,
+    );
+    const [original] = await rawRows<Record<string, unknown>>(env.db, sql`SELECT * FROM audit_logs WHERE target_table = 'replace_probe'`);
+    const id = Number(original!.log_id);
+    const refusal = async (q: SQL) => {
+      const err = await write(q).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      const messages: string[] = [];
+      for (let e = err as { message?: string; cause?: unknown } | null; e; e = e.cause as typeof e) messages.push(String(e.message));
+      return messages.join(' | ');
+    };
+    const ts = new Date().toISOString();
+    const attempts: SQL[] = [
+      sql`INSERT INTO audit_logs (log_id, timestamp, action, target_table) VALUES (${id}, ${ts}, 'forged', 'replace_probe')
+          ON CONFLICT (log_id) DO UPDATE SET action = 'forged'`,
+    ];
+    if (ENGINE === 'sqlite') {
+      attempts.push(
+        sql`INSERT OR REPLACE INTO audit_logs (log_id, timestamp, action, target_table) VALUES (${id}, ${ts}, 'forged', 'replace_probe')`,
+        sql`REPLACE INTO audit_logs (log_id, timestamp, action, target_table) VALUES (${id}, ${ts}, 'forged', 'replace_probe')`,
+      );
+    }
+    for (const q of attempts) expect(await refusal(q)).toMatch(/audit_logs is append-only/);
+    const rows = await rawRows<Record<string, unknown>>(env.db, sql`SELECT * FROM audit_logs WHERE target_table = 'replace_probe'`);
+    expect(rows).toEqual([original]);
+    // A new entry (no log_id given, or a free one) is still written.
+    await write(sql`INSERT INTO audit_logs (timestamp, action, target_table) VALUES (${ts}, 'create', 'replace_probe')`);
+    expect(await rawRows(env.db, sql`SELECT log_id FROM audit_logs WHERE target_table = 'replace_probe'`)).toHaveLength(2);
   });
 
   it('lists the audit paths in the OpenAPI document', async () => {

@@ -98,7 +98,7 @@ describe('REST sign-in', () => {
       body: { currentPassword: TEST_PASSWORD, newPassword: 'NewPassw0rd' },
     });
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ success: true });
+    expect(ok.body).toEqual({ success: true, other_sessions_ended: 1, calendar_feed_active: false });
     expect((await api(env, 'GET', '/api/auth/me', { token: first })).status).toBe(200);
     expect((await api(env, 'GET', '/api/auth/me', { token: second })).status).toBe(401);
     await login(env, u.email, 'NewPassw0rd');

@@ -1,6 +1,7 @@
 /**
  * Resource safety of backup uploads and of the audit log (docs/security.md): a zip bomb is stopped at
- * the first byte over the limit, and audit_logs refuses UPDATE and DELETE in SQL.
+ * the first byte over the limit, the limit is the whole archive's (not each entry's), a second
+ * database.sqlite or an unexpected entry is refused, and audit_logs refuses UPDATE and DELETE in SQL.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,13 @@ import yazl from 'yazl';
 import { sql, type SQL } from 'drizzle-orm';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { rawExec, rawRows } from '../src/db/raw.ts';
-import { extractBackup, UPLOAD_INFLATION_RATIO } from '../src/modules/backups/backups.archive.ts';
+import {
+  ARCHIVE_TOO_LARGE,
+  duplicateEntry,
+  extractBackup,
+  unexpectedEntry,
+  UPLOAD_INFLATION_RATIO,
+} from '../src/modules/backups/backups.archive.ts';
 import { type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
 const t = useTestEnv();
@@ -22,12 +29,10 @@ beforeAll(() => {
 
 const MB = 1024 * 1024;
 
-/** A zip whose database.sqlite is `size` zero bytes (deflates about 1000:1). */
-async function zerosZip(size: number): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
+function zeros(size: number): Readable {
   let left = size;
   const chunk = Buffer.alloc(MB);
-  const zeros = new Readable({
+  return new Readable({
     read() {
       if (left <= 0) return this.push(null);
       const n = Math.min(left, chunk.length);
@@ -35,8 +40,23 @@ async function zerosZip(size: number): Promise<Buffer> {
       this.push(n === chunk.length ? chunk : chunk.subarray(0, n));
     },
   });
-  zip.addReadStream(zeros, 'database.sqlite', { size });
-  zip.addBuffer(Buffer.from('{}'), 'manifest.json');
+}
+
+/** A zip whose database.sqlite is `size` zero bytes (deflates about 1000:1). */
+function zerosZip(size: number): Promise<Buffer> {
+  return zipOf([
+    ['database.sqlite', size],
+    ['manifest.json', '{}'],
+  ]);
+}
+
+/** A zip of the given entries, in order: [name, size of zeros or a text]. */
+async function zipOf(entries: Array<[string, number | string]>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, content] of entries) {
+    if (typeof content === 'string') zip.addBuffer(Buffer.from(content), name);
+    else zip.addReadStream(zeros(content), name, { size: content });
+  }
   zip.end();
   const parts: Buffer[] = [];
   for await (const p of zip.outputStream) parts.push(p as Buffer);
@@ -95,14 +115,111 @@ describe('zip bombs', () => {
     const target = path.join(env.dir, 'bomb.sqlite');
     // Honest header over the limit: refused before anything is inflated.
     fs.writeFileSync(zipFile, bomb);
-    await expect(extractBackup(zipFile, target, { maxDatabaseBytes: 2 * MB })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(extractBackup(zipFile, target, { maxInflatedBytes: 2 * MB })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     expect(fs.existsSync(target)).toBe(false);
     // A header that lies (declares 1.5 MB, holds 64 MB) under a 2 MB limit: inflation stops at the
     // first byte over the declared size.
     fs.writeFileSync(zipFile, lieAboutSize(bomb, 1.5 * MB));
-    await expect(extractBackup(zipFile, target, { maxDatabaseBytes: 2 * MB })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(extractBackup(zipFile, target, { maxInflatedBytes: 2 * MB })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     expect(fs.statSync(target).size).toBeLessThanOrEqual(1.5 * MB);
     expect(UPLOAD_INFLATION_RATIO).toBe(20);
+  });
+});
+
+async function upload(file: Buffer) {
+  const body = multipart(file);
+  return env.app.inject({
+    method: 'POST',
+    url: '/api/admin/backups/upload',
+    headers: { 'content-type': body.contentType, authorization: `Bearer ${roles.admin.token}` },
+    payload: body.payload,
+  });
+}
+
+describe('the whole archive, once each', () => {
+  it('45 database.sqlite entries: 400 naming the repeated entry, having inflated nothing (issue #25 inflated 8.9 GB)', async () => {
+    // Each entry alone is within the limit (1 MB x 20); before, each was inflated in turn over the same file.
+    const many = await zipOf([
+      ['manifest.json', '{}'],
+      ...Array.from({ length: 45 }, () => ['database.sqlite', 2 * MB] as [string, number]),
+    ]);
+    expect(many.length).toBeLessThan(MB);
+    await env.db.transaction((tx) => writeSettings(tx, { max_file_size_mb: 1 }, null));
+    invalidateSettings();
+    try {
+      const res = await upload(many);
+      expect(res.statusCode).toBe(400);
+      expect(JSON.parse(res.body).error).toBe(duplicateEntry('database.sqlite'));
+    } finally {
+      await env.db.transaction((tx) => writeSettings(tx, { max_file_size_mb: 10 }, null));
+      invalidateSettings();
+    }
+    const zipFile = path.join(env.dir, 'many.zip');
+    const target = path.join(env.dir, 'many.sqlite');
+    fs.writeFileSync(zipFile, many);
+    await expect(extractBackup(zipFile, target, { maxInflatedBytes: 20 * MB })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: duplicateEntry('database.sqlite'),
+    });
+    // Refused from the zip's directory, before anything was inflated.
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it('an entry a backup never holds answers 400 naming it (escaped), before anything is inflated', async () => {
+    const rlo = 'files/invoice\u202Egnp.exe';
+    for (const name of ['evil.txt', 'sub/database.sqlite', 'files/other/x', 'files', rlo]) {
+      const zipFile = path.join(env.dir, 'odd.zip');
+      const target = path.join(env.dir, 'odd.sqlite');
+      fs.rmSync(target, { force: true });
+      fs.writeFileSync(
+        zipFile,
+        await zipOf([
+          ['manifest.json', '{}'],
+          [name, 10],
+          ['database.sqlite', 10],
+        ]),
+      );
+      await expect(extractBackup(zipFile, target), name).rejects.toMatchObject({ code: 'BAD_REQUEST', message: unexpectedEntry(name) });
+      expect(fs.existsSync(target)).toBe(false);
+    }
+    expect(unexpectedEntry(rlo)).toContain('"files/invoice\\u{202E}gnp.exe"');
+    const res = await upload(
+      await zipOf([
+        ['manifest.json', '{}'],
+        ['database.sqlite', 10],
+        ['payload.sh', 'rm -rf /'],
+      ]),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body).error).toBe(unexpectedEntry('payload.sh'));
+  });
+
+  it('the limit is the sum of the entries: each under it, together over it, is refused', async () => {
+    const zipFile = path.join(env.dir, 'sum.zip');
+    const target = path.join(env.dir, 'sum.sqlite');
+    fs.writeFileSync(
+      zipFile,
+      await zipOf([
+        ['manifest.json', '{}'],
+        ['files/documents/a', 1.5 * MB],
+        ['files/outbox/b.eml', 1.5 * MB],
+        ['database.sqlite', 1.5 * MB],
+      ]),
+    );
+    await expect(extractBackup(zipFile, target, { maxInflatedBytes: 2 * MB })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: ARCHIVE_TOO_LARGE,
+    });
+    expect(fs.existsSync(target)).toBe(false);
+    // A manifest that lies about its size is counted by the bytes it inflates to, too.
+    const lying = path.join(env.dir, 'sum-lie.zip');
+    const big = await zipOf([
+      ['manifest.json', 'x'.repeat(3 * MB)],
+      ['database.sqlite', MB],
+    ]);
+    fs.writeFileSync(lying, lieAboutSize(big, MB));
+    await expect(extractBackup(lying, target, { maxInflatedBytes: 2 * MB })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(fs.existsSync(target)).toBe(false);
   });
 });
 

@@ -716,7 +716,10 @@ describe('upload (acceptance 3: restore from an uploaded zip)', () => {
       { name: 'other.zip', data: await makeZip(new Map([['readme.txt', Buffer.from('hi')]])) },
     );
     expect(otherZip.status).toBe(400);
-    expect(otherZip.body.error).toBe('This file is not a License Manager backup');
+    // Names the entry that has no place in a backup (docs/security.md "Backup uploads").
+    expect(otherZip.body.error).toBe(
+      'This file is not a License Manager backup: it holds "readme.txt" (a backup holds manifest.json, database.sqlite and files/ only)',
+    );
     const noFile = await upload(roles.admin.token, { description: 'nothing attached' });
     expect(noFile.status).toBe(400);
     expect(noFile.body.error).toBe('Choose a backup file (.zip) to upload');

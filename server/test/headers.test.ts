@@ -1,5 +1,6 @@
 /** Security headers (docs/security.md "Headers"). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSIONS_POLICY } from '../src/app.ts';
 import { api, createTestEnv, login, seedUser, type TestEnv } from './helpers.ts';
 
 let env: TestEnv;
@@ -29,6 +30,27 @@ describe('helmet', () => {
       expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.headers['cross-origin-embedder-policy']).toBeUndefined();
+    }
+  });
+});
+
+describe('Permissions-Policy', () => {
+  it('every answer denies the device, sensor, payment and capture features: API, refusal, unknown route, page, /trpc', async () => {
+    const answers = [
+      await api(env, 'GET', '/api/health'),
+      await api(env, 'GET', '/api/licenses'),
+      await api(env, 'GET', '/api/no-such-route'),
+      await api(env, 'POST', '/api/auth/login', { body: { email: 'nobody@test.example', password: 'x' } }),
+      await api(env, 'GET', '/'),
+      await api(env, 'GET', '/trpc/auth.me'),
+    ];
+    for (const res of answers) {
+      const policy = String(res.headers['permissions-policy']);
+      expect(policy).toBe(PERMISSIONS_POLICY);
+      for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'display-capture']) {
+        expect(policy.split(', ')).toContain(`${feature}=()`);
+      }
+      expect(policy).toContain('fullscreen=(self)');
     }
   });
 });

@@ -129,10 +129,13 @@ describe('GET /api/courses/export and courses.page', () => {
         ).toBe(true);
       }
     }
-    // The default is newest first; GET /api/courses still answers an array.
+    // The default is newest first; GET /api/courses still answers an array, of at most COURSE_LIST_MAX (500) courses,
+    // and offset reads the rest (docs/api.md).
     const listed = await api(t.env, 'GET', '/api/courses?search=EXPC', { token: t.roles.agent.token });
     expect(Array.isArray(listed.body)).toBe(true);
-    expect(listed.body).toHaveLength(many);
+    expect(listed.body).toHaveLength(Math.min(many, 500));
+    const rest = await api(t.env, 'GET', '/api/courses?search=EXPC&offset=500', { token: t.roles.agent.token });
+    expect(rest.body).toHaveLength(many - 500);
   });
 });
 

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { auditLogs, notificationDeliveries } from '../src/db/schema/index.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
-import type { Settings } from '@lm/shared';
+import { renderTemplate, type Settings } from '@lm/shared';
 import { toErrorBody } from '../src/base/errors.ts';
 import { api, callerFor, createTestEnv, seedRoles, type TestEnv, roleMatrix, type Roles, useTestEnv } from './helpers.ts';
 import { parseEmail } from './outbox.ts';
@@ -16,6 +16,14 @@ let roles: Roles;
 beforeAll(() => {
   ({ env, roles } = t);
 });
+
+/** Every line of a message ends with CRLF: no LF without its CR, no CR without its LF (RFC 5322 2.3). */
+function expectCrlfOnly(raw: Buffer | string) {
+  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw, 'utf8');
+  const bareLf = bytes.findIndex((b, i) => b === 0x0a && bytes[i - 1] !== 0x0d);
+  const bareCr = bytes.findIndex((b, i) => b === 0x0d && bytes[i + 1] !== 0x0a);
+  expect({ bareLf, bareCr }).toEqual({ bareLf: -1, bareCr: -1 });
+}
 
 /** Changes System Settings directly (committed, then the cache dropped). */
 async function setSettings(values: Partial<Settings>) {
@@ -272,6 +280,8 @@ describe('REST: test send without SMTP_URL (outbox)', () => {
     expect(added[0]).toMatch(/^\d{8}T\d{9}Z-email-\d+\.eml$/);
     const raw = fs.readFileSync(path.join(env.dir, 'outbox', added[0]!), 'utf8');
     expect(raw).toContain('\r\n'); // RFC 822 line ends
+    // ...throughout: the body's lines (stored with LF) and the footer's too.
+    expectCrlfOnly(fs.readFileSync(path.join(env.dir, 'outbox', added[0]!)));
     const { headers, body, from, to } = await parseEmail(raw);
     // nodemailer writes the domain in lower case (it is case-insensitive).
     expect(to).toEqual(['Office.Manager@example.com']);
@@ -387,6 +397,32 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+describe('template rendering: own properties of the documented variables only', () => {
+  it('{{constructor}}, {{__proto__}}, {{toString}} stay as written; documented names are filled', () => {
+    const text = '{{constructor}} {{__proto__}} {{toString}} {{hasOwnProperty}} {{ valueOf }} {{user_name}} {{nope}}';
+    expect(renderTemplate(text, { user_name: 'Jane' })).toBe(
+      '{{constructor}} {{__proto__}} {{toString}} {{hasOwnProperty}} {{ valueOf }} Jane {{nope}}',
+    );
+    // A value under an undocumented name is not used either.
+    expect(renderTemplate('{{constructor}} {{secret}}', { constructor: 'x', secret: 'y' })).toBe('{{constructor}} {{secret}}');
+    // Values inherited from a prototype are not the values' own.
+    expect(renderTemplate('{{user_name}}', Object.create({ user_name: 'Inherited' }) as Record<string, string>)).toBe('{{user_name}}');
+  });
+
+  it('a test send of such a template writes the names as they are, and CRLF throughout (mailparser reads it back)', async () => {
+    const t = await createTemplate({ body: 'Hi {{first_name}}\n{{constructor}}|{{__proto__}}|{{toString}}\r\nBye' });
+    const filesBefore = outbox();
+    const res = await api(env, 'POST', `${BASE}/${t.id}/test`, { token: roles.admin.token, body: { test_email: 'proto@example.com' } });
+    expect(res.status).toBe(200);
+    const [file] = outbox().filter((f) => !filesBefore.includes(f));
+    const raw = fs.readFileSync(path.join(env.dir, 'outbox', file!));
+    expectCrlfOnly(raw);
+    const { body } = await parseEmail(raw);
+    expect(body).toContain('Hi Jane\n{{constructor}}|{{__proto__}}|{{toString}}\nBye\n');
+    expect(body).not.toMatch(/function|\[object Object\]/);
+  });
+});
+
 describe('REST: test send with SMTP_URL', () => {
   it('hands the rendered message to the SMTP server and writes nothing to the outbox', async () => {
     const smtp = await startSmtpServer();
@@ -405,8 +441,10 @@ describe('REST: test send with SMTP_URL', () => {
       });
       expect(smtp.received).toHaveLength(1);
       expect(smtp.received[0]!.to).toEqual(['RCPT TO:<smtp-check@example.com>']);
+      expectCrlfOnly(smtp.received[0]!.data);
       const { headers, body } = await parseEmail(smtp.received[0]!.data);
       expect(headers.subject).toBe('License SA-1234567 expires 2026-12-31');
+      expect(body).toContain('Hello Jane Smith,\nyour license SA-1234567');
       expect(body).toContain('Hello Jane Smith,');
       expect(outbox(smtpEnv)).toEqual([]);
     } finally {

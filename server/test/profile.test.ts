@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { auditLogs, users } from '../src/db/schema/index.ts';
 import { writeSettings } from '../src/core/settings.ts';
+import { PROFILE_STRINGS } from '@lm/shared';
+import { backgroundSettled } from '../src/core/background.ts';
 import { api, callerFor, createTestEnv, login, seedBrokerage, seedUser, TEST_PASSWORD, tokenFor, type TestEnv } from './helpers.ts';
+import { outboxEmails } from './outbox.ts';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -29,14 +32,15 @@ describe('PUT /api/users/me/profile', () => {
       const brokerageId = role === 'Broker' || role === 'Agent' ? await seedBrokerage(env, `Profile ${role} ${unique()}`) : null;
       const u = await seedUser(env, role, { brokerage_id: brokerageId });
       const token = await tokenFor(env, u.user_id);
-      const body = profile();
+      // The sign-in e-mail stays: changing it is re-authenticated and confirmed (reauth.test.ts).
+      const body = profile({ email: u.email });
       const res = await api(env, 'PUT', '/api/users/me/profile', { token, body });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ ...body, user_id: u.user_id, role_name: role, brokerage_id: brokerageId });
       expect(JSON.stringify(res.body)).not.toMatch(/password|argon2/);
       const me = await api(env, 'GET', '/api/auth/me', { token });
       expect(me.body).toMatchObject(body);
-      const viaTrpc = await callerFor(env, u.user_id).users.updateProfile(profile({ first_name: 'Trpc', email: body.email }));
+      const viaTrpc = await callerFor(env, u.user_id).users.updateProfile(profile({ first_name: 'Trpc', email: u.email }));
       expect(viaTrpc.first_name).toBe('Trpc');
     });
   }
@@ -47,14 +51,14 @@ describe('PUT /api/users/me/profile', () => {
     const token = await tokenFor(env, u.user_id);
     const res = await api(env, 'PUT', '/api/users/me/profile', {
       token,
-      body: profile({ role_id: 1, brokerage_id: 1, is_active: false, user_id: other.user_id, id: other.user_id }),
+      body: profile({ email: u.email, role_id: 1, brokerage_id: 1, is_active: false, user_id: other.user_id, id: other.user_id }),
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ user_id: u.user_id, role_id: 3, is_active: true, brokerage_id: null });
     expect((await env.db.select().from(users).where(eq(users.user_id, other.user_id)))[0]?.first_name).toBe('Agent');
   });
 
-  it('validates with the docs/product.md messages and answers 409 for an email in use', async () => {
+  it('validates with the docs/product.md messages; a new e-mail without the current password is 400 and changes nothing', async () => {
     const u = await seedUser(env, 'Broker');
     const other = await seedUser(env, 'Agent');
     const token = await tokenFor(env, u.user_id);
@@ -63,7 +67,8 @@ describe('PUT /api/users/me/profile', () => {
       [{ last_name: ' ' }, 400, 'Last name is required'],
       [{ email: '' }, 400, 'Email is required'],
       [{ email: 'nope' }, 400, 'Invalid email address'],
-      [{ email: other.email.toUpperCase() }, 409, 'A user with this email already exists'],
+      [{ email: other.email.toUpperCase() }, 400, PROFILE_STRINGS.emailNeedsPassword],
+      [{ email: `free.${unique()}@test.example` }, 400, PROFILE_STRINGS.emailNeedsPassword],
     ];
     for (const [fields, status, message] of cases) {
       const res = await api(env, 'PUT', '/api/users/me/profile', { token, body: profile(fields) });
@@ -76,7 +81,7 @@ describe('PUT /api/users/me/profile', () => {
   it('keeps optional fields that are not sent, clears those sent empty, and audits the change', async () => {
     const u = await seedUser(env, 'Agent');
     const token = await tokenFor(env, u.user_id);
-    const email = `keep.${unique()}@test.example`;
+    const email = u.email;
     await api(env, 'PUT', '/api/users/me/profile', { token, body: profile({ email }) });
     const res = await api(env, 'PUT', '/api/users/me/profile', {
       token,
@@ -92,10 +97,21 @@ describe('PUT /api/users/me/profile', () => {
     expect(JSON.parse(entries[1]!.new_values!)).toEqual({ city: null });
   });
 
-  it('lets the user sign in with the new email', async () => {
+  it('lets the user sign in with the new email once it is confirmed from the new address', async () => {
     const u = await seedUser(env, 'School');
     const email = `moved.${unique()}@test.example`;
-    await api(env, 'PUT', '/api/users/me/profile', { token: await tokenFor(env, u.user_id), body: profile({ email }) });
+    const res = await api(env, 'PUT', '/api/users/me/profile', {
+      token: await tokenFor(env, u.user_id),
+      body: profile({ email, currentPassword: TEST_PASSWORD }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.email).toBe(u.email);
+    await backgroundSettled();
+    const link = /\/email-change\/confirm\?token=([A-Za-z0-9_%-]+)/.exec((await outboxEmails(env.dir, email)).at(-1)?.body ?? '');
+    expect(link).not.toBeNull();
+    expect((await api(env, 'POST', '/api/users/email-change/confirm', { body: { token: decodeURIComponent(link![1]!) } })).status).toBe(
+      200,
+    );
     await login(env, email, TEST_PASSWORD);
   });
 });
@@ -129,7 +145,7 @@ describe('change password (POST /api/auth/change-password), as the Profile scree
       token,
       body: { currentPassword: TEST_PASSWORD, newPassword: 'Abcdefgh123' },
     });
-    expect(ok.body).toEqual({ success: true });
+    expect(ok.body).toEqual({ success: true, other_sessions_ended: 0, calendar_feed_active: false });
     await login(env, u.email, 'Abcdefgh123');
   });
 });

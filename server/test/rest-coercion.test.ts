@@ -1,8 +1,10 @@
 /**
  * Query strings and path parameters arrive as text (docs/architecture.md "The REST adapter"): every number a
- * published GET/DELETE input or a path parameter carries is declared `z.coerce` in the shared schemas, or parsed
- * from text by a pipe (z.preprocess / transform). A plain `z.number()` there would answer 400 to every REST call
- * that sets it; a `z.coerce.boolean()` would read "false" as true.
+ * published GET/DELETE input or a path parameter carries is parsed from text by a pipe (`numberFromText` of
+ * shared/src/text.ts for ids, z.preprocess / transform) or, for query-only page and filter numbers, declared
+ * `z.coerce`. A plain `z.number()` there would answer 400 to every REST call that sets it; a boolean must be
+ * `queryBoolean` (exactly "true"/"false"): `z.coerce.boolean()` would read "false" as true. Body values are never
+ * coerced (server/test/exact-input.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { appRouter } from '../src/router.ts';
@@ -44,7 +46,7 @@ function textProblems(): string[] {
 }
 
 describe('REST inputs from text', () => {
-  it('every query and path number is declared z.coerce in the shared schemas', () => {
+  it('every query and path number is parsed from text (a pipe, or z.coerce on a query)', () => {
     expect(textProblems()).toEqual([]);
   });
 

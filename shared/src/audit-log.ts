@@ -3,6 +3,7 @@
  * screen's strings (docs/product.md sections 2, 3 and 9). The log is append-only: there is no write schema.
  */
 import { z } from 'zod';
+import { singleLine } from './text.ts';
 import { dateString, paginationSchema } from './common.ts';
 import { MAX_ID } from './common.ts';
 
@@ -71,8 +72,8 @@ export const auditLogsInput = z
   .object({
     user_id: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'User ID must be a number' }).int().positive().max(MAX_ID).optional()),
     /** Case-insensitive substring of the action ('create' finds create and bulk_create). */
-    action: z.preprocess(emptyToUndefined, z.string().trim().max(100).optional()),
-    target_table: z.preprocess(emptyToUndefined, z.string().trim().max(100).optional()),
+    action: z.preprocess(emptyToUndefined, singleLine(100).optional()),
+    target_table: z.preprocess(emptyToUndefined, singleLine(100).optional()),
     ...dateRange,
     /** Default timestamp, newest first. */
     sort: z.preprocess(emptyToUndefined, z.enum(AUDIT_SORT_COLUMNS, `Sort must be one of: ${AUDIT_SORT_COLUMNS.join(', ')}`).optional()),

@@ -2,11 +2,36 @@ import { z } from 'zod';
 import { ROLE_NAMES } from './roles.ts';
 import { emailSchema } from './email.ts';
 
+/**
+ * A solved sign-in challenge (docs/security.md "Sign-in"): the challenge of POST /auth/login-challenge with its
+ * solution, as base64url JSON `{challenge, solution}` (altcha-lib). It lets a new device sign in while strangers have
+ * locked the account.
+ */
+export const loginSolutionSchema = z.string().max(4096, 'The solution is too long');
 export const loginInput = z.object({
   email: emailSchema,
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
+  solution: loginSolutionSchema.optional(),
 });
 export type LoginInput = z.infer<typeof loginInput>;
+
+/** POST /auth/login-challenge: a proof-of-work challenge for signing in to this e-mail's account from a new device. */
+export const loginChallengeInput = z.object({ email: emailSchema });
+export type LoginChallengeInput = z.infer<typeof loginChallengeInput>;
+/** The challenge as base64url JSON (altcha-lib's `Challenge`); it expires after a few minutes and works once. */
+export const loginChallengeOutput = z.object({ challenge: z.string() });
+export type LoginChallengeOutput = z.infer<typeof loginChallengeOutput>;
+
+/** POST /auth/sign-in-link: e-mail a one-time sign-in link (15 minutes); always the same answer. */
+export const signInLinkInput = z.object({ email: emailSchema });
+export type SignInLinkInput = z.infer<typeof signInLinkInput>;
+/** POST /auth/sign-in-link/consume: the link's token signs in once (the answer of a sign-in). */
+export const consumeSignInLinkInput = z.object({
+  token: z.string({ error: 'The link is not valid' }).min(1, 'The link is not valid').max(200, 'The link is not valid'),
+});
+export type ConsumeSignInLinkInput = z.infer<typeof consumeSignInLinkInput>;
+export const SIGN_IN_LINK_SENT = 'If an active account uses this address, a sign-in link is on its way. It works once, within 15 minutes.';
+export const SIGN_IN_LINK_INVALID = 'This sign-in link is not valid: it was used already, expired, or a newer one was sent.';
 
 /** Password strength rule (docs/product.md section 5); the minimum length comes from settings. */
 export const PASSWORD_RULE_MESSAGE = 'Password must contain uppercase, lowercase and numbers';
@@ -21,6 +46,13 @@ export const changePasswordInput = z.object({
   newPassword: z.string({ error: 'New password is required' }).min(1, 'New password is required').max(1024),
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
+/** A password change ends the other sessions and says so; the client offers a new calendar link when there is one. */
+export const changePasswordOutput = z.object({
+  success: z.boolean(),
+  other_sessions_ended: z.number().int(),
+  calendar_feed_active: z.boolean(),
+});
+export type ChangePasswordOutput = z.infer<typeof changePasswordOutput>;
 
 export const NEW_PASSWORDS_MISMATCH = 'New passwords do not match';
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLine } from './text.ts';
 import { idParam, paginationSchema } from './common.ts';
 import { BACKUP_STATUSES, BACKUP_TYPES } from './domain-constants.ts';
 
@@ -77,7 +78,7 @@ export const backupListSchema = z.object({
 export type BackupList = z.infer<typeof backupListSchema>;
 
 export const createBackupInput = z.object({
-  description: z.string().trim().max(500, 'Description must be at most 500 characters').optional().default(''),
+  description: singleLine({ max: 500, tooLong: 'Description must be at most 500 characters' }).optional().default(''),
   include_files: z.boolean().optional().default(true),
 });
 export type CreateBackupInput = z.input<typeof createBackupInput>;
@@ -145,7 +146,7 @@ export type BackupSortColumn = (typeof BACKUP_SORT_COLUMNS)[number];
 /** GET /admin/backups/page and its CSV export (clients omit empty values). */
 export const backupPageQuery = z.object({
   /** Description or creator's name, case-insensitive substring. */
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   status: z.enum(BACKUP_STATUSES).optional(),
   type: z.enum(BACKUP_TYPES).optional(),
   /** Default created_at, newest first. */

@@ -3,6 +3,7 @@
  * the paginated list query, and the strings of the Brokerage Management screen.
  */
 import { z } from 'zod';
+import { singleLine } from './text.ts';
 import { EMAIL_RE, idParam, optionalText, paginationSchema, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
 import { userSchema } from './auth.ts';
 
@@ -83,7 +84,7 @@ export type BrokerageUpdateInput = z.input<typeof brokerageUpdateInput>;
 export const brokeragesListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   sort: z.enum(BROKERAGE_SORTS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
 });

@@ -8,7 +8,8 @@
  * cycle that ends on it, so a renewed cycle counts completions dated strictly after its start date.
  */
 import { z } from 'zod';
-import { idParam, optionalText, paginationSchema } from './common.ts';
+import { optionalLine, singleLine } from './text.ts';
+import { idParam, paginationSchema } from './common.ts';
 import { LICENSE_TYPES } from './domain-constants.ts';
 import { licenseSchema } from './licenses.ts';
 
@@ -122,7 +123,7 @@ export type CeRuleSortColumn = (typeof CE_RULE_SORT_COLUMNS)[number];
 
 /** GET /ce-rules/page (and the CSV export, which ignores page and limit). By state, then license type, by default. */
 export const ceRulePageQuery = z.object({
-  state: z.string().trim().max(2).toUpperCase().optional(),
+  state: singleLine(2).toUpperCase().optional(),
   license_type: z.enum(LICENSE_TYPES).optional(),
   sort: z.enum(CE_RULE_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
@@ -140,9 +141,7 @@ const topicsList = z
   .refine((ts) => new Set(ts.map((t) => t.topic)).size === ts.length, CE_MESSAGES.topicDuplicate);
 
 const ruleFields = {
-  state: z
-    .string({ error: CE_MESSAGES.stateFormat })
-    .trim()
+  state: singleLine({ max: 2, required: CE_MESSAGES.stateFormat, tooLong: CE_MESSAGES.stateFormat })
     .regex(/^[A-Za-z]{2}$/, CE_MESSAGES.stateFormat)
     .toUpperCase(),
   license_type: z.enum(LICENSE_TYPES),
@@ -157,7 +156,7 @@ const ruleFields = {
     .max(10, CE_MESSAGES.cycleYearsRange),
   topics: topicsList,
   allow_repeat_credit: z.boolean(),
-  notes: optionalText(1000),
+  notes: optionalLine(1000, 'multi'),
 };
 
 /** True when the topics' hours fit in the hours required per cycle. */
@@ -204,11 +203,7 @@ export const ceAdjustInput = z.object({
     .min(-10_000, CE_MESSAGES.adjustmentHoursNonZero)
     .max(10_000, CE_MESSAGES.adjustmentHoursNonZero)
     .refine((h) => roundHours(h) !== 0, CE_MESSAGES.adjustmentHoursNonZero),
-  reason: z
-    .string({ error: CE_MESSAGES.adjustmentReasonRequired })
-    .trim()
-    .min(1, CE_MESSAGES.adjustmentReasonRequired)
-    .max(500, 'Reason must be 500 characters or less'),
+  reason: singleLine({ max: 500, required: CE_MESSAGES.adjustmentReasonRequired, tooLong: 'Reason must be 500 characters or less' }),
 });
 export type CeAdjustInput = z.input<typeof ceAdjustInput>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { numberFromText, optionalLine, singleLine } from './text.ts';
 
 /** YYYY-MM-DD calendar date (the office's calendar, docs/decisions.md). */
 export const dateString = z
@@ -13,11 +14,11 @@ export function isCalendarDate(s: string): boolean {
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
 }
 
-/** An integer id taken from a path or query parameter ("12" becomes 12). */
 /** Ids are 32-bit integers on every engine (PostgreSQL `integer`): a larger number names nothing. */
 export const MAX_ID = 2_147_483_647;
 
-export const idParam = z.coerce.number().int().positive().max(MAX_ID);
+/** An integer id: a JSON number, or a path or query parameter ("12" becomes 12; true, "" or "1e1" are refused). */
+export const idParam = numberFromText(z.number().int().positive().max(MAX_ID));
 
 export const paginationSchema = z.object({
   page: z.number().int(),
@@ -36,20 +37,11 @@ export function makePagination(page: number, limit: number, total: number): Pagi
 
 export const successSchema = z.object({ success: z.literal(true) });
 
-/** Query-string boolean: "true"/"false"/"1"/"0" (z.boolean() would read "false" as true). */
-export const queryBoolean = z.stringbool().meta({ override: { type: 'string', enum: ['true', 'false', '1', '0'] } });
+/** Optional one-line text that treats "" and whitespace- or invisible-only text as absent (shared/src/text.ts). */
+export const optionalText = (max = 500) => optionalLine(max);
 
-/** Optional text that treats "" and whitespace-only as absent. */
-export const optionalText = (max = 500) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((v) => (v ? v : null));
-
-/** A required, trimmed text field with the spec's message. */
-export const requiredText = (message: string, max = 255) => z.string({ error: message }).trim().min(1, message).max(max);
+/** A required one-line text field with the spec's message (shared/src/text.ts). */
+export const requiredText = (message: string, max = 255) => singleLine({ max, required: message });
 
 /** Shape of every error body (docs/decisions.md). */
 export const errorBodySchema = z.object({
@@ -69,9 +61,9 @@ export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const listQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
-  sort: z.string().max(40).optional(),
+  sort: singleLine(40).optional(),
   order: z.enum(['asc', 'desc']).optional(),
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
 });
 
 /** 'Showing X to Y of Z entries' (docs/product.md section 2); lists name what they hold ('of 57 licenses'). */

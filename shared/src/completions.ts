@@ -3,8 +3,9 @@
  * their licenses once the course's School (or an Admin) approves it.
  */
 import { z } from 'zod';
+import { optionalLine, singleLine } from './text.ts';
 import { COMPLETION_STATUSES, type CompletionStatus } from './domain-constants.ts';
-import { dateString, idParam, optionalText, paginationSchema } from './common.ts';
+import { dateString, idParam, paginationSchema } from './common.ts';
 import { MAX_ID } from './common.ts';
 
 export const COMPLETION_MESSAGES = {
@@ -97,7 +98,7 @@ export const completionForPersonInput = completionCreateInput.extend({
 export const completionReviewInput = z.object({
   id: idParam,
   status: z.enum(COMPLETION_STATUSES, { error: COMPLETION_MESSAGES.statusRequired }),
-  note: optionalText(1000),
+  note: optionalLine(1000, 'multi'),
 });
 export type CompletionReviewInput = z.input<typeof completionReviewInput>;
 
@@ -129,7 +130,7 @@ export type CompletionSortColumn = (typeof COMPLETION_SORT_COLUMNS)[number];
 /** GET /completions/page (and the CSV export, which ignores page and limit). Newest first by default. */
 export const completionPageQuery = completionFilters.extend({
   /** Holder name, course name or license number, case-insensitive substring. */
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   sort: z.enum(COMPLETION_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
@@ -185,7 +186,7 @@ export type CompletionLicenseOption = z.infer<typeof completionLicenseOptionSche
  * COMPLETION_PEOPLE_LIMIT, by last and first name.
  */
 export const completionPeopleQuery = z.object({
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   limit: z.coerce.number().int().min(1).max(COMPLETION_PEOPLE_LIMIT).optional(),
 });
 export type CompletionPeopleQuery = z.input<typeof completionPeopleQuery>;

@@ -3,8 +3,9 @@
  * Cost travels in dollars with 2 decimals and is stored in cents.
  */
 import { z } from 'zod';
+import { multiLine, numberFromText, queryBoolean, singleLine } from './text.ts';
 import { COURSE_TYPES } from './domain-constants.ts';
-import { idParam, paginationSchema, queryBoolean, requiredText } from './common.ts';
+import { idParam, paginationSchema, requiredText } from './common.ts';
 import { ceTopicSchema } from './ce.ts';
 import { MAX_ID } from './common.ts';
 
@@ -55,7 +56,7 @@ const hasTwoDecimalsAtMost = (v: number) => Math.abs(v * 100 - Math.round(v * 10
 /** The course fields without defaults: create adds the defaults, update makes every field optional. */
 const courseFields = {
   course_name: requiredText(COURSE_MESSAGES.nameRequired, 200),
-  description: requiredText(COURSE_MESSAGES.descriptionRequired, 2000),
+  description: multiLine({ max: 2000, required: COURSE_MESSAGES.descriptionRequired }),
   provider: requiredText(COURSE_MESSAGES.providerRequired, 200),
   ce_hours: z
     .number({ error: COURSE_MESSAGES.ceHoursPositive })
@@ -91,11 +92,21 @@ export type CourseUpdateInput = z.input<typeof courseUpdateInput>;
 const courseFilters = z.object({
   is_active: queryBoolean.optional(),
   course_type: z.enum(COURSE_TYPES).optional(),
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   school_id: idParam.optional(),
 });
 
-export const courseListQuery = courseFilters.optional();
+/**
+ * GET /courses answers at most COURSE_LIST_MAX courses, newest first (docs/api.md "Courses", docs/security.md
+ * "Bounded work per request"): `limit` (1 to 500, default 500) and `offset` (default 0) read further.
+ */
+export const COURSE_LIST_MAX = 500;
+export const courseListQuery = courseFilters
+  .extend({
+    limit: numberFromText(z.number().int().min(1).max(COURSE_LIST_MAX)).optional(),
+    offset: numberFromText(z.number().int().min(0).max(MAX_ID)).optional(),
+  })
+  .optional();
 export type CourseListQuery = z.input<typeof courseListQuery>;
 
 /** The Courses list's sortable columns (the service breaks ties on the id). */

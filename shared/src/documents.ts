@@ -3,6 +3,7 @@
  * (license copies, CE certificates, E&O insurance, agreements), each with its versions.
  */
 import { z } from 'zod';
+import { singleLine } from './text.ts';
 import { idParam, MAX_ID, paginationSchema } from './common.ts';
 import { DOCUMENT_CATEGORIES, EXTRACTION_STATUSES, type DocumentCategory } from './domain-constants.ts';
 import { certificateExtractionSchema } from './extraction.ts';
@@ -85,7 +86,7 @@ export const documentListQuery = z.object({
   license_id: optionalId.optional(),
   completion_id: optionalId.optional(),
   /** Title, case-insensitive substring. */
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   sort: z.enum(DOCUMENT_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
@@ -112,7 +113,7 @@ export const updateDocumentInput = z.object({
   category: z.enum(DOCUMENT_CATEGORIES).optional(),
   license_id: z.number().int().positive().max(MAX_ID).nullable().optional(),
   completion_id: z.number().int().positive().max(MAX_ID).nullable().optional(),
-  title: z.string().trim().min(1, 'Title is required').max(255, 'Title must be at most 255 characters').optional(),
+  title: singleLine({ max: 255, required: 'Title is required', tooLong: 'Title must be at most 255 characters' }).optional(),
 });
 export type UpdateDocumentInput = z.infer<typeof updateDocumentInput>;
 

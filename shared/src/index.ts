@@ -1,5 +1,6 @@
 export * from './roles.ts';
 export * from './common.ts';
+export * from './text.ts';
 export * from './auth.ts';
 export * from './email.ts';
 export * from './settings.ts';

@@ -3,6 +3,7 @@
  * (docs/product.md sections 2, 3, 4, 5, 8 and 9).
  */
 import { z } from 'zod';
+import { singleLine } from './text.ts';
 import { dateString, idParam, isCalendarDate, paginationSchema } from './common.ts';
 import { addYears, daysBetween } from './dates.ts';
 import { CE_TOPICS, LICENSE_STATUSES, LICENSE_TYPES } from './domain-constants.ts';
@@ -121,10 +122,7 @@ export const LICENSE_STRINGS = {
 // Schemas
 
 const requiredDate = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
+  singleLine({ max: 10, required: message })
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD')
     .refine(isCalendarDate, 'Not a valid date');
 const ceHours = z.number({ error: 'CE hours must be a number' }).min(0, LICENSE_MESSAGES.ceNotNegative).max(10_000);
@@ -157,11 +155,8 @@ export type License = z.infer<typeof licenseSchema>;
 
 const licenseFields = {
   user_id: z.number({ error: LICENSE_MESSAGES.userRequired }).int(LICENSE_MESSAGES.userRequired).positive(LICENSE_MESSAGES.userRequired),
-  license_number: z.string({ error: LICENSE_MESSAGES.numberRequired }).trim().min(1, LICENSE_MESSAGES.numberRequired).max(50),
-  state: z
-    .string({ error: LICENSE_MESSAGES.stateRequired })
-    .trim()
-    .min(1, LICENSE_MESSAGES.stateRequired)
+  license_number: singleLine({ max: 50, required: LICENSE_MESSAGES.numberRequired }),
+  state: singleLine({ max: 2, required: LICENSE_MESSAGES.stateRequired })
     .regex(/^[A-Za-z]{2}$/, LICENSE_MESSAGES.stateFormat)
     .toUpperCase(),
   license_type: z.enum(LICENSE_TYPES),
@@ -230,14 +225,14 @@ export type LicenseSortColumn = (typeof LICENSE_SORT_COLUMNS)[number];
 /** GET /licenses and /licenses/page query (clients omit empty values). */
 export const licenseListQuery = z.object({
   status: z.enum(LICENSE_STATUSES).optional(),
-  state: z.string().trim().max(2).toUpperCase().optional(),
+  state: singleLine(2).toUpperCase().optional(),
   license_type: z.enum(LICENSE_TYPES).optional(),
   /** Licenses expiring within N days (Active or Pending Renewal, expiration date from today to today + N). */
   expiring_within: z.coerce.number().int().min(0).max(3650).optional(),
   /** The compliance judgement's state (shared/src/compliance.ts). */
   compliance: z.enum(COMPLIANCE_STATES).optional(),
   /** Holder first/last name or license number, case-insensitive substring. */
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   user_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
   sort: z.enum(LICENSE_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
@@ -256,7 +251,7 @@ export type ComplianceSummary = z.infer<typeof complianceSummarySchema>;
 
 /** What the license form starts with for a state and type: the state rule's hours and topics, else settings.default_ce_hours. */
 export const licenseDefaultsInput = z
-  .object({ state: z.string().trim().max(2).toUpperCase().optional(), license_type: z.enum(LICENSE_TYPES).optional() })
+  .object({ state: singleLine(2).toUpperCase().optional(), license_type: z.enum(LICENSE_TYPES).optional() })
   .optional();
 export const licenseDefaultsSchema = z.object({
   ce_hours_required: z.number(),

@@ -3,6 +3,7 @@
  * The user's own notification centre is notifications.ts.
  */
 import { z } from 'zod';
+import { multiLine, singleLine } from './text.ts';
 import { EMAIL_RE, idParam, MAX_ID, paginationSchema, requiredText } from './common.ts';
 import {
   DELIVERY_CHANNELS,
@@ -109,9 +110,14 @@ export const SAMPLE_VALUES: Record<string, string> = Object.fromEntries(Object.e
 
 const PLACEHOLDER = /\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g;
 
-/** Replaces each {{name}} with its value; an unknown name stays as written, so a typo is visible. */
+/**
+ * Replaces each {{name}} with its value; an unknown name stays as written, so a typo is visible. Only the
+ * documented variables (TEMPLATE_VARIABLES) are resolved, and only from the values' own properties:
+ * {{constructor}}, {{__proto__}} or {{toString}} are unknown names, not Object.prototype's members.
+ */
 export function renderTemplate(text: string, values: Record<string, string | number | null | undefined>): string {
   return text.replace(PLACEHOLDER, (whole, name: string) => {
+    if (!Object.hasOwn(TEMPLATE_VARIABLES, name) || !Object.hasOwn(values, name)) return whole;
     const v = values[name];
     return v === undefined || v === null ? whole : String(v);
   });
@@ -131,16 +137,13 @@ const triggerEvent = z.enum(TRIGGER_EVENTS, {
       : `Trigger event must be one of: ${TRIGGER_EVENTS.join(', ')}`,
 });
 const notificationType = z.enum(NOTIFICATION_TYPES, { error: `Type must be one of: ${NOTIFICATION_TYPES.join(', ')}` });
-const variableName = z
-  .string()
-  .trim()
-  .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'Variable names use letters, digits and underscores');
+const variableName = singleLine(100).regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'Variable names use letters, digits and underscores');
 
 /** The fields of a template as a form or an integrator sends them (all four required texts trimmed). */
 const templateFields = {
   name: requiredText(TEMPLATE_MESSAGES.name, 120),
   subject: requiredText(TEMPLATE_MESSAGES.subject, 255),
-  body: requiredText(TEMPLATE_MESSAGES.body, 10_000),
+  body: multiLine({ max: 10_000, required: TEMPLATE_MESSAGES.body }),
   type: notificationType,
   trigger_event: triggerEvent,
   is_active: z.boolean({ error: 'is_active must be true or false' }),
@@ -186,11 +189,11 @@ export type NotificationTemplate = z.infer<typeof templateSchema>;
 
 export const templateListOutput = z.object({ templates: z.array(templateSchema) });
 
-export const testEmailSchema = z
-  .string({ error: NOTIFICATION_MANAGEMENT_STRINGS.invalidTestEmail })
-  .trim()
-  .max(254, NOTIFICATION_MANAGEMENT_STRINGS.invalidTestEmail)
-  .regex(EMAIL_RE, NOTIFICATION_MANAGEMENT_STRINGS.invalidTestEmail);
+export const testEmailSchema = singleLine({
+  max: 254,
+  required: NOTIFICATION_MANAGEMENT_STRINGS.invalidTestEmail,
+  tooLong: NOTIFICATION_MANAGEMENT_STRINGS.invalidTestEmail,
+}).regex(EMAIL_RE, NOTIFICATION_MANAGEMENT_STRINGS.invalidTestEmail);
 
 export const templateTestInput = z.object({ id: idParam, test_email: testEmailSchema });
 export type TemplateTestData = z.output<typeof templateTestInput>;
@@ -275,7 +278,7 @@ const pageFields = {
 /** GET /admin/notification-templates/page and its CSV export (clients omit empty values). */
 export const templatePageQuery = z.object({
   /** Name or subject, case-insensitive substring. */
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   type: z.enum(NOTIFICATION_TYPES).optional(),
   trigger_event: z.enum(TRIGGER_EVENTS).optional(),
   /** Default name, A to Z. */
@@ -291,7 +294,7 @@ export type DeliverySortColumn = (typeof DELIVERY_SORT_COLUMNS)[number];
 /** GET /admin/notification-history/page and its CSV export: every delivery attempt, filtered. */
 export const deliveryPageQuery = z.object({
   /** Recipient, template name or subject, case-insensitive substring. */
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   status: z.enum(DELIVERY_STATUSES).optional(),
   channel: z.enum(DELIVERY_CHANNELS).optional(),
   template_id: z.coerce.number().int().positive().max(MAX_ID).optional(),

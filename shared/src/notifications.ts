@@ -1,6 +1,7 @@
 /** The notification centre and the calendar feed (docs/decisions.md "Notification centre", "Calendar feed"). */
 import { z } from 'zod';
-import { idParam, paginationSchema, queryBoolean, DEFAULT_PAGE_SIZE } from './common.ts';
+import { idParam, paginationSchema, DEFAULT_PAGE_SIZE } from './common.ts';
+import { queryBoolean } from './text.ts';
 import { NOTIFICATION_EVENTS, type NotificationEvent, type TriggerEvent } from './domain-constants.ts';
 
 export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {

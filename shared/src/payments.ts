@@ -3,6 +3,7 @@
  * Money travels as dollars with 2 decimals and is stored as integer cents.
  */
 import { z } from 'zod';
+import { optionalLine, singleLine } from './text.ts';
 import { dateString, idParam, paginationSchema } from './common.ts';
 import { PAYMENT_METHODS, PAYMENT_STATUSES, PAYMENT_TYPES } from './domain-constants.ts';
 import { MAX_ID } from './common.ts';
@@ -95,12 +96,7 @@ const paymentFields = {
   payment_type: z.enum(PAYMENT_TYPES, { error: PAYMENT_MESSAGES.typeRequired }),
   payment_method: z.enum(PAYMENT_METHODS),
   status: z.enum(PAYMENT_STATUSES),
-  description: z
-    .string()
-    .trim()
-    .max(1000)
-    .nullable()
-    .transform((v) => (v ? v : null)),
+  description: optionalLine(1000, 'multi'),
   payment_date: dateString,
 };
 
@@ -148,7 +144,7 @@ export const paymentListQuery = z.object({
   /** payment_date on or before. */
   end_date: dateString.optional(),
   /** Payer first/last name or description, case-insensitive substring. */
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   sort: z.enum(PAYMENT_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),

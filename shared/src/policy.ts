@@ -59,11 +59,19 @@ export const POLICY = {
   'auth.login': { roles: ANYONE, public: true },
   'auth.forgotPassword': { roles: ANYONE, public: true },
   'auth.resetPassword': { roles: ANYONE, public: true },
+  // A new device's way in while strangers have locked an account (docs/security.md "Sign-in"): a challenge to solve,
+  // or a one-time link e-mailed to the account (the mailbox is the proof).
+  'auth.loginChallenge': { roles: ANYONE, public: true },
+  'auth.signInLink': { roles: ANYONE, public: true },
+  'auth.consumeSignInLink': { roles: ANYONE, public: true },
   // The signed-in user's own session and profile.
   'auth.me': { roles: ANYONE },
   'auth.logout': { roles: ANYONE },
   'auth.changePassword': { roles: ANYONE },
   'profile.update': { roles: ANYONE },
+  /** The e-mail change links: public, the single-use token sent to the mailbox is the proof. */
+  'profile.confirmEmail': { roles: ANYONE, public: true },
+  'profile.undoEmail': { roles: ANYONE, public: true },
   // The app name and support contacts of the signed-out screens; the health check.
   'settings.public': { roles: ANYONE, public: true },
   'system.health': { roles: ANYONE, public: true },
@@ -229,4 +237,38 @@ export function can(user: PolicyUser | Pick<PolicyUser, 'role_id'> | null | unde
   if (entry.public) return true;
   if (!user || !isRoleId(user.role_id) || !roleMay(roleName(user.role_id), action)) return false;
   return object === undefined || !entry.rule || entry.rule(user as PolicyUser, object);
+}
+
+/**
+ * Creation quotas (docs/security.md "Bounded work per request", docs/decisions.md "Creation quotas"): one user may
+ * do each of these actions at most CREATES_PER_MINUTE[its role] times a minute (counted per action); past that
+ * the call is refused with 429 and a human message. Limits a busy office never reaches by hand or by an
+ * integration that waits for each answer; a script creating without limit is stopped within a minute.
+ */
+export const QUOTA_ACTIONS = [
+  'users.create',
+  'brokerages.create',
+  'licenses.create',
+  'licenses.adjust',
+  'payments.create',
+  'courses.create',
+  'completions.create',
+  'certificates.recordCompletion',
+  'ceRules.create',
+  'notificationTemplates.create',
+  'notificationTemplates.sendTest',
+  'users.sendResetLink',
+  'backups.create',
+] as const satisfies readonly PolicyAction[];
+
+/**
+ * No quota for the Admin: the office's operator loads whole rosters, and integrations act with Admin keys; the fair
+ * share (server/src/core/fair-share.ts) still bounds what one Admin's calls take from everyone else.
+ */
+export const CREATES_PER_MINUTE: Readonly<Record<Exclude<RoleName, 'Admin'>, number>> = { Broker: 240, Agent: 120, School: 120 };
+
+/** The per-minute quota of this role for this action, or undefined when the action has none. */
+export function createQuota(role: RoleName | null, action: PolicyAction): number | undefined {
+  if (role === null || role === 'Admin' || !(QUOTA_ACTIONS as readonly PolicyAction[]).includes(action)) return undefined;
+  return CREATES_PER_MINUTE[role];
 }

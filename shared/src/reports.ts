@@ -3,6 +3,7 @@
  * names and the screen's strings (docs/product.md sections 2, 3, 7 and 9).
  */
 import { z } from 'zod';
+import { singleLine } from './text.ts';
 import { dateString } from './common.ts';
 import { addDays } from './dates.ts';
 import { LICENSE_STATUSES } from './domain-constants.ts';
@@ -28,9 +29,7 @@ export const reportFiltersShape = {
   end_date: z.preprocess(emptyToUndefined, dateString.optional()),
   state: z.preprocess(
     emptyToUndefined,
-    z
-      .string()
-      .trim()
+    singleLine(2)
       .regex(/^[A-Za-z]{2}$/, 'State must be a two-letter code')
       .toUpperCase()
       .optional(),

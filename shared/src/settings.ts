@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLine, singleLine } from './text.ts';
 import { EMAIL_RE } from './common.ts';
 
 export const NOTIFICATION_FREQUENCIES = ['immediate', 'daily', 'weekly', 'monthly'] as const;
@@ -24,14 +25,10 @@ const intIn = ({ min, max }: { min: number; max: number }, minMessage: string, l
 
 /** Every system setting with the ranges and messages of docs/product.md section 5. */
 export const settingsSchema = z.object({
-  app_name: z.string({ error: 'App name is required' }).trim().min(1, 'App name is required').max(100),
-  app_description: z.string().trim().max(500),
-  support_email: z
-    .string({ error: 'Support email is required' })
-    .trim()
-    .min(1, 'Support email is required')
-    .regex(EMAIL_RE, 'Invalid email address'),
-  support_phone: z.string().trim().max(40),
+  app_name: singleLine({ max: 100, required: 'App name is required' }),
+  app_description: multiLine(500),
+  support_email: singleLine({ max: 254, required: 'Support email is required' }).regex(EMAIL_RE, 'Invalid email address'),
+  support_phone: singleLine(40),
   default_ce_hours: z
     .number({ error: 'CE hours must be a number' })
     .min(0, 'CE hours cannot be negative')
@@ -50,10 +47,7 @@ export const settingsSchema = z.object({
     'Lockout duration',
   ),
   max_file_size_mb: intIn(SETTINGS_RANGES.max_file_size_mb, 'Max file size must be at least 1MB', 'Max file size'),
-  allowed_file_types: z
-    .string()
-    .trim()
-    .regex(/^[a-z0-9]+(\s*,\s*[a-z0-9]+)*$/i, 'Allowed file types must be comma-separated extensions'),
+  allowed_file_types: singleLine(500).regex(/^[a-z0-9]+(\s*,\s*[a-z0-9]+)*$/i, 'Allowed file types must be comma-separated extensions'),
   maintenance_mode: z.boolean(),
   debug_mode: z.boolean(),
   log_level: z.enum(LOG_LEVELS),

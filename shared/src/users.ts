@@ -3,7 +3,8 @@
  * User Management and Profile screens (docs/product.md sections 2, 5 and 8, word for word).
  */
 import { z } from 'zod';
-import { idParam, optionalText, paginationSchema, queryBoolean, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
+import { queryBoolean, singleLine } from './text.ts';
+import { idParam, optionalText, paginationSchema, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
 import { NEW_PASSWORDS_MISMATCH, userSchema } from './auth.ts';
 import { emailSchema } from './email.ts';
 import { DEFAULT_NEW_USER_ROLE, ROLE, ROLE_NAMES, type RoleName } from './roles.ts';
@@ -60,6 +61,21 @@ export const PROFILE_STRINGS = {
   changeFailed: 'Failed to change password. Please try again.',
   mismatch: NEW_PASSWORDS_MISMATCH,
   hint: 'At least 8 characters, with uppercase, lowercase and numbers.',
+  // Re-authentication and the e-mail change (docs/security.md "Re-authentication and stolen tokens").
+  currentPasswordLabel: 'Current Password',
+  emailNeedsPassword: 'Enter your current password to change your sign-in email.',
+  emailPasswordHint: 'Needed to change the email you sign in with.',
+  emailPending: (email: string) =>
+    `We sent a confirmation link to ${email}. Your sign-in email changes when you open it (within 24 hours).`,
+  otherSessionsEnded: (n: number) =>
+    n === 0 ? 'No other session was signed in.' : `${n} other session${n === 1 ? ' was' : 's were'} signed out.`,
+  calendarOffer: 'Anyone who had your calendar link can still read it. Get a new link to stop the old one.',
+  calendarRotate: 'Get a new calendar link',
+  calendarRotated: 'New calendar link created: the old one no longer works.',
+  confirmTitle: 'Confirm your new email',
+  undoTitle: 'Undo the email change',
+  linkWorking: 'Checking the link...',
+  linkMissing: 'This link is incomplete. Open it again from the email.',
 } as const;
 
 /** Role badge colours (docs/product.md: Admin danger, Broker primary, Agent success, School warning). */
@@ -128,25 +144,31 @@ export const profileUpdateInput = z.object({
   last_name: lastName,
   email,
   ...contactFields,
+  /** Required when `email` differs from the current sign-in e-mail (docs/security.md "Re-authentication and stolen tokens"). */
+  currentPassword: z.string().max(1024).optional(),
 });
 export type ProfileUpdateInput = z.input<typeof profileUpdateInput>;
 
+/** The token of an e-mail change link: the confirmation sent to the new address, the undo sent to the old one. */
+export const emailLinkInput = z.object({
+  token: z.string({ error: 'The link is incomplete' }).trim().min(1, 'The link is incomplete').max(200),
+});
+export const emailLinkOutput = z.object({ success: z.boolean(), message: z.string() });
+export type EmailLinkOutput = z.infer<typeof emailLinkOutput>;
+
 /** `role` accepts a name ('Broker', any case) or a canonical id ('2'). */
-const roleFilter = z
-  .string()
-  .trim()
-  .transform((v, ctx) => {
-    const byName = ROLE_NAMES.find((n) => n.toLowerCase() === v.toLowerCase());
-    if (byName) return ROLE[byName];
-    if (/^[1-4]$/.test(v)) return Number(v);
-    ctx.addIssue({ code: 'custom', message: `Unknown role "${v}": use Admin, Broker, Agent, School or 1-4` });
-    return z.NEVER;
-  });
+const roleFilter = singleLine(20).transform((v, ctx) => {
+  const byName = ROLE_NAMES.find((n) => n.toLowerCase() === v.toLowerCase());
+  if (byName) return ROLE[byName];
+  if (/^[1-4]$/.test(v)) return Number(v);
+  ctx.addIssue({ code: 'custom', message: `Unknown role "${v}": use Admin, Broker, Agent, School or 1-4` });
+  return z.NEVER;
+});
 
 export const usersListQuery = z.object({
   role: roleFilter.optional(),
   brokerage_id: idParam.optional(),
-  search: z.string().trim().max(200).optional(),
+  search: singleLine(200).optional(),
   is_active: queryBoolean.optional(),
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),

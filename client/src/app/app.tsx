@@ -16,7 +16,9 @@ const loadSignedIn = () => import('./signed-in.tsx').then((m) => ({ default: m.S
 if (tokenStore.get()) void loadSignedIn().catch(() => undefined);
 const SignedInApp = lazy(loadSignedIn);
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page.tsx').then((m) => ({ default: m.ForgotPasswordPage })));
+const SignInLinkPage = lazy(() => import('../features/auth/sign-in-link-page.tsx').then((m) => ({ default: m.SignInLinkPage })));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page.tsx').then((m) => ({ default: m.ResetPasswordPage })));
+const EmailChangePage = lazy(() => import('../features/profile/email-change-page.tsx').then((m) => ({ default: m.EmailChangePage })));
 
 function LoadingView() {
   return (
@@ -30,7 +32,7 @@ function LoadingView() {
   );
 }
 
-/** Signed-out visitors reach only /login, /forgot-password and /reset-password. */
+/** Signed-out visitors reach only /login, /forgot-password, /reset-password and /sign-in-link. */
 function RequireSignIn({ children }: { children: ReactNode }) {
   const { user } = useAuth();
   const location = useLocation();
@@ -66,6 +68,31 @@ export function AppRoutes() {
         element={
           <Chunk>
             <ResetPasswordPage />
+          </Chunk>
+        }
+      />
+      <Route
+        path="/sign-in-link"
+        element={
+          <Chunk>
+            <SignInLinkPage />
+          </Chunk>
+        }
+      />
+      {/* The e-mail change links (docs/security.md "Re-authentication and stolen tokens"): signed in or not. */}
+      <Route
+        path="/email-change/confirm"
+        element={
+          <Chunk>
+            <EmailChangePage kind="confirm" />
+          </Chunk>
+        }
+      />
+      <Route
+        path="/email-change/undo"
+        element={
+          <Chunk>
+            <EmailChangePage kind="undo" />
           </Chunk>
         }
       />

@@ -1,7 +1,7 @@
 import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { ErrorBody } from '@lm/shared';
-import { isDataException } from './driver-code.ts';
+import { isConnectionError, isDataException, isDiskFull } from './driver-code.ts';
 
 /**
  * The one error type of the server. Services throw AppError; the table below maps each code to its
@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { trpc: 'PAYLOAD_TOO_LARGE', status: 413 },
   UNSUPPORTED_MEDIA_TYPE: { trpc: 'UNSUPPORTED_MEDIA_TYPE', status: 415 },
   TOO_MANY_REQUESTS: { trpc: 'TOO_MANY_REQUESTS', status: 429 },
+  // tRPC has no 507; listed before SERVICE_UNAVAILABLE so that a bare tRPC 503 still maps to SERVICE_UNAVAILABLE.
+  INSUFFICIENT_STORAGE: { trpc: 'SERVICE_UNAVAILABLE', status: 507 },
   SERVICE_UNAVAILABLE: { trpc: 'SERVICE_UNAVAILABLE', status: 503 },
   INTERNAL_SERVER_ERROR: { trpc: 'INTERNAL_SERVER_ERROR', status: 500 },
 } as const satisfies Record<string, { trpc: TRPC_ERROR_CODE_KEY; status: number }>;
@@ -29,7 +31,7 @@ export interface ErrorIssue {
 export class AppError extends TRPCError {
   readonly appCode: AppErrorCode;
   readonly issues: ErrorIssue[] | undefined;
-  /** Seconds until a retry may succeed (429). */
+  /** Seconds until a retry may succeed (429, 503). */
   readonly retryAfter: number | undefined;
 
   constructor(code: AppErrorCode, message: string, extra: { issues?: ErrorIssue[]; retryAfter?: number; cause?: unknown } = {}) {
@@ -46,6 +48,24 @@ export const unauthorized = (message = 'Authentication required') => new AppErro
 export const forbidden = (message = 'You do not have permission to do this') => new AppError('FORBIDDEN', message);
 export const notFound = (what = 'Resource') => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+
+/** docs/security.md "Faults": the database went away mid-request (a restart, a terminated connection). */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is not reachable at the moment. Please try again in a few seconds.';
+/** docs/security.md "Faults": a write refused because the disk holding the data is full. */
+export const DISK_FULL_MESSAGE =
+  "The server's disk is full, so changes cannot be saved right now. Nothing was changed; viewing still works. Ask your administrator to free space.";
+/** Seconds a client is asked to wait before retrying after a lost database connection. */
+export const DATABASE_RETRY_AFTER = 2;
+
+/** A database or disk fault as the AppError the client sees (503 with Retry-After, or 507); undefined for anything else. */
+export function faultError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return undefined;
+  if (isDiskFull(err)) return new AppError('INSUFFICIENT_STORAGE', DISK_FULL_MESSAGE, { cause: err });
+  if (isConnectionError(err)) {
+    return new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, { retryAfter: DATABASE_RETRY_AFTER, cause: err });
+  }
+  return undefined;
+}
 
 export function zodIssues(error: ZodError): ErrorIssue[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
@@ -68,6 +88,8 @@ export function toErrorBody(err: unknown): { status: number; body: ErrorBody; re
   if (e instanceof TRPCError && !(e instanceof AppError) && e.cause) {
     if (e.cause instanceof AppError || e.cause instanceof ZodError) e = e.cause;
   }
+  // A lost database connection or a full disk, wherever it surfaced (docs/security.md "Faults").
+  if (!(e instanceof AppError) && !(e instanceof ZodError)) e = faultError(e) ?? e;
   if (e instanceof AppError) {
     return {
       status: ERROR_CODES[e.appCode].status,

@@ -21,8 +21,8 @@ const MAX_QUEUED: Record<HashPriority, number> = { high: 64, normal: 16, low: 8 
 let active = 0;
 const queues: Record<HashPriority, Array<() => void>> = { high: [], normal: [], low: [] };
 
-/** Password verifications started since the process began (tests count them; nothing else reads it). */
-export const passwordStats = { verifications: 0 };
+/** Password verifications started since the process began, in all and per priority (tests count them; nothing else reads it). */
+export const passwordStats = { verifications: 0, byPriority: { high: 0, normal: 0, low: 0 } as Record<HashPriority, number> };
 
 export const HASH_BUSY_MESSAGE = 'The server is busy checking passwords. Please try again in a moment.';
 
@@ -50,12 +50,34 @@ export function hashPassword(password: string): Promise<string> {
 export function verifyPassword(hash: string, password: string, priority: HashPriority = 'high'): Promise<boolean> {
   return withHashSlot(priority, async () => {
     passwordStats.verifications++;
+    passwordStats.byPriority[priority]++;
     try {
       return await argon2.verify(hash, password);
     } catch {
       return false;
     }
   });
+}
+
+export const CHECK_IN_PROGRESS_MESSAGE = 'Your password is already being checked. Wait for that answer, then try again.';
+
+/** Keys (a session's id) with a password check in flight in this process: one at a time per key. */
+const inFlight = new Set<string>();
+
+/**
+ * One re-authentication check at a time per `key` (a session: docs/security.md "Re-authentication and stolen
+ * tokens"): while `check` runs for a key, another call for it is refused at once with 429, before it touches the
+ * database or the hash queue. The check itself verifies at 'low' priority (modules/auth/reauth.ts), so it never
+ * delays anyone's sign-in.
+ */
+export async function oneCheckAtATime<T>(key: string, check: () => Promise<T>): Promise<T> {
+  if (inFlight.has(key)) throw new AppError('TOO_MANY_REQUESTS', CHECK_IN_PROGRESS_MESSAGE, { retryAfter: 1 });
+  inFlight.add(key);
+  try {
+    return await check();
+  } finally {
+    inFlight.delete(key);
+  }
 }
 
 /** A hash of a random password, verified against when the email is unknown so timing does not reveal accounts. */

@@ -4,6 +4,8 @@ import { sessions, users } from '../db/schema/index.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { preparedSelectOne } from '../db/prepared.ts';
 import { getSettings } from './settings.ts';
+import { diskFullSince } from '../db/errors.ts';
+import { AppError } from '../base/errors.ts';
 
 import type { AuthSession, AuthUser } from './identity.ts';
 export type { AuthSession, AuthUser } from './identity.ts';
@@ -92,15 +94,21 @@ export async function resolveSession(db: Db, token: string): Promise<{ user: Aut
   const idleMs = (await getSettings(db)).session_timeout_minutes * 60_000;
   const lastSeen = Date.parse(row.last_seen_at);
   if (lastSeen + idleMs <= now) return null;
-  if (now - lastSeen > TOUCH_INTERVAL_MS) {
+  // While the disk is full the touch is skipped, so reads keep working (docs/security.md "Faults").
+  if (now - lastSeen > TOUCH_INTERVAL_MS && diskFullSince(now) === null) {
     const seen = new Date(now).toISOString();
     // Only ever moves forward: of concurrent requests of one session, the latest time stays.
-    await db.transaction((tx) =>
-      tx
-        .update(sessions)
-        .set({ last_seen_at: seen })
-        .where(and(eq(sessions.session_id, row.session_id), lt(sessions.last_seen_at, seen))),
-    );
+    await db
+      .transaction((tx) =>
+        tx
+          .update(sessions)
+          .set({ last_seen_at: seen })
+          .where(and(eq(sessions.session_id, row.session_id), lt(sessions.last_seen_at, seen))),
+      )
+      .catch((err: unknown) => {
+        // A touch that cannot be written (a full disk) is skipped; the request is a read and goes on.
+        if (!(err instanceof AppError && err.appCode === 'INSUFFICIENT_STORAGE')) throw err;
+      });
   }
   return {
     session: { session_id: row.session_id },

@@ -21,6 +21,7 @@ import {
 import type { AuthedContext, Context } from './context.ts';
 import { AppError, toErrorBody, type AppErrorCode } from '../base/errors.ts';
 import { checkAccess } from './access.ts';
+import { takeQuota, withFairShare } from './fair-share.ts';
 
 export { MAINTENANCE_MESSAGE } from './access.ts';
 export type { AuthedContext } from './context.ts';
@@ -74,6 +75,15 @@ function known(action: PolicyAction): PolicyAction {
 }
 
 /**
+ * Every signed-in call, on /trpc and /api alike: the action's creation quota, then the user's fair share of calls
+ * in flight (core/fair-share.ts, docs/security.md "Bounded work per request").
+ */
+function bounded<T>(ctx: AuthedContext, action: PolicyAction, run: () => Promise<T>): Promise<T> {
+  takeQuota(ctx.services, ctx.user, action);
+  return withFairShare(ctx.services, ctx.user.user_id, run);
+}
+
+/**
  * An action every signed-in role may do (its policy entry lists all four roles): 401 signed out, 503 in
  * maintenance mode, never 403 from the builder (the OpenAPI document declares none).
  */
@@ -82,15 +92,15 @@ export function authedProcedure(action: PolicyAction) {
     throw new AppError('INTERNAL_SERVER_ERROR', `authedProcedure('${action}'): not an action of every signed-in role; use policyProcedure`);
   }
   return t.procedure.meta({ policy: action, access: { authed: true } }).use(async ({ ctx, next }) => {
-    await checkAccess(ctx, action);
-    return next<SignedIn>({});
+    const authed = await checkAccess(ctx, action);
+    return bounded(authed, action, () => next<SignedIn>({}));
   });
 }
 
 function gated(action: PolicyAction) {
   return t.procedure.meta({ policy: action, access: { authed: true, roles: [...rolesFor(action)] } }).use(async ({ ctx, next }) => {
-    await checkAccess(ctx, action);
-    return next<SignedIn>({});
+    const authed = await checkAccess(ctx, action);
+    return bounded(authed, action, () => next<SignedIn>({}));
   });
 }
 

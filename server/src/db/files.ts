@@ -14,6 +14,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { AppError, notFound } from '../base/errors.ts';
+import { assertDiskWritable, translateDbError } from './errors.ts';
 
 /** What a key may look like: no separators or dots, so it can never leave the store's folder. */
 export const KEY_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
@@ -87,6 +88,7 @@ export function diskFileStore(dir: string): FileStore {
   const store: FileStore = {
     async put(key, source, options) {
       const target = fileOf(key);
+      assertDiskWritable();
       fs.mkdirSync(dir, { recursive: true });
       const partial = path.join(dir, `.${key}.${crypto.randomBytes(4).toString('hex')}.partial`);
       const m = meter(options);
@@ -101,7 +103,8 @@ export function diskFileStore(dir: string): FileStore {
         fs.renameSync(partial, target);
       } catch (err) {
         fs.rmSync(partial, { force: true });
-        throw err;
+        // A full disk (ENOSPC) is a 507 with a message, not the client's fault (docs/security.md "Faults").
+        throw translateDbError(err);
       }
       return m.result();
     },
@@ -152,7 +155,7 @@ export function pgFileStore(pool: pg.Pool): FileStore {
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
+        throw translateDbError(err);
       } finally {
         client.release();
       }

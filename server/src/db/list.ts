@@ -9,6 +9,12 @@ import { DEFAULT_PAGE_SIZE, makePagination, type Pagination } from '@lm/shared';
 
 export { DEFAULT_PAGE_SIZE };
 
+/**
+ * The most rows a list answers when it is asked without a page (GET /licenses, /payments, /completions without
+ * `limit`; docs/security.md "Bounded work per request"): the first rows in the list's order, never the whole table.
+ */
+export const UNPAGED_LIST_MAX = 2000;
+
 /** The rows a page covers. */
 export interface PageWindow {
   page: number;

@@ -31,6 +31,9 @@ function writable(csv: Stringifier): Promise<void> {
   });
 }
 
+/** Lets timers, I/O and other requests run before the next chunk (docs/security.md "Faults"). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function pump(source: CsvSource, csv: Stringifier): Promise<void> {
   try {
     for await (const chunk of source.chunks()) {
@@ -38,6 +41,9 @@ async function pump(source: CsvSource, csv: Stringifier): Promise<void> {
         if (csv.destroyed) return;
         if (!csv.write(row)) await writable(csv);
       }
+      // On SQLite a page is read synchronously and a fast client drains at once, so without this a long export
+      // would run chunk after chunk in microtasks and hold every other request until it ends.
+      await nextTurn();
     }
     csv.end();
   } catch (err) {

@@ -107,6 +107,19 @@ function restInput(entry: RestProcedure, body: unknown, query: unknown, params: 
   return input;
 }
 
+/**
+ * What a REST route tells the hooks before any body is read (route config): the procedure it calls, or for the
+ * catch-all, how to find it. The sign-in gate (modules/auth/login-gate.ts) decides on this, not on the URL's spelling.
+ */
+export interface RestRouteConfig {
+  procedure?: string;
+  procedureOf?: (request: FastifyRequest) => string | null;
+}
+declare module 'fastify' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface FastifyContextConfig extends RestRouteConfig {}
+}
+
 const unknownRoute = toErrorBody(new TRPCError({ code: 'NOT_FOUND', message: 'Not found' }));
 
 /**
@@ -175,6 +188,7 @@ export function registerRestAdapter(
       url,
       // Fastify would add HEAD for a GET: no HEAD anywhere under /api, as before.
       exposeHeadRoute: false,
+      config: { procedure: path },
       handler: (request, reply) => handle(entry, hasParams ? (request.params as Params) : null, request, reply),
     });
   });
@@ -192,17 +206,24 @@ export function registerRestAdapter(
   };
   for (const list of lenient.values()) list.sort((a, b) => staticFirst(a.entry.openapiPath, b.entry.openapiPath));
 
+  const lenientMatch = (request: FastifyRequest): { entry: RestProcedure; params: Params | null } | null => {
+    const raw = request.url.startsWith(opts.prefix) ? request.url.slice(opts.prefix.length) || '/' : request.url;
+    const path = normalizePath(new URL(raw.startsWith('/') ? `http://127.0.0.1${raw}` : raw).pathname);
+    for (const { pattern, entry } of lenient.get(request.method) ?? []) {
+      const match = pattern.exec(path);
+      if (match) return { entry, params: match.groups ?? null };
+    }
+    return null;
+  };
+
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/*',
     exposeHeadRoute: false,
+    config: { procedureOf: (request) => lenientMatch(request)?.entry.path ?? null },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const raw = request.url.startsWith(opts.prefix) ? request.url.slice(opts.prefix.length) || '/' : request.url;
-      const path = normalizePath(new URL(raw.startsWith('/') ? `http://127.0.0.1${raw}` : raw).pathname);
-      for (const { pattern, entry } of lenient.get(request.method) ?? []) {
-        const match = pattern.exec(path);
-        if (match) return handle(entry, match.groups ?? null, request, reply);
-      }
+      const match = lenientMatch(request);
+      if (match) return handle(match.entry, match.params, request, reply);
       return reply.code(unknownRoute.status).type('application/json').send(unknownRoute.body);
     },
   });

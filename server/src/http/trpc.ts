@@ -7,8 +7,9 @@
  * `resolveResponse` directly on Fastify's request: one JSON.parse of the input (lazily, as tRPC does), the
  * procedures called as tRPC calls them, the same envelope, error shapes (getErrorShape, so our errorFormatter),
  * statuses (getHTTPStatusCode), headers and responseMeta/onError/createContext calls, and one JSON string sent.
- * Everything else (HEAD, jsonl streaming, subscriptions, FormData and octet inputs, encoded query names, options
- * such as maxBatchSize) goes to tRPC's own `fastifyRequestHandler`, unchanged, so it answers as tRPC always did.
+ * Everything else (HEAD, jsonl streaming, subscriptions, FormData and octet inputs, encoded query names, batches
+ * over maxBatchSize) goes to tRPC's own `fastifyRequestHandler`, unchanged, so it answers as tRPC always did.
+ * Before either, `refuseBatch` (app.ts: batchRefusal) refuses a batch that is too large or holds an auth.* call.
  * server/test/trpc-transport.test.ts compares both answers request by request.
  *
  * A workaround kept in this one file (docs/architecture.md "Where we reach into a dependency"): it uses only tRPC's
@@ -36,6 +37,72 @@ const isPromise = (value: unknown): boolean => isObject(value) && typeof value.t
 const isAsyncIterable = (value: unknown): boolean => isObject(value) && Symbol.asyncIterator in value;
 
 export type TrpcOptions<TRouter extends AnyRouter> = FastifyTRPCPluginOptions<TRouter>['trpcOptions'];
+
+/**
+ * Bounded work per request (docs/security.md "Bounded work per request"): a batch holds at most this many calls
+ * (tRPC's documented `maxBatchSize`, set in app.ts, and the client's `maxItems`), so that the sign-in gate, the
+ * per-user fair share and every other counter see what one request may cost.
+ */
+export const MAX_BATCH_CALLS = 10;
+
+/**
+ * The largest answer /trpc sends (characters of JSON): lists are capped (docs/security.md "Bounded work per
+ * request"), so only a pathological batch comes near; it gets a 413 instead of a string V8 cannot build.
+ */
+export const MAX_ANSWER_CHARS = 32 * 1024 * 1024;
+
+type RouterConfig = AnyRouter['_def']['_config'];
+
+/** One error for the whole request, as tRPC answers a request it cannot read or answer: its JSON. */
+function wholeRequestError(config: RouterConfig, code: 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE', message: string): string {
+  const error = new TRPCError({ code, message });
+  const shape = getErrorShape({ config, error, type: 'unknown', path: undefined, input: undefined, ctx: undefined });
+  return JSON.stringify(transformTRPCResponse(config, { error: shape }));
+}
+
+const TOO_LARGE_MESSAGE = 'The answer would be larger than 32 MiB: ask for fewer rows (limit) or fewer calls in one request.';
+
+/** The answer's JSON, or the 413 error when it would be over MAX_ANSWER_CHARS (or over what V8 can build at all). */
+export function answerJson(config: RouterConfig, status: number, value: unknown): { status: number; json: string } {
+  try {
+    const json = JSON.stringify(value);
+    if (json.length <= MAX_ANSWER_CHARS) return { status, json };
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+  }
+  return { status: 413, json: wholeRequestError(config, 'PAYLOAD_TOO_LARGE', TOO_LARGE_MESSAGE) };
+}
+
+/** The routers whose calls are never batched: each sign-in, password link or session call is a request of its own. */
+const UNBATCHED_ROUTERS = ['auth.'];
+
+/**
+ * Why a batch is refused, or null: more calls than the limit, or an `auth.*` call in it. Checked on the path alone,
+ * before the body is read, a context created or any call run.
+ */
+export function batchRefusal(paths: string[], maxCalls = MAX_BATCH_CALLS): string | null {
+  if (paths.length > maxCalls) {
+    return `A batch may hold at most ${maxCalls} calls; this one has ${paths.length}. Send the others in another request.`;
+  }
+  if (paths.some((p) => UNBATCHED_ROUTERS.some((prefix) => p.startsWith(prefix)))) {
+    return 'Sign-in and account calls (auth.*) cannot be batched: send each as a request of its own.';
+  }
+  return null;
+}
+
+/** The calls of a batch request (`?batch=1`, as tRPC reads it), or null for a single call or a path that does not decode. */
+function batchPaths(req: FastifyRequest, rawPath: string): string[] | null {
+  const q = req.url.indexOf('?');
+  if (q === -1) return null;
+  const search = req.url.slice(q + 1);
+  if (!search.includes('batch')) return null;
+  if (new URLSearchParams(search).get('batch') !== '1') return null;
+  try {
+    return decodeURIComponent(rawPath).split(',');
+  } catch {
+    return null;
+  }
+}
 
 /** The fast path never aborts a call (tRPC's signal only aborted when the client went away; no procedure reads it). */
 const NEVER_ABORTED = new AbortController().signal;
@@ -279,7 +346,8 @@ async function answerFast<TRouter extends AnyRouter>(
     if (meta.status) status = meta.status;
     return status;
   };
-  const send = (status: number, json: string) => {
+  const send = (statusIfFits: number, value: unknown) => {
+    const { status, json } = answerJson(config, statusIfFits, value);
     void reply.code(status);
     for (const key in headers) void reply.header(key, headers[key]);
     // A Buffer, so Fastify keeps the content type as tRPC sets it (a string would get "; charset=utf-8").
@@ -300,7 +368,7 @@ async function answerFast<TRouter extends AnyRouter>(
         ? { error: getErrorShape({ config, ctx: ctxOrUndefined, error, input: call.result(), path: call.path, type }) }
         : { result: { data } };
       const status = initResponse([res], error ? [error] : []);
-      return send(status, JSON.stringify(transformTRPCResponse(config, res)));
+      return send(status, transformTRPCResponse(config, res));
     }
 
     const results = (await Promise.all(rpcCalls)).map((res): CallResult => {
@@ -321,7 +389,7 @@ async function answerFast<TRouter extends AnyRouter>(
     });
     const errors = results.flatMap(([error]) => (error ? [error] : []));
     const status = initResponse(answers, errors);
-    return send(status, JSON.stringify(transformTRPCResponse(config, answers)));
+    return send(status, transformTRPCResponse(config, answers));
   } catch (cause) {
     // tRPC's caughtErrorToData: one error for the whole request, without a path.
     const error = getTRPCErrorFromUnknown(cause);
@@ -330,7 +398,7 @@ async function answerFast<TRouter extends AnyRouter>(
       error: getErrorShape({ config, error, type, path: undefined, input: undefined, ctx: ctxOrUndefined }),
     };
     const status = initResponse(untransformed, [error]);
-    return send(status, JSON.stringify(transformTRPCResponse(config, untransformed)));
+    return send(status, transformTRPCResponse(config, untransformed));
   }
 }
 
@@ -340,12 +408,26 @@ async function answerFast<TRouter extends AnyRouter>(
  */
 export async function registerTrpcTransport<TRouter extends AnyRouter>(
   app: FastifyInstance,
-  options: { prefix: string; trpcOptions: TrpcOptions<TRouter> },
+  options: {
+    prefix: string;
+    trpcOptions: TrpcOptions<TRouter>;
+    /** Refuses a batch (400, the message) before anything else runs; app.ts passes `batchRefusal`. */
+    refuseBatch?: (paths: string[]) => string | null;
+  },
 ) {
   const opts = options.trpcOptions;
-  // The options the fast path does not implement leave every request to tRPC.
-  const fastPathOn =
-    opts.allowBatching === undefined && opts.batching === undefined && !opts.allowMethodOverride && opts.maxBatchSize === undefined;
+  const config = opts.router._def._config;
+  // The options the fast path does not implement leave every request to tRPC (maxBatchSize: only the batches over it).
+  const fastPathOn = opts.allowBatching === undefined && opts.batching === undefined && !opts.allowMethodOverride;
+  const maxBatchSize = opts.maxBatchSize;
+
+  /** A refused batch: one error for the whole request, as tRPC answers a request it cannot read (400). */
+  const refuse = (reply: FastifyReply, message: string) =>
+    reply
+      .code(400)
+      .header('vary', 'trpc-accept, accept')
+      .header('content-type', 'application/json')
+      .send(Buffer.from(wholeRequestError(config, 'BAD_REQUEST', message)));
 
   await app.register(
     async (scope) => {
@@ -354,11 +436,22 @@ export async function registerTrpcTransport<TRouter extends AnyRouter>(
       scope.removeContentTypeParser('multipart/form-data');
       scope.addContentTypeParser('multipart/form-data', {}, (_req, body, done) => done(null, body));
 
+      // A refused batch is answered before its body is read.
+      const refuseBatch = options.refuseBatch;
+      if (refuseBatch) {
+        scope.addHook('onRequest', async (req, reply) => {
+          const paths = batchPaths(req, (req.params as { path?: string }).path ?? '');
+          const refusal = paths && refuseBatch(paths);
+          if (refusal) return refuse(reply, refusal);
+        });
+      }
+
       // Every method, as tRPC's plugin: tRPC itself answers HEAD (204) and the methods it does not serve.
       scope.all('/:path', async (req, reply) => {
         const rawPath = (req.params as { path: string }).path;
         const fast = fastPathOn ? fastRequest(req, rawPath) : null;
-        if (fast) {
+        // A batch over tRPC's maxBatchSize is answered by tRPC itself (its 400), as without the fast path.
+        if (fast && !(fast.isBatchCall && maxBatchSize !== undefined && fast.paths.length > maxBatchSize)) {
           const procedures = fast.paths.map((p) => (opts.router._def.procedures[p] as AnyProcedure | undefined) ?? null);
           const types = new Set(procedures.flatMap((p) => (p ? [p._def.type] : [])));
           // Subscriptions (SSE) and mixed batches (tRPC refuses them as a whole) stay with tRPC.

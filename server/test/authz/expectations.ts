@@ -61,6 +61,10 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     input: async (_id, w) => ({ token: await w.resetToken(), newPassword: 'N3w-Passw0rd!reset' }),
     ...everyone,
   },
+  // A new device's ways in while strangers lock an account: a challenge, an e-mailed sign-in link (its token the proof).
+  'auth.loginChallenge': { public: true, input: (_id, w) => ({ email: w.agent2b.email }), ...everyone },
+  'auth.signInLink': { public: true, input: (_id, w) => ({ email: w.agent2b.email }), ...everyone },
+  'auth.consumeSignInLink': { public: true, input: async (_id, w) => ({ token: await w.signInToken() }), ...everyone },
   // The name and support contacts the signed-out login screen shows.
   'settings.public': { public: true, input: empty, ...everyone },
 
@@ -115,7 +119,13 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     Agent: 403,
     School: 403,
   },
-  'users.updateProfile': { input: (_id, _w, n) => ({ first_name: 'Me', last_name: 'Myself', email: `me${n}@example.test` }), ...everyone },
+  'users.updateProfile': {
+    input: (_id, _w, n) => ({ first_name: 'Me', last_name: 'Myself', email: `me${n}@example.test`, currentPassword: TEST_PASSWORD }),
+    ...everyone,
+  },
+  // The e-mail change links are public: the single-use token from the mailbox is the proof.
+  'users.confirmEmailChange': { public: true, input: async (_id, w) => ({ token: await w.emailChangeToken() }), ...everyone },
+  'users.undoEmailChange': { public: true, input: async (_id, w) => ({ token: await w.emailUndoToken() }), ...everyone },
 
   // brokerages, audit, reports, notification templates, backups, settings, admin stats: Admin only.
   'brokerages.list': { input: empty, ...adminOnly },

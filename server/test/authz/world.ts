@@ -10,6 +10,7 @@ import type { RoleName } from '@lm/shared';
 import { newStorageKey } from '../../src/db/client.ts';
 import { documents, documentVersions } from '../../src/db/schema/index.ts';
 import { issueLinkToken, LINK_VALIDITY_MS } from '../../src/modules/auth/password-reset.service.ts';
+import { issueSignInToken } from '../../src/modules/auth/sign-in-link.service.ts';
 import { callerFor, seedBrokerage, seedUser, tokenFor, type SeededUser, type TestEnv } from '../helpers.ts';
 
 export type Role = RoleName;
@@ -49,6 +50,11 @@ export interface World {
   ceRule: number;
   /** A fresh password link for agent2b (for auth.resetPassword): the token exists only here and in the e-mail. */
   resetToken: () => Promise<string>;
+  /** A fresh sign-in link for agent2b (for auth.consumeSignInLink). */
+  signInToken: () => Promise<string>;
+  /** Fresh e-mail change links (confirm to a new address, undo to the original one) of a user of their own. */
+  emailChangeToken: () => Promise<string>;
+  emailUndoToken: () => Promise<string>;
 }
 
 let licenseSeq = 0;
@@ -137,6 +143,16 @@ export async function seedWorld(env: TestEnv, opts: { backup?: boolean } = {}): 
   const backup = opts.backup === false ? 0 : (await asAdmin.admin.backups.create({ description: 'world', include_files: false })).id;
   const ceRule = (await asAdmin.ceRules.create({ state: 'NV', license_type: 'Broker', hours_required: 24, notes: 'World rule' })).rule_id;
   const resetToken = () => env.db.transaction((tx) => issueLinkToken(tx, agent2b.user_id, 'reset', LINK_VALIDITY_MS.forgot, null));
+  const signInToken = () => env.db.transaction((tx) => issueSignInToken(tx, agent2b.user_id, null, new Date()));
+  // The e-mail change links act on a user no other row signs in as (a confirm or undo changes its e-mail and password).
+  const mover = await seedUser(env, 'Agent');
+  let moves = 0;
+  const emailChangeToken = () =>
+    env.db.transaction((tx) =>
+      issueLinkToken(tx, mover.user_id, 'email_change', LINK_VALIDITY_MS.admin, null, `moved${++moves}.${Date.now()}@example.test`),
+    );
+  const emailUndoToken = () =>
+    env.db.transaction((tx) => issueLinkToken(tx, mover.user_id, 'email_undo', LINK_VALIDITY_MS.admin, null, mover.email));
 
   return {
     brokerage1,
@@ -161,6 +177,9 @@ export async function seedWorld(env: TestEnv, opts: { backup?: boolean } = {}): 
     backup,
     ceRule,
     resetToken,
+    signInToken,
+    emailChangeToken,
+    emailUndoToken,
   };
 }
 

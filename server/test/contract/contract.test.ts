@@ -142,6 +142,9 @@ const installTriggers = () => installWriteCounters(env.db, IGNORED_TABLES);
 const RECORDED_REFUSALS: Record<string, string[]> = {
   'post /auth/login': ['login_counters', 'audit_logs'],
   'post /admin/backups/{id}/restore': ['audit_logs', 'backups'],
+  // A wrong current password is counted per user and audited (docs/security.md "Re-authentication and stolen tokens").
+  'post /auth/change-password': ['login_counters', 'audit_logs'],
+  'put /users/me/profile': ['login_counters', 'audit_logs'],
 };
 
 const writes = () => writeCounts(env.db);

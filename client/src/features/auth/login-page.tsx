@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { TRPCClientError } from '@trpc/client';
 import { Link, Navigate, useNavigate } from 'react-router';
@@ -8,7 +8,7 @@ import { PASSWORD_RESET_STRINGS } from '@lm/shared/password-reset-strings';
 import { useAuth } from '../../lib/auth.tsx';
 import { useDeferredSchemaForm } from '../../lib/schema-form.ts';
 import { AuthCard } from './auth-card.tsx';
-import { LOGIN_STRINGS, useLogin } from './api.ts';
+import { LOGIN_STRINGS, useLogin, useLoginChallenge } from './api.ts';
 
 export { LOGIN_STRINGS };
 
@@ -16,7 +16,9 @@ export function LoginPage() {
   const { user } = useAuth();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
   const login = useLogin();
+  const challenge = useLoginChallenge();
   // The shared schema (and zod) loads when the form is first used, not with the page (docs/performance.md "First page").
   const {
     form,
@@ -29,19 +31,44 @@ export function LoginPage() {
 
   if (user) return <Navigate to="/dashboard" replace />;
 
-  const onSubmit = (input: LoginInput) => {
+  const failed = (err: unknown) =>
+    setError(err instanceof TRPCClientError && err.data?.httpStatus ? err.message || LOGIN_STRINGS.fallback : LOGIN_STRINGS.unexpected);
+
+  /**
+   * Signs in; when refused 429 (strangers locked the account against new devices, or the server is busy with them),
+   * solves a sign-in challenge for this e-mail and tries once more with it (docs/security.md "Sign-in").
+   */
+  const onSubmit = async (input: LoginInput) => {
     setError(null);
-    login.mutate(input, {
-      onSuccess: () => void navigate('/dashboard', { replace: true }),
-      onError: (err) =>
-        setError(err instanceof TRPCClientError && err.data?.httpStatus ? err.message || LOGIN_STRINGS.fallback : LOGIN_STRINGS.unexpected),
-    });
+    try {
+      await login.mutateAsync(input);
+      void navigate('/dashboard', { replace: true });
+      return;
+    } catch (err) {
+      if (!(err instanceof TRPCClientError) || err.data?.httpStatus !== 429) return failed(err);
+    }
+    setChecking(true);
+    try {
+      const { solveLoginChallenge } = await import('./login-challenge.ts');
+      const solution = await solveLoginChallenge((await challenge.mutateAsync({ email: input.email })).challenge);
+      if (!solution) return setError(LOGIN_STRINGS.unexpected);
+      await login.mutateAsync({ ...input, solution });
+      void navigate('/dashboard', { replace: true });
+    } catch (err) {
+      failed(err);
+    } finally {
+      setChecking(false);
+    }
   };
+  const busy = login.isPending || checking;
 
   return (
     <AuthCard title={LOGIN_STRINGS.title} subtitle={LOGIN_STRINGS.subtitle} tabTitle="Sign in">
       <form
-        onSubmit={submitWith(onSubmit, () => setError(LOGIN_STRINGS.unexpected))}
+        onSubmit={submitWith(
+          (input) => void onSubmit(input),
+          () => setError(LOGIN_STRINGS.unexpected),
+        )}
         onFocusCapture={prepare}
         onChange={() => setError(null)}
         noValidate
@@ -52,6 +79,12 @@ export function LoginPage() {
               {error}
             </Alert>
           )}
+          {checking && (
+            <Group gap="xs" role="status" data-testid="login-checking">
+              <Loader size="xs" />
+              <Text size="sm">{LOGIN_STRINGS.checking}</Text>
+            </Group>
+          )}
           <TextInput label="Email" type="email" name="email" autoComplete="username" withAsterisk {...form.getInputProps('email')} />
           <PasswordInput
             label="Password"
@@ -60,13 +93,16 @@ export function LoginPage() {
             withAsterisk
             {...form.getInputProps('password')}
           />
-          <Group justify="flex-end" mt={-8}>
+          <Group justify="space-between" mt={-8}>
+            <Anchor component={Link} to="/sign-in-link" size="sm">
+              {LOGIN_STRINGS.linkOffer}
+            </Anchor>
             <Anchor component={Link} to="/forgot-password" size="sm">
               {PASSWORD_RESET_STRINGS.forgotLink}
             </Anchor>
           </Group>
-          <Button type="submit" fullWidth loading={false} disabled={login.isPending}>
-            {login.isPending ? LOGIN_STRINGS.busy : LOGIN_STRINGS.submit}
+          <Button type="submit" fullWidth loading={false} disabled={busy}>
+            {busy ? LOGIN_STRINGS.busy : LOGIN_STRINGS.submit}
           </Button>
         </Stack>
       </form>

@@ -29,7 +29,7 @@ export function CoursesTab() {
     order: list.order,
     search: f.search || undefined,
     course_type: (f.type || undefined) as CourseType | undefined,
-    is_active: f.status === 'active' ? 'true' : f.status === 'inactive' ? 'false' : undefined,
+    is_active: f.status === 'active' ? ('true' as const) : f.status === 'inactive' ? ('false' as const) : undefined,
   };
   const query = useCoursesPage({ ...view, page: list.page, limit: list.limit });
   const [modal, setModal] = useState<{ opened: boolean; course: Course | null }>({ opened: false, course: null });

@@ -20,3 +20,22 @@ export function useUpdateProfile() {
 export function useChangePassword() {
   return trpc.auth.changePassword.useMutation(mutationOutcome(PROFILE_STRINGS.changed, null));
 }
+
+/** "Get a new calendar link" after a password change: the old link stops working (the URL is answered once). */
+export function useRotateCalendarLink() {
+  const utils = trpc.useUtils();
+  return trpc.notifications.createCalendarToken.useMutation(
+    mutationOutcome(
+      PROFILE_STRINGS.calendarRotated,
+      'Failed to create the calendar link',
+      () => void utils.notifications.calendarStatus.invalidate(),
+    ),
+  );
+}
+
+/** The e-mail change links (signed in or not): confirm from the new address, undo from the old one. */
+export function useEmailLink(kind: 'confirm' | 'undo') {
+  const confirm = trpc.users.confirmEmailChange.useMutation();
+  const undo = trpc.users.undoEmailChange.useMutation();
+  return kind === 'confirm' ? confirm : undo;
+}

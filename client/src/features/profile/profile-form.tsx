@@ -1,17 +1,25 @@
 import { useState } from 'react';
-import { Alert, Button, Grid, Group, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Alert, Button, Grid, Group, PasswordInput, TextInput } from '@mantine/core';
+import { IconAlertCircle, IconMailForward } from '@tabler/icons-react';
 import { PROFILE_STRINGS, profileUpdateInput, type ProfileUpdateInput, type User } from '@lm/shared';
 import { errorMessage, fieldErrors, httpStatus } from '../../lib/errors.ts';
 import { useSchemaForm } from '../../lib/schema-form.ts';
 import { ContactFields } from '../../components/contact-fields.tsx';
 import { useUpdateProfile } from './api.ts';
 
-/** The Profile Information tab: the signed-in user's own details, saved through PUT /api/users/me/profile. */
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * The Profile Information tab: the signed-in user's own details, saved through PUT /api/users/me/profile. A new
+ * sign-in e-mail asks for the current password and takes effect from the link sent to it (docs/security.md
+ * "Re-authentication and stolen tokens"): the form says so and keeps showing the current address.
+ */
 export function ProfileForm({ user }: { user: User }) {
   const save = useUpdateProfile();
   const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState<string | null>(null);
   // The fields go as typed: the schema checks the names and the e-mail, and an emptied contact field clears it.
+  // The current password goes only with a new e-mail.
   const form = useSchemaForm({
     schema: profileUpdateInput,
     initialValues: {
@@ -23,24 +31,33 @@ export function ProfileForm({ user }: { user: User }) {
       city: user.city ?? '',
       state: user.state ?? '',
       zip_code: user.zip_code ?? '',
+      currentPassword: '',
     },
-    toInput: (values) => values,
+    toInput: ({ currentPassword, ...values }) =>
+      sameEmail(values.email, user.email) ? values : { ...values, currentPassword: currentPassword || undefined },
   });
+  const emailChanging = !sameEmail(form.getValues().email, user.email);
 
   const onSubmit = (input: ProfileUpdateInput) => {
     setFailure(null);
-    const shown = form.getValues();
+    setPending(null);
+    if (input.currentPassword === undefined && !sameEmail(input.email, user.email)) {
+      form.setFieldError('currentPassword', PROFILE_STRINGS.emailNeedsPassword);
+      return;
+    }
     save.mutate(input, {
-      onSuccess: () => {
+      onSuccess: (updated) => {
+        // A new e-mail is only asked for: the form shows the address that still signs in.
+        if (!sameEmail(input.email, updated.email)) setPending(input.email);
+        const shown = { ...form.getValues(), email: updated.email, currentPassword: '' };
+        form.setValues(shown);
         form.setInitialValues(shown);
         form.resetDirty(shown);
       },
       onError: (err) => {
-        // The field the server objects to (e.g. an email in use) shows its reason; the alert has the spec's text.
-        const fields = fieldErrors(err);
-        if (httpStatus(err) === 409) fields.email = errorMessage(err, PROFILE_STRINGS.updateFailed);
-        form.setErrors(fields);
-        setFailure(PROFILE_STRINGS.updateFailed);
+        // The field the server objects to (e.g. a wrong current password) shows its reason; a lock shows its own text.
+        form.setErrors(fieldErrors(err));
+        setFailure(httpStatus(err) === 429 ? errorMessage(err, PROFILE_STRINGS.updateFailed) : PROFILE_STRINGS.updateFailed);
       },
     });
   };
@@ -50,6 +67,11 @@ export function ProfileForm({ user }: { user: User }) {
       {failure && (
         <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" mb="md" data-testid="profile-error">
           {failure}
+        </Alert>
+      )}
+      {pending && (
+        <Alert color="blue" icon={<IconMailForward size={18} />} role="status" mb="md" data-testid="email-change-pending">
+          {PROFILE_STRINGS.emailPending(pending)}
         </Alert>
       )}
       <Grid>
@@ -62,6 +84,17 @@ export function ProfileForm({ user }: { user: User }) {
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <TextInput label="Email" type="email" withAsterisk {...form.getInputProps('email')} />
         </Grid.Col>
+        {emailChanging && (
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <PasswordInput
+              label={PROFILE_STRINGS.currentPasswordLabel}
+              withAsterisk
+              autoComplete="current-password"
+              description={PROFILE_STRINGS.emailPasswordHint}
+              {...form.getInputProps('currentPassword')}
+            />
+          </Grid.Col>
+        )}
         <ContactFields inputProps={(field) => form.getInputProps(field)} />
       </Grid>
       <Group justify="flex-end" mt="lg">

@@ -5,7 +5,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { Db, Drizzle, Tx } from '../types.ts';
 import { currentTx, openTxOf, RAW, readsOn, txOn } from '../handles.ts';
-import { driverCode, translateDbError } from '../errors.ts';
+import { driverCode, noteWriteSucceeded, translateDbError } from '../errors.ts';
 import { PgCounters } from './counters.ts';
 import { pgFileStore } from '../files.ts';
 
@@ -55,8 +55,15 @@ export async function openPostgres(url: string, options: { migrate?: boolean; po
     options: '-c TimeZone=UTC',
     application_name: 'license-manager',
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  // docs/security.md "Faults": a connection that ends (a restart, pg_terminate_backend, a reset socket) must cost
+  // only the requests using it, never the process. node-postgres emits 'error' on the pool for an idle client and
+  // on the client itself while it is checked out between queries (inside a transaction); an 'error' event without
+  // a listener ends the process. The query in flight fails on its own (503 through translateDbError), and a
+  // client that errored is discarded by the pool on release, so the next request opens a fresh connection.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   try {
     if (options.migrate !== false) await runPgMigrations(pool);
   } catch (err) {
@@ -91,13 +98,15 @@ export async function openPostgres(url: string, options: { migrate?: boolean; po
       };
       for (let attempt = 1; ; attempt++) {
         try {
-          return await outer.transaction(
+          const out = await outer.transaction(
             (t) => {
               const tx = txOn(t, 'postgres');
               return currentTx.run({ owner: db, drizzle: t, tx, depth: 0 }, () => fn(tx));
             },
             { isolationLevel: 'serializable' },
           );
+          noteWriteSucceeded();
+          return out;
         } catch (err) {
           const code = driverCode(err);
           if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {

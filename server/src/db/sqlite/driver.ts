@@ -8,7 +8,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from '../schema/sqlite/index.ts';
 import type { Db, Drizzle, Tx } from '../types.ts';
 import { currentTx, openTxOf, RAW, READ_VERSION, readsOn, txOn, type ReadVersion } from '../handles.ts';
-import { translateDbError } from '../errors.ts';
+import { assertDiskWritable, translateDbError } from '../errors.ts';
 import { SqliteCounters } from './counters.ts';
 import { diskFileStore } from '../files.ts';
 
@@ -194,6 +194,8 @@ export function openSqlite(file: string, options: { migrate?: boolean; dataDir?:
           throw translateDbError(err);
         }
       }
+      // While the disk is full, writes other than sign-ins are refused before they start (docs/security.md "Faults").
+      assertDiskWritable();
       // Group commit (docs/architecture.md "Data layer"): transactions that were waiting for the writer run one
       // after another inside one SQLite transaction, each in a savepoint of its own (a failure rolls back only its
       // own writes), and share its COMMIT: one fsync for the group instead of one each. Each is answered only after

@@ -1,8 +1,13 @@
 import {
   changePasswordInput,
+  changePasswordOutput,
   forgotPasswordInput,
+  consumeSignInLinkInput,
+  loginChallengeInput,
+  loginChallengeOutput,
   loginInput,
   loginOutput,
+  signInLinkInput,
   resetPasswordInput,
   successSchema,
   userSchema,
@@ -11,6 +16,8 @@ import { z } from 'zod';
 import { authedProcedure, policyProcedure, router } from '../../core/trpc.ts';
 import * as auth from './auth.service.ts';
 import * as reset from './password-reset.service.ts';
+import * as signInLink from './sign-in-link.service.ts';
+import { createLoginChallenge } from './login-proof.ts';
 
 const tags = ['auth'];
 
@@ -23,6 +30,48 @@ export const authRouter = router({
     .input(loginInput)
     .output(loginOutput)
     .mutation(({ ctx, input }) => auth.login(ctx, input)),
+
+  // docs/security.md "Sign-in": a new device's ways in while strangers have locked the account.
+  loginChallenge: policyProcedure('auth.loginChallenge')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/auth/login-challenge',
+        tags,
+        summary: 'A proof-of-work challenge (altcha) whose solution lets a new device sign in while the account is locked',
+      },
+    })
+    .input(loginChallengeInput)
+    .output(loginChallengeOutput)
+    .mutation(async ({ ctx, input }) => ({ challenge: await createLoginChallenge(ctx.db, ctx.config, input.email) })),
+
+  signInLink: policyProcedure('auth.signInLink')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/auth/sign-in-link',
+        tags,
+        summary: 'E-mail a one-time sign-in link (15 minutes); always the same answer',
+      },
+      errors: ['TOO_MANY_REQUESTS'],
+    })
+    .input(signInLinkInput)
+    .output(successSchema)
+    .mutation(({ ctx, input }) => signInLink.requestSignInLink(ctx, input)),
+
+  consumeSignInLink: policyProcedure('auth.consumeSignInLink')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/auth/sign-in-link/consume',
+        tags,
+        summary: "Sign in with a sign-in link's token (once); returns a bearer token and the user",
+      },
+      errors: ['SERVICE_UNAVAILABLE'],
+    })
+    .input(consumeSignInLinkInput)
+    .output(loginOutput)
+    .mutation(({ ctx, input }) => signInLink.consumeSignInLink(ctx, input)),
 
   logout: authedProcedure('auth.logout')
     .meta({ openapi: { method: 'POST', path: '/auth/logout', tags, summary: 'Revoke the current token', protect: true } })
@@ -42,12 +91,14 @@ export const authRouter = router({
         method: 'POST',
         path: '/auth/change-password',
         tags,
-        summary: "Change the signed-in user's password; signs out other sessions",
+        summary:
+          "Change the signed-in user's password (current password counted per user: 429 once locked); signs out other sessions and expires open password links",
         protect: true,
       },
+      errors: ['TOO_MANY_REQUESTS'],
     })
     .input(changePasswordInput)
-    .output(successSchema)
+    .output(changePasswordOutput)
     .mutation(({ ctx, input }) => auth.changePassword(ctx, input)),
 
   forgotPassword: policyProcedure('auth.forgotPassword')

@@ -2,19 +2,19 @@
  * "Forgot password?" and the single-use links to choose a password (docs/decisions.md "Password reset").
  *
  * A link carries a 256-bit random token; only its SHA-256 is stored (password_reset_tokens). Issuing a
- * new link makes the user's older unused links expire at once, so only the latest one works. A link
- * works once: using it sets the password (settings' policy), clears the lockout, signs the user out
- * everywhere and is audited, in one transaction.
+ * new password link makes the user's older unused password links expire at once, so only the latest one works. A
+ * link works once: using it sets the password (settings' policy), clears the lockout, expires the user's other
+ * password links, signs the user out everywhere and is audited, in one transaction. A password change does the same
+ * to the open links (docs/security.md "Re-authentication and stolen tokens").
  *
  * POST /auth/forgot-password answers the same 200 body, padded to the same minimum time, whether or
  * not the address has an account; the e-mail is sent after the answer. Throttles: per client IP
  * (429, the same for every address; db.counters, shared by every instance) and per account (silent: still the same 200, no e-mail).
  */
-import crypto from 'node:crypto';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { PASSWORD_RESET_STRINGS, type ForgotPasswordInput, type ResetPasswordInput } from '@lm/shared';
 import { passwordResetTokens, users } from '../../db/schema/index.ts';
-import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import type { Context } from '../../core/context.ts';
 import { anonymousActor, audit, userActor, type Actor } from '../../core/audit.ts';
@@ -26,6 +26,7 @@ import { sendPasswordLink, type LinkPurpose } from '../notification-management/e
 import type { DeliveryOutcome } from '../notification-management/delivery.ts';
 import { assertPasswordAcceptable } from './auth.service.ts';
 import { hashToken, revokeUserSessions } from '../../core/sessions.ts';
+import { expireOpenPasswordLinks, issueLinkToken } from './links.ts';
 import { notifyUser, passwordChangedNotice } from '../notifications/notify.ts';
 import { accountLockKey, loginCounters } from './throttle.ts';
 
@@ -45,33 +46,8 @@ export const IP_LIMIT = { max: 10, windowMs: 15 * MINUTE } as const;
 /** The counter of forgot-password requests from one address (db.counters: shared by every instance). */
 export const forgotIpKey = (ip: string) => `forgot:${ip}`;
 
-/**
- * Creates a link token for the user (inside the caller's transaction) and expires the user's older
- * unused ones. Returns the token: it exists only in the e-mail.
- */
-export async function issueLinkToken(tx: Tx, userId: number, purpose: LinkPurpose, validForMs: number, ip: string | null): Promise<string> {
-  const token = crypto.randomBytes(32).toString('base64url');
-  const now = new Date();
-  await tx
-    .update(passwordResetTokens)
-    .set({ expires_at: now.toISOString() })
-    .where(
-      and(
-        eq(passwordResetTokens.user_id, userId),
-        isNull(passwordResetTokens.used_at),
-        gt(passwordResetTokens.expires_at, now.toISOString()),
-      ),
-    );
-  await tx.insert(passwordResetTokens).values({
-    user_id: userId,
-    token_hash: hashToken(token),
-    purpose,
-    expires_at: new Date(now.getTime() + validForMs).toISOString(),
-    requested_ip: ip,
-    created_at: now.toISOString(),
-  });
-  return token;
-}
+// The link tokens themselves (issue, expire) live in links.ts, which auth.service.ts imports too.
+export { expireOpenLinks, expireOpenPasswordLinks, issueLinkToken, PASSWORD_LINK_PURPOSES, type TokenPurpose } from './links.ts';
 
 /** Issues a link and e-mails it (awaited: the caller decides whether to wait or run it in the background). */
 export async function issueAndSendLink(
@@ -186,7 +162,9 @@ export async function resetPassword(ctx: Context, input: ResetPasswordInput): Pr
       .from(passwordResetTokens)
       .innerJoin(users, eq(users.user_id, passwordResetTokens.user_id))
       .where(eq(passwordResetTokens.token_hash, tokenHash));
-    return row && !row.used_at && Date.parse(row.expires_at) > Date.now() && row.is_active && !row.deleted_at ? row : null;
+    // Only a password link sets a password here (an e-mail change link has its own page and rules).
+    const usable = row && (row.purpose === 'reset' || row.purpose === 'welcome');
+    return usable && !row.used_at && Date.parse(row.expires_at) > Date.now() && row.is_active && !row.deleted_at ? row : null;
   };
   // A first look so that a bad link or password is refused before any hashing.
   if (!(await findLink(ctx.db))) throw invalid();
@@ -208,12 +186,14 @@ export async function resetPassword(ctx: Context, input: ResetPasswordInput): Pr
       .update(users)
       .set({ password_hash: hash, password_changed_at: now, failed_login_attempts: 0, locked_until: null })
       .where(eq(users.user_id, row.user_id));
+    // The user's other open password links go too (docs/security.md "Re-authentication and stolen tokens").
+    const linksExpired = await expireOpenPasswordLinks(tx, row.user_id);
     const revoked = await revokeUserSessions(tx, row.user_id);
     await audit(tx, userActor(row, ctx.ip), {
       action: 'password_reset',
       table: 'users',
       id: row.user_id,
-      new: { purpose: row.purpose, sessions_revoked: revoked },
+      new: { purpose: row.purpose, sessions_revoked: revoked, links_expired: linksExpired },
     });
     // A first password (welcome link) is not a change worth telling about.
     if (row.purpose === 'reset') await notifyUser(tx, passwordChangedNotice(row.user_id));

@@ -25,6 +25,8 @@ export const MANIFEST_APP = 'License Manager';
 export const FILE_FOLDERS = ['outbox'] as const;
 /** Zip folder of the stored documents' files. */
 export const DOCUMENTS_PREFIX = `${FILES_PREFIX}documents/`;
+/** The folders under files/ a backup may hold; any other entry name makes the zip something else. */
+const FILE_ENTRY_PREFIXES = [...FILE_FOLDERS.map((f) => `${FILES_PREFIX}${f}/`), DOCUMENTS_PREFIX];
 
 /** A stored file going into a backup: read when the zip reaches it. */
 export interface StoredEntry {
@@ -35,10 +37,11 @@ export interface StoredEntry {
 /** A snapshot larger than this is refused on extraction (a zip bomb must not fill the disk). */
 const MAX_DATABASE_BYTES = 16 * 1024 ** 3;
 /**
- * An uploaded backup may inflate to at most this many times the upload limit (docs/security.md
- * "Backup uploads"). A License Manager snapshot deflates 3-8 times (text, dates and ids compress well;
- * argon2 hashes, tokens and free pages do not); 20 leaves room for a nearly empty database while a zip
- * bomb (deflate reaches about 1000:1) is stopped after 20 x max_file_size_mb.
+ * An uploaded backup, all its entries together, may inflate to at most this many times the upload limit
+ * (docs/security.md "Backup uploads"). A License Manager snapshot deflates 3-8 times (text, dates and ids
+ * compress well; argon2 hashes, tokens and free pages do not) and stored files hardly at all; 20 leaves room
+ * for a nearly empty database while a zip bomb (deflate reaches about 1000:1) is stopped after
+ * 20 x max_file_size_mb, however many entries it holds.
  */
 export const UPLOAD_INFLATION_RATIO = 20;
 const MAX_MANIFEST_BYTES = 4 * 1024 ** 2;
@@ -74,6 +77,23 @@ export type Manifest = z.infer<typeof manifestSchema>;
 
 export const NOT_A_BACKUP = 'This file is not a License Manager backup';
 const TOO_LARGE = 'The database in this backup is too large to restore';
+export const ARCHIVE_TOO_LARGE = `This backup unpacks to more than an uploaded backup may (${UPLOAD_INFLATION_RATIO} times the maximum file size)`;
+
+/** An entry name as a message may show it: printable ASCII kept, anything else escaped, at most 80 characters. */
+function shownName(name: string): string {
+  const escaped = name.replace(/[^\x20-\x7E]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}`);
+  return escaped.length > 80 ? `${escaped.slice(0, 77)}...` : escaped;
+}
+export const duplicateEntry = (name: string) =>
+  `This backup is damaged: it holds "${shownName(name)}" more than once (a backup holds each entry once)`;
+export const unexpectedEntry = (name: string) =>
+  `${NOT_A_BACKUP}: it holds "${shownName(name)}" (a backup holds manifest.json, database.sqlite and files/ only)`;
+
+/** manifest.json, database.sqlite, or something under files/outbox/ or files/documents/ (folders included). */
+function expectedEntry(name: string): boolean {
+  if (name === MANIFEST_ENTRY || name === DATABASE_ENTRY || name === FILES_PREFIX) return true;
+  return FILE_ENTRY_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
 
 export async function sha256File(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
@@ -178,61 +198,106 @@ export interface ExtractedBackup {
   size: number;
 }
 
+/** The next entry of a lazily read zip, or null at its end. */
+function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
+  return new Promise<yauzl.Entry | null>((resolve, reject) => {
+    const onEntry = (e: yauzl.Entry) => {
+      cleanup();
+      resolve(e);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(null);
+    };
+    const onError = () => {
+      cleanup();
+      reject(badRequest(NOT_A_BACKUP));
+    };
+    const cleanup = () => {
+      zip.off('entry', onEntry);
+      zip.off('end', onEnd);
+      zip.off('error', onError);
+    };
+    zip.on('entry', onEntry);
+    zip.on('end', onEnd);
+    zip.on('error', onError);
+  });
+}
+
+/**
+ * The central directory alone, before a byte is inflated: every name expected and present once, and the
+ * declared sizes together within `maxInflated`.
+ */
+async function checkEntries(zipFile: string, maxInflated: number): Promise<void> {
+  const zip = await openZip(zipFile);
+  const names = new Set<string>();
+  let declared = 0;
+  try {
+    zip.readEntry();
+    for (let entry = await nextEntry(zip); entry; entry = await nextEntry(zip)) {
+      if (names.has(entry.fileName)) throw badRequest(duplicateEntry(entry.fileName));
+      names.add(entry.fileName);
+      if (!expectedEntry(entry.fileName)) throw badRequest(unexpectedEntry(entry.fileName));
+      declared += entry.uncompressedSize;
+      if (declared > maxInflated) throw badRequest(ARCHIVE_TOO_LARGE);
+      zip.readEntry();
+    }
+  } finally {
+    zip.close();
+  }
+}
+
 /**
  * Reads manifest.json and extracts database.sqlite to `databaseTarget`, hashing it on the way.
  * Nothing else in the zip is written anywhere (entry names are never used as paths).
- * Throws 400 for anything that is not a complete License Manager backup.
+ * Throws 400 for anything that is not a complete License Manager backup. Before anything is inflated
+ * (checkEntries): an entry name other than manifest.json, database.sqlite and files/outbox/...,
+ * files/documents/...; any name twice; declared sizes over `maxInflatedBytes` together.
+ * `maxInflatedBytes` (uploads) bounds the whole archive: the declared sizes of all entries together, and
+ * the bytes actually inflated (manifest and database; yauzl's validateEntrySizes stops an entry at its
+ * declared size, so the document files a restore inflates later stay within the declared sum too).
  */
 export async function extractBackup(
   zipFile: string,
   databaseTarget: string,
-  options: { maxDatabaseBytes?: number } = {},
+  options: { maxInflatedBytes?: number } = {},
 ): Promise<ExtractedBackup> {
-  const maxDatabase = Math.min(options.maxDatabaseBytes ?? MAX_DATABASE_BYTES, MAX_DATABASE_BYTES);
+  const maxDatabase = Math.min(options.maxInflatedBytes ?? MAX_DATABASE_BYTES, MAX_DATABASE_BYTES);
+  const maxInflated = options.maxInflatedBytes ?? Number.POSITIVE_INFINITY;
+  await checkEntries(zipFile, maxInflated);
   const zip = await openZip(zipFile);
   let manifestText: string | null = null;
   let extracted: { sha256: string; size: number } | null = null;
+  /** Bytes inflated so far (manifest and database). */
+  let inflated = 0;
   try {
     zip.readEntry();
     for (;;) {
-      const entry = await new Promise<yauzl.Entry | null>((resolve, reject) => {
-        const onEntry = (e: yauzl.Entry) => {
-          cleanup();
-          resolve(e);
-        };
-        const onEnd = () => {
-          cleanup();
-          resolve(null);
-        };
-        const onError = () => {
-          cleanup();
-          reject(badRequest(NOT_A_BACKUP));
-        };
-        const cleanup = () => {
-          zip.off('entry', onEntry);
-          zip.off('end', onEnd);
-          zip.off('error', onError);
-        };
-        zip.on('entry', onEntry);
-        zip.on('end', onEnd);
-        zip.on('error', onError);
-      });
+      const entry = await nextEntry(zip);
       if (!entry) break;
       if (entry.fileName === MANIFEST_ENTRY) {
         if (entry.uncompressedSize > MAX_MANIFEST_BYTES) throw badRequest(NOT_A_BACKUP);
         const chunks: Buffer[] = [];
         let seen = 0;
         const stream = await entryStream(zip, entry);
-        for await (const chunk of stream) {
-          seen += (chunk as Buffer).length;
-          if (seen > Math.min(entry.uncompressedSize, MAX_MANIFEST_BYTES)) throw badRequest(NOT_A_BACKUP);
-          chunks.push(chunk as Buffer);
+        try {
+          for await (const chunk of stream) {
+            seen += (chunk as Buffer).length;
+            if (seen > Math.min(entry.uncompressedSize, MAX_MANIFEST_BYTES)) throw badRequest(NOT_A_BACKUP);
+            if (inflated + seen > maxInflated) throw badRequest(ARCHIVE_TOO_LARGE);
+            chunks.push(chunk as Buffer);
+          }
+        } catch (err) {
+          // yauzl's own refusal (more bytes than the header declares, a broken deflate stream) is a bad file too.
+          throw err instanceof AppError ? err : badRequest(NOT_A_BACKUP);
         }
+        inflated += seen;
         manifestText = Buffer.concat(chunks).toString('utf8');
       } else if (entry.fileName === DATABASE_ENTRY) {
         // Refused before inflating when its declared size is over the limit; and, whatever the header
-        // says, inflation stops at the first byte over min(declared size, limit).
+        // says, inflation stops at the first byte over min(declared size, limit, what the archive has left).
         if (entry.uncompressedSize > maxDatabase) throw badRequest(TOO_LARGE);
+        const left = maxInflated - inflated;
         const hash = crypto.createHash('sha256');
         const hasher = new Transform({
           transform(chunk: Buffer, _enc, cb) {
@@ -243,12 +308,14 @@ export async function extractBackup(
         const stream = await entryStream(zip, entry);
         const out = fs.createWriteStream(databaseTarget, { flags: 'w' });
         try {
-          await pipeline(stream, capped(Math.min(entry.uncompressedSize, maxDatabase), TOO_LARGE), hasher, out);
+          const cap = Math.min(entry.uncompressedSize, maxDatabase, left);
+          await pipeline(stream, capped(cap, cap === left ? ARCHIVE_TOO_LARGE : TOO_LARGE), hasher, out);
         } catch (err) {
           throw err instanceof AppError ? err : badRequest(NOT_A_BACKUP);
         }
         fsyncFile(databaseTarget);
         extracted = { sha256: hash.digest('hex'), size: fs.statSync(databaseTarget).size };
+        inflated += extracted.size;
       }
       zip.readEntry();
     }

@@ -36,6 +36,7 @@ import { authenticate } from '../../http/authenticate.ts';
 import { AppError, badRequest, forbidden } from '../../base/errors.ts';
 import { getSettings } from '../../core/settings.ts';
 import { listExports } from '../../http/list-export.ts';
+import { refuseDeclaredSize } from '../../http/upload-limit.ts';
 import * as backups from './backups.service.ts';
 
 const MB = 1024 * 1024;
@@ -87,6 +88,9 @@ export const backupsFileRoutes: FileRoutes = {
         const ctx = await authenticate(deps, req, 'backups.upload');
         if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the backup as multipart/form-data with a "file" field');
         const limitMb = (await getSettings(ctx.db)).max_file_size_mb;
+        const tooLarge = `The backup file is larger than the upload limit of ${limitMb} MB (Settings › File Uploads)`;
+        // docs/security.md "Certificates and uploads": a declared size over the limit is refused before the body is read.
+        refuseDeclaredSize(req, limitMb * MB, tooLarge);
         const work = backups.workDir(ctx);
         fs.mkdirSync(work, { recursive: true });
         const raw: Record<string, string> = {};
@@ -99,6 +103,8 @@ export const backupsFileRoutes: FileRoutes = {
                   part.file.resume();
                   continue;
                 }
+                // At the first byte over the limit the part is cut, not read on to its end (docs/security.md "Certificates and uploads").
+                part.file.once('limit', () => part.file.destroy(new AppError('PAYLOAD_TOO_LARGE', tooLarge)));
                 saved = path.join(work, `upload_${crypto.randomBytes(6).toString('hex')}.zip`);
                 await pipeline(part.file, fs.createWriteStream(saved));
               } else {
@@ -107,10 +113,7 @@ export const backupsFileRoutes: FileRoutes = {
             }
           } catch (err) {
             if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-              throw new AppError(
-                'PAYLOAD_TOO_LARGE',
-                `The backup file is larger than the upload limit of ${limitMb} MB (Settings › File Uploads)`,
-              );
+              throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
             }
             if (err instanceof AppError) throw err;
             throw badRequest('The upload could not be read; send multipart/form-data with the backup in a "file" field');

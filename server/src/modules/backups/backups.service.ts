@@ -383,9 +383,9 @@ export async function importUpload(ctx: AuthedContext, uploadedZip: string, desc
   const check = path.join(workDir(ctx), `upload_${crypto.randomBytes(6).toString('hex')}.sqlite`);
   let manifest: Manifest;
   try {
-    // An upload comes from outside: its database may inflate to at most UPLOAD_INFLATION_RATIO x the upload limit.
-    const maxDatabaseBytes = (await getSettings(ctx.db)).max_file_size_mb * 1024 * 1024 * UPLOAD_INFLATION_RATIO;
-    manifest = await prepareSnapshot(uploadedZip, check, { maxDatabaseBytes });
+    // An upload comes from outside: the whole archive may inflate to at most UPLOAD_INFLATION_RATIO x the upload limit.
+    const maxInflatedBytes = (await getSettings(ctx.db)).max_file_size_mb * 1024 * 1024 * UPLOAD_INFLATION_RATIO;
+    manifest = await prepareSnapshot(uploadedZip, check, { maxInflatedBytes });
   } finally {
     removeDatabaseFile(check);
   }

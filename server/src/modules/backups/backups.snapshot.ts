@@ -41,7 +41,7 @@ export const NEWER_SCHEMA =
  * "restored" data), the checksum must match the manifest, quick_check must pass, and the schema must
  * be this version's SQLite schema or an older one, which is then migrated forward on the copy.
  */
-export async function prepareSnapshot(zipFile: string, workFile: string, options: { maxDatabaseBytes?: number } = {}): Promise<Manifest> {
+export async function prepareSnapshot(zipFile: string, workFile: string, options: { maxInflatedBytes?: number } = {}): Promise<Manifest> {
   removeDatabaseFile(workFile);
   const { manifest, sha256 } = await extractBackup(zipFile, workFile, options);
   if (sha256 !== manifest.database.sha256) {

@@ -32,7 +32,7 @@ import { cycleContaining, ledgerOf, refreshCeCache } from '../licenses/ce-ledger
 import { assertHolder, assertLicenseOfHolder } from '../licenses/licenses.service.ts';
 import { notifyCourseCompleted } from '../notification-management/events.ts';
 import { notifyUser, type NotificationMessage } from '../notifications/notify.ts';
-import { directionOf, orderOf, readPage } from '../../db/list.ts';
+import { directionOf, orderOf, readPage, UNPAGED_LIST_MAX } from '../../db/list.ts';
 
 /**
  * Who sees which completions (docs/decisions.md): Admin all; Broker its own and its brokerage's people's;
@@ -102,7 +102,10 @@ function whereOf(ctx: AuthedContext, q: z.output<typeof completionPageQuery> | u
 }
 
 export async function listCompletions(ctx: AuthedContext, query: z.output<typeof completionListQuery>): Promise<Completion[]> {
-  return baseQuery(ctx.db).where(whereOf(ctx, query)).orderBy(desc(completions.created_at), desc(completions.completion_id));
+  return baseQuery(ctx.db)
+    .where(whereOf(ctx, query))
+    .orderBy(desc(completions.created_at), desc(completions.completion_id))
+    .limit(UNPAGED_LIST_MAX);
 }
 
 /** The sort keys of the Completions list; missing values (no license, rating, note) sort first on both engines. */

@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm';
 import {
   can,
+  COURSE_LIST_MAX,
   COURSE_MESSAGES,
   toCents,
   toDollars,
@@ -76,13 +77,16 @@ function whereOf(q: z.output<typeof courseListQuery>): SQL | undefined {
   return and(...where);
 }
 
-/** Every signed-in user reads every course (docs/decisions.md); the filters narrow the list. */
+/** Every signed-in user reads every course (docs/decisions.md); the filters narrow the list, limit/offset page it. */
 export async function listCourses(ctx: AuthedContext, query: z.output<typeof courseListQuery>): Promise<Course[]> {
   const rows = await ctx.db
     .select(selection())
     .from(courses)
     .where(whereOf(query))
-    .orderBy(desc(courses.created_at), desc(courses.course_id));
+    .orderBy(desc(courses.created_at), desc(courses.course_id))
+    // Never unbounded (docs/security.md "Bounded work per request"): at most COURSE_LIST_MAX a call.
+    .limit(query?.limit ?? COURSE_LIST_MAX)
+    .offset(query?.offset ?? 0);
   return rows.map(toCourse);
 }
 

@@ -6,12 +6,13 @@
  * the license's transcript; audited as an export.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { auditPackFileName, idParam, type Transcript, type TranscriptCurrentCycle } from '@lm/shared';
 import type { RouteDeps } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { csvStream, rowsSource } from '../../http/csv.ts';
-import { badRequest } from '../../base/errors.ts';
+import { badRequest, conflict } from '../../base/errors.ts';
 import { audit } from '../../core/audit.ts';
 import { TRANSCRIPT_COLUMNS, transcriptRows } from '../licenses/licenses.http.ts';
 import { getTranscript } from '../licenses/licenses.service.ts';
@@ -54,6 +55,10 @@ export function transcriptText(t: Transcript): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The 409 of an audit pack whose certificate's file is not in the file store. */
+export const missingFileMessage = (fileName: string) =>
+  `A document's file is missing: "${fileName}". The audit pack is not complete without it; upload the certificate again, or ask your administrator to restore the file.`;
+
 /** A file name fit for a zip entry: no folders, no control characters. */
 // eslint-disable-next-line no-control-regex -- control characters are what is replaced
 const entryName = (name: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_');
@@ -64,10 +69,21 @@ export async function sendAuditPack(deps: RouteDeps, req: FastifyRequest<{ Param
   if (!id.success) throw badRequest('License id must be a positive whole number');
   const transcript = lastTwoCycles(await getTranscript(ctx, id.data));
   const certificates = await certificatesOfLicense(ctx, id.data);
+  // docs/decisions.md "Faults": a pack that would lack a certificate is refused before anything is sent (409
+  // naming the file), so an auditor never gets an incomplete pack that looks complete; the server keeps answering.
+  for (const c of certificates) {
+    if (!(await ctx.db.files.has(c.storage_key))) throw conflict(missingFileMessage(c.file_name));
+  }
   const fileName = auditPackFileName(transcript.license.license_number);
 
   const zip = new yazl.ZipFile();
-  zip.addReadStream(csvStream(rowsSource(TRANSCRIPT_COLUMNS, transcriptRows(transcript))), 'transcript.csv');
+  // Every stream has its error handled (docs/security.md "Faults"): a file that disappears or a database that goes
+  // away after the checks above ends this download (the client sees a cut-off zip), never the process.
+  zip.on('error', (err: Error) => (zip.outputStream as Readable).destroy(err));
+  zip.outputStream.on('error', (err: Error) => req.log.warn({ err }, 'audit pack stream failed'));
+  const transcriptCsv = csvStream(rowsSource(TRANSCRIPT_COLUMNS, transcriptRows(transcript)));
+  transcriptCsv.on('error', (err: Error) => zip.emit('error', err));
+  zip.addReadStream(transcriptCsv, 'transcript.csv');
   zip.addBuffer(Buffer.from(transcriptText(transcript)), 'transcript.txt');
   const listed: string[] = [];
   const used = new Set<string>();
@@ -79,7 +95,10 @@ export async function sendAuditPack(deps: RouteDeps, req: FastifyRequest<{ Param
     // Opened one at a time as the zip reaches it: streamed from the file store.
     zip.addReadStreamLazy(name, (cb) => {
       ctx.db.files.openRead(c.storage_key).then(
-        (stream) => cb(null, stream),
+        (stream) => {
+          stream.on('error', (err: Error) => zip.emit('error', err));
+          cb(null, stream);
+        },
         (err: unknown) => cb(err, undefined as never),
       );
     });
@@ -124,6 +143,7 @@ export const auditPackPaths = {
         '401': { description: 'Not signed in' },
         '403': { description: 'A School user' },
         '404': { description: 'No such license in your scope' },
+        '409': { description: 'A certificate’s file is missing from the file store (the message names it)' },
         '503': { description: 'Maintenance mode: only Admins may use the API' },
       },
     },

@@ -36,6 +36,8 @@ import { newStorageKey } from '../../db/client.ts';
 import * as documents from './documents.service.ts';
 import { checkExtension, cleanFileName, contentDisposition, detectedType, inspector } from './documents.content.ts';
 import { auditPackPaths, sendAuditPack } from './audit-pack.ts';
+import { checkCertificateUpload } from './extraction/index.ts';
+import { refuseDeclaredSize } from '../../http/upload-limit.ts';
 
 const MB = 1024 * 1024;
 
@@ -46,11 +48,14 @@ const MB = 1024 * 1024;
 async function receiveUpload(
   ctx: AuthedContext,
   req: FastifyRequest,
+  knownCategory?: string,
 ): Promise<{ raw: Record<string, string>; file: documents.StoredUpload }> {
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the document as multipart/form-data with a "file" field');
   const settings = await getSettings(ctx.db);
   const limitMb = settings.max_file_size_mb;
   const tooLarge = `The file is larger than the upload limit of ${limitMb} MB (Settings › File Uploads)`;
+  // docs/security.md "Certificates and uploads": a declared size over the limit is refused before the body is read.
+  refuseDeclaredSize(req, limitMb * MB, tooLarge);
   const raw: Record<string, string> = {};
   let file: documents.StoredUpload | null = null;
   let refused: unknown = null;
@@ -76,6 +81,8 @@ async function receiveUpload(
       const key = newStorageKey();
       const look = inspector();
       part.file.on('error', (err) => look.stream.destroy(err));
+      // At the first byte over the limit the part is cut, not read on to its end (docs/security.md "Certificates and uploads").
+      part.file.once('limit', () => part.file.destroy(new AppError('PAYLOAD_TOO_LARGE', tooLarge)));
       try {
         const stored = await ctx.db.files.put(key, part.file.pipe(look.stream), { maxBytes: limitMb * MB, tooLargeMessage: tooLarge });
         if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
@@ -98,6 +105,15 @@ async function receiveUpload(
     throw refused;
   }
   if (!file) throw badRequest(DOCUMENT_STRINGS.noFile);
+  if ((knownCategory ?? raw.category) === 'ce_certificate') {
+    // A certificate's page or pixel count is checked now, in the reader's worker thread, before it is recorded
+    // (docs/ocr.md "Limits before reading"): a 60,000-page PDF answers 400 instead of waiting in the reading queue.
+    const stored = file;
+    await checkCertificateUpload(await ctx.db.files.readAll(stored.storage_key), stored.mime_type).catch(async (err: unknown) => {
+      await ctx.db.files.remove(stored.storage_key).catch(() => undefined);
+      throw err;
+    });
+  }
   return { raw, file };
 }
 
@@ -127,8 +143,8 @@ async function uploadVersion(deps: RouteDeps, req: FastifyRequest<{ Params: { id
   const id = idParam.safeParse(req.params.id);
   if (!id.success) throw badRequest('Document id must be a positive whole number');
   // Out of scope answers 404 before anything is stored (the body is then not read).
-  await documents.assertDocumentVisible(ctx, id.data);
-  const { file } = await receiveUpload(ctx, req);
+  const { category } = await documents.assertDocumentVisible(ctx, id.data);
+  const { file } = await receiveUpload(ctx, req, category);
   const doc = await recording(ctx, file, () => documents.addVersion(ctx, id.data, file));
   return reply.code(201).send(doc);
 }
@@ -193,8 +209,15 @@ const binary = (description: string) => ({
 
 const uploadErrors = {
   ...errors,
+  '400': {
+    description:
+      'Bad id, field, file type or content (a renamed file); a CE certificate PDF of more than 50 pages or image of more than 50 megapixels: {error, code}',
+  },
   '403': { description: 'A School user' },
-  '413': { description: 'Larger than settings.max_file_size_mb' },
+  '413': {
+    description:
+      'Larger than settings.max_file_size_mb (a declared Content-Length over it: before the body is read); the connection is closed',
+  },
   '415': { description: 'Not multipart/form-data' },
 };
 

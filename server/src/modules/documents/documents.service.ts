@@ -277,8 +277,9 @@ async function storedVisible(ctx: AuthedContext, db: DbOrTx, documentId: number)
 }
 
 /** A 404 before the upload is read: the caller may not add versions to a document it cannot see. */
-export async function assertDocumentVisible(ctx: AuthedContext, documentId: number): Promise<void> {
-  await storedVisible(ctx, ctx.db, documentId);
+export async function assertDocumentVisible(ctx: AuthedContext, documentId: number): Promise<{ category: DocumentCategory }> {
+  const { category } = await storedVisible(ctx, ctx.db, documentId);
+  return { category };
 }
 
 /** POST /documents/{id}/versions: the file becomes the newest version; older ones stay downloadable. */

@@ -35,7 +35,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { caseInsensitive, containsPattern, countOf, likePattern, limitPlaceholder } from '../../db/sql.ts';
 import { preparedSelect, preparedShapes } from '../../db/prepared.ts';
-import { orderOf, pageWindow, readPage } from '../../db/list.ts';
+import { orderOf, pageWindow, readPage, UNPAGED_LIST_MAX } from '../../db/list.ts';
 import type { Context } from '../../core/context.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { isAgent, isBroker, type AuthUser } from '../../core/identity.ts';
@@ -311,11 +311,11 @@ const countRead = preparedShapes<CountShape, Record<string, unknown>, Array<{ n:
   { keep: true },
 );
 
-/** GET /licenses: every matching license in the caller's scope (a page of them when `limit` is given). */
+/** GET /licenses: the matching licenses in the caller's scope (a page of them when `limit` is given, else at most UNPAGED_LIST_MAX). */
 export async function listLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<License[]> {
   const values = listValues(ctx, q);
   const rows = !q.limit
-    ? await listRead(ctx.db, listShape(ctx, q, false), values)
+    ? await listRead(ctx.db, listShape(ctx, q, true), { limit: UNPAGED_LIST_MAX, offset: 0, ...values })
     : await listRead(ctx.db, listShape(ctx, q, true), { ...pageWindow(q), ...values });
   return rows.map((r) => toLicense(r, values.today as string));
 }
@@ -363,7 +363,8 @@ export async function listHolders(ctx: AuthedContext): Promise<LicenseHolder[]> 
     })
     .from(users)
     .where(and(inArray(users.role_id, HOLDER_ROLES), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)))
-    .orderBy(caseInsensitive(users.last_name), caseInsensitive(users.first_name), users.user_id);
+    .orderBy(caseInsensitive(users.last_name), caseInsensitive(users.first_name), users.user_id)
+    .limit(UNPAGED_LIST_MAX);
   return rows.map(({ role_id, ...u }) => ({ ...u, role_name: roleName(role_id) }));
 }
 

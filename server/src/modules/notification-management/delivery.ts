@@ -71,12 +71,21 @@ function writeAtomically(dir: string, name: string, data: Buffer | string): void
   fs.renameSync(tmp, path.join(dir, name));
 }
 
+/**
+ * Every line of an e-mail ends with CRLF (RFC 5322 2.3): nodemailer's `newline` option rewrites the headers only,
+ * and a body written with LF (templates are stored with LF, docs/security.md "Exact input") would mix bare LF
+ * into the message. A lone CR becomes CRLF too.
+ */
+export function crlf(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, '\r\n');
+}
+
 function mailOptions(m: OutgoingMessage): nodemailer.SendMailOptions {
   return {
     from: m.from,
     to: m.to,
     subject: m.subject,
-    text: m.text,
+    text: crlf(m.text),
     date: m.date,
     headers: { 'X-License-Manager-Delivery': String(m.id) },
   };
@@ -104,6 +113,8 @@ export function smtpEmailTransport(smtpUrl: string): Transport {
   if (!transporter) {
     transporter = nodemailer.createTransport({
       url: smtpUrl,
+      // SMTP DATA is CRLF: the headers too, whatever the platform's line end.
+      newline: 'windows',
       connectionTimeout: 15_000,
       greetingTimeout: 15_000,
       socketTimeout: 30_000,

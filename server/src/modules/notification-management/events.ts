@@ -162,3 +162,49 @@ export async function sendCourseCompleted(db: Db, config: Config, completionId: 
   }
   return outcomes;
 }
+
+/**
+ * The two e-mails of a sign-in e-mail change (docs/security.md "Re-authentication and stolen tokens"), account
+ * e-mails like the password links (sent whatever the switches say, through deliver(), never a password):
+ *   email_change_confirm  to the NEW address: the link that makes the change (24 hours, once)
+ *   email_changed         to the OLD address, once the change is made: the notice with a link to undo it (7 days, once)
+ * Their text is built in, not an editable template: an office must not be able to drop the undo link.
+ */
+export async function sendEmailChangeLink(
+  db: Db,
+  config: Config,
+  args: { kind: 'confirm' | 'undo'; userId: number; to: string; otherEmail: string; token: string; validForMs: number; actor?: Actor },
+): Promise<DeliveryOutcome> {
+  const [user] = await db.select({ first_name: users.first_name }).from(users).where(eq(users.user_id, args.userId));
+  if (!user) return { status: 'skipped', reason: 'duplicate' };
+  const settings = await getSettings(db);
+  const valid = describeDuration(args.validForMs);
+  const contact = [settings.support_email, settings.support_phone].filter(Boolean).join(', ');
+  const help = contact ? `\n\nQuestions? Contact ${contact}.` : '';
+  let subject: string;
+  let body: string;
+  if (args.kind === 'confirm') {
+    const link = `${config.publicUrl}/email-change/confirm?token=${encodeURIComponent(args.token)}`;
+    subject = `${settings.app_name}: confirm your new sign-in email`;
+    body =
+      `Hello ${user.first_name},\n\nYou asked to sign in to ${settings.app_name} with this address instead of ${args.otherEmail}. ` +
+      `Open this link to make the change (valid for ${valid}, once):\n${link}\n\nIf you did not ask for this, ignore this email: nothing changes.${help}`;
+  } else {
+    const link = `${config.publicUrl}/email-change/undo?token=${encodeURIComponent(args.token)}`;
+    subject = `${settings.app_name}: your sign-in email was changed`;
+    body =
+      `Hello ${user.first_name},\n\nThe sign-in email of your ${settings.app_name} account was changed from this address to ${args.otherEmail}.\n\n` +
+      `If you did not make this change, open this link (valid for ${valid}, once): it puts this address back, signs everyone out ` +
+      `and sends you a link to choose a new password.\n${link}${help}`;
+  }
+  return deliver(db, config, {
+    channel: 'email',
+    recipient: args.to,
+    subject,
+    body,
+    template: { id: null, name: args.kind === 'confirm' ? 'Sign-in email change: confirm' : 'Sign-in email changed: undo' },
+    user_id: args.userId,
+    actor: args.actor,
+    ignoreChannelSwitch: true,
+  });
+}

@@ -13,7 +13,7 @@ import { eq } from 'drizzle-orm';
 import ical, { type ICalCalendar } from 'ical-generator';
 import { addDays, can, roundHours, ROLE } from '@lm/shared';
 import { calendarFeeds, users } from '../../db/schema/index.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { audit } from '../../core/audit.ts';
 import { assertNotInMaintenance } from '../../core/access.ts';
@@ -64,6 +64,21 @@ export async function deleteCalendarToken(ctx: AuthedContext): Promise<{ success
     }
   });
   return { success: true };
+}
+
+/** Whether the user has a calendar link (a password change offers to rotate it). */
+export async function hasCalendarFeed(db: DbOrTx, userId: number): Promise<boolean> {
+  const [row] = await db.select({ user_id: calendarFeeds.user_id }).from(calendarFeeds).where(eq(calendarFeeds.user_id, userId));
+  return Boolean(row);
+}
+
+/**
+ * Stops a user's feed inside the caller's transaction (an undone e-mail change: whoever took the account may hold
+ * the link); the caller audits. Returns whether there was one.
+ */
+export async function stopCalendarFeed(tx: Tx, userId: number): Promise<boolean> {
+  const removed = await tx.delete(calendarFeeds).where(eq(calendarFeeds.user_id, userId)).returning({ user_id: calendarFeeds.user_id });
+  return removed.length > 0;
 }
 
 export async function calendarStatus(ctx: AuthedContext): Promise<{ active: boolean; created_at: string | null }> {

@@ -18,7 +18,7 @@ import { brokerages, licenses, payments, users } from '../../db/schema/index.ts'
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsPattern, countOf, countWhere, likePattern, limitPlaceholder, sumOf } from '../../db/sql.ts';
 import { decoded, preparedSelect, preparedShapes } from '../../db/prepared.ts';
-import { orderOf, pageWindow, readPage } from '../../db/list.ts';
+import { orderOf, pageWindow, readPage, UNPAGED_LIST_MAX } from '../../db/list.ts';
 import { audit } from '../../core/audit.ts';
 import { found, scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlaceholders, type ScopeKind } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
@@ -183,10 +183,10 @@ const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<st
   { keep: true },
 );
 
-/** GET /payments: every matching payment in the caller's scope (a page of them when `limit` is given). */
+/** GET /payments: the matching payments in the caller's scope (a page of them when `limit` is given, else at most UNPAGED_LIST_MAX). */
 export async function listPayments(ctx: AuthedContext, q: PaymentListQuery = {}): Promise<Payment[]> {
   const values = listValues(ctx, q);
-  if (!q.limit) return listRead(ctx.db, listShape(ctx, q, false), values);
+  if (!q.limit) return listRead(ctx.db, listShape(ctx, q, true), { limit: UNPAGED_LIST_MAX, offset: 0, ...values });
   return listRead(ctx.db, listShape(ctx, q, true), { ...pageWindow(q), ...values });
 }
 

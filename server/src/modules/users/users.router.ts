@@ -1,6 +1,8 @@
 import {
   bulkUsersInput,
   bulkUsersOutput,
+  emailLinkInput,
+  emailLinkOutput,
   profileUpdateInput,
   sendResetLinkInput,
   sendResetLinkOutput,
@@ -14,6 +16,7 @@ import {
 } from '@lm/shared';
 import { authedProcedure, policyProcedure, router } from '../../core/trpc.ts';
 import * as users from './users.service.ts';
+import * as emailChange from './email-change.service.ts';
 
 const tags = ['users'];
 
@@ -112,12 +115,41 @@ export const usersRouter = router({
         method: 'PUT',
         path: '/users/me/profile',
         tags,
-        summary: "Update the signed-in user's name, email, phone and address",
+        summary:
+          "Update the signed-in user's name, phone and address; a new email needs currentPassword and takes effect from the link e-mailed to it (the answer is the same whether or not the address is free)",
         protect: true,
       },
-      errors: ['CONFLICT'],
+      errors: ['TOO_MANY_REQUESTS'],
     })
     .input(profileUpdateInput)
     .output(userSchema)
     .mutation(({ ctx, input }) => users.updateProfile(ctx, input)),
+
+  confirmEmailChange: policyProcedure('profile.confirmEmail')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/users/email-change/confirm',
+        tags,
+        summary: 'Make a sign-in email change with the single-use link sent to the new address; the old address gets an undo link',
+      },
+      errors: ['CONFLICT'],
+    })
+    .input(emailLinkInput)
+    .output(emailLinkOutput)
+    .mutation(({ ctx, input }) => emailChange.confirmEmailChange(ctx, input)),
+
+  undoEmailChange: policyProcedure('profile.undoEmail')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/users/email-change/undo',
+        tags,
+        summary:
+          'Undo a sign-in email change with the single-use link sent to the old address: puts it back, signs out everywhere, e-mails a password link',
+      },
+    })
+    .input(emailLinkInput)
+    .output(emailLinkOutput)
+    .mutation(({ ctx, input }) => emailChange.undoEmailChange(ctx, input)),
 });

@@ -10,6 +10,7 @@
 import { and, asc, count, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   can,
+  PROFILE_STRINGS,
   ROLE,
   type BulkUsersOutput,
   type User,
@@ -38,6 +39,7 @@ import { emailIs, getPublicUser, publicUserColumns } from './users.queries.ts';
 import { runInBackground } from '../../core/background.ts';
 import { issueAndSendLink, LINK_VALIDITY_MS } from '../auth/password-reset.service.ts';
 import { whereItWent } from '../notification-management/notification-management.service.ts';
+import { assertEmailChangeAllowed, requestEmailChange } from './email-change.service.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -447,16 +449,24 @@ export async function bulkUsers(ctx: AuthedContext, input: z.output<typeof bulkU
   return { success: true, affected };
 }
 
-/** PUT /users/me/profile: the signed-in user's own name, email, phone and address. */
+/**
+ * PUT /users/me/profile: the signed-in user's own name, phone and address, saved at once. A new sign-in e-mail needs
+ * the current password and is only requested here: it takes effect from the link sent to the new address, and the
+ * answer (the user, e-mail unchanged) is the same for a free and a taken address (email-change.service.ts).
+ */
 export async function updateProfile(ctx: AuthedContext, input: z.output<typeof profileUpdateInput>): Promise<User> {
-  await ctx.db.transaction(async (tx) => {
+  const [current] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.user_id, ctx.user.user_id));
+  if (!current) throw notFound('User');
+  const wantsEmail = await assertEmailChangeAllowed(ctx, current.email, input.email, input.currentPassword);
+  const send = await ctx.db.transaction(async (tx) => {
     const [before] = await tx.select().from(users).where(eq(users.user_id, ctx.user.user_id));
     if (!before) throw notFound('User');
-    await assertEmailFree(tx, input.email, before.user_id);
+    const emailChanges = input.email !== before.email.toLowerCase();
+    // The e-mail changed (an undo or confirmation) since the password was checked against the old one: ask again.
+    if (emailChanges && !wantsEmail) throw badRequest(PROFILE_STRINGS.emailNeedsPassword);
     const patch: Partial<typeof users.$inferInsert> = {
       first_name: input.first_name,
       last_name: input.last_name,
-      email: input.email,
     };
     for (const key of ['phone_number', 'address', 'city', 'state', 'zip_code'] as const) {
       if (input[key] !== undefined) patch[key] = input[key];
@@ -464,7 +474,9 @@ export async function updateProfile(ctx: AuthedContext, input: z.output<typeof p
     const [after] = await tx.update(users).set(patch).where(eq(users.user_id, before.user_id)).returning();
     const { oldValues, newValues } = diff(before, after!);
     await audit(tx, ctx.actor, { action: 'update_profile', table: 'users', id: before.user_id, old: oldValues, new: newValues });
+    return emailChanges ? requestEmailChange(tx, ctx, before.email, input.email) : null;
   });
+  if (send) runInBackground('e-mail change confirmation', send);
   return (await getPublicUser(ctx.db, ctx.user.user_id))!;
 }
 

@@ -16,8 +16,8 @@ export const passwordResetTokens = pgTable(
       .notNull()
       .references(() => users.user_id, { onDelete: 'cascade' }),
     token_hash: text('token_hash').notNull(),
-    purpose: text('purpose', { enum: ['reset', 'welcome', 'sign_in', 'email_undo'] }).notNull(),
-    // What the link acts on beyond its user: for email_undo, the sign-in e-mail to put back.
+    purpose: text('purpose', { enum: ['reset', 'welcome', 'sign_in', 'email_undo', 'email_change'] }).notNull(),
+    // What the link acts on beyond its user: for email_undo, the sign-in e-mail to put back; for email_change, the new one.
     data: text('data'),
     expires_at: isoTimestamp('expires_at').notNull(),
     used_at: isoTimestamp('used_at'),

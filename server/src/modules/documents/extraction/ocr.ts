@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import type { TextLine } from './parse.ts';
+import { MAX_CERTIFICATE_PIXELS } from './limits.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -65,7 +66,8 @@ async function recognize(png: Buffer): Promise<Recognized> {
 
 /** Greyscale, EXIF orientation applied, small images upscaled so text is about 30 px high. */
 async function normalise(bytes: Buffer): Promise<{ png: Buffer; width: number; height: number }> {
-  const img = sharp(bytes, { failOn: 'none' }).rotate().greyscale();
+  // limitInputPixels: sharp refuses to decode more than the certificate limit (limits.ts), whatever the header said.
+  const img = sharp(bytes, { failOn: 'none', limitInputPixels: MAX_CERTIFICATE_PIXELS }).rotate().greyscale();
   const meta = await img.metadata();
   const rotated = (meta.orientation ?? 1) >= 5;
   const w = (rotated ? meta.height : meta.width) ?? 0;

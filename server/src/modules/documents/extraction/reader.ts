@@ -5,9 +5,17 @@
 import sharp from 'sharp';
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { EXTRACTION_MESSAGES, type CertificateExtraction } from '@lm/shared';
-import { badRequest } from '../../../base/errors.ts';
+import { AppError, badRequest } from '../../../base/errors.ts';
 import { ocrImage } from './ocr.ts';
 import { parseCertificate, type TextLine } from './parse.ts';
+import { checkCertificate, checkPageCount, checkPixels, MAX_CERTIFICATE_PAGES } from './limits.ts';
+
+/** Thrown inside pdfLines so the caller's "unreadable" mapping lets it through. */
+class PageLimitError extends Error {
+  constructor(readonly pages: number) {
+    super('too many pages');
+  }
+}
 
 export type CertificateReading = Omit<CertificateExtraction, 'suggestion'>;
 
@@ -23,6 +31,11 @@ interface PdfItem {
 /** The PDF's text layer as lines (items on one baseline joined), at most the first pages. */
 async function pdfLines(bytes: Buffer): Promise<{ lines: TextLine[]; pdf: Awaited<ReturnType<typeof getDocumentProxy>> }> {
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  // The page tree's count, before any page is loaded (docs/ocr.md "Limits before reading").
+  if (pdf.numPages > MAX_CERTIFICATE_PAGES) {
+    await pdf.destroy();
+    throw new PageLimitError(pdf.numPages);
+  }
   const lines: TextLine[] = [];
   for (let p = 1; p <= Math.min(pdf.numPages, MAX_PAGES); p++) {
     const page = await pdf.getPage(p);
@@ -71,6 +84,7 @@ async function pdfScanImage(pdf: Awaited<ReturnType<typeof getDocumentProxy>>): 
     if (image?.data && (!largest || image.width * image.height > largest.width * largest.height)) largest = image;
   }
   if (!largest || largest.width * largest.height < 200_000) return null;
+  checkPixels(largest.width, largest.height);
   // pdf.js image kinds: 1 one bit per pixel (not handled), 2 RGB, 3 RGBA.
   const channels = largest.kind === 3 ? 4 : largest.kind === 2 ? 3 : 0;
   if (!channels) return null;
@@ -90,13 +104,16 @@ interface PdfImage {
 
 export async function readCertificate(bytes: Buffer, mime: string): Promise<CertificateReading> {
   const started = performance.now();
+  // Page count and pixel count before pdf.js or sharp decodes anything (limits.ts).
+  await checkCertificate(bytes, mime);
   let lines: TextLine[];
   let source: CertificateReading['source'];
   let textConfidence: number;
   let text: string;
   if (mime === 'application/pdf') {
     // A damaged or encrypted PDF is the uploader's file, not a server fault: say so, without a stack trace.
-    const read = await pdfLines(bytes).catch(() => {
+    const read = await pdfLines(bytes).catch((err: unknown) => {
+      if (err instanceof PageLimitError) checkPageCount(err.pages);
       throw badRequest(EXTRACTION_MESSAGES.unreadable);
     });
     const letters = read.lines
@@ -109,7 +126,10 @@ export async function readCertificate(bytes: Buffer, mime: string): Promise<Cert
       textConfidence = 1;
       text = lines.map((l) => l.text).join('\n');
     } else {
-      const image = await pdfScanImage(read.pdf).catch(() => null);
+      const image = await pdfScanImage(read.pdf).catch((err: unknown) => {
+        if (err instanceof AppError) throw err; // an image over the pixel limit
+        return null;
+      });
       if (!image) throw badRequest(EXTRACTION_MESSAGES.noTextLayer);
       const ocr = await ocrImage(image);
       ({ lines, text } = ocr);
