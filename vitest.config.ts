@@ -49,6 +49,9 @@ export default defineConfig({
           environment: 'jsdom',
           isolate: false,
           setupFiles: ['client/src/test/setup.ts'],
+          // A guard against a hung render, not a speed target: in CI these renders share the two cores with the
+          // browser suite running beside them (.ci/run), where Vitest's 5 s default was once too short.
+          testTimeout: 20_000,
         },
       },
     ],
