@@ -1,12 +1,11 @@
 /**
- * Generates a varied set of CE certificates with their ground truth (docs/ocr.md "Test set"): typed PDFs with a
- * text layer (pdf-lib), scanned-looking images (an SVG certificate rendered by sharp, then blurred, noised, low in
- * contrast, JPEG-compressed), photos turned a quarter or a few degrees, and a scanned PDF (an image, no text).
+ * Writes the two small committed test fixtures (server/test/fixtures/certificates/certificate-typed.pdf, a typed PDF,
+ * and certificate-scan.png, a mildly noisy greyscale scan, with fixtures.json as their truth).
  *
- *   npx tsx scripts/make-certificates.ts <dir> [count]
  *   npx tsx scripts/make-certificates.ts --fixtures [server/test/fixtures/certificates]
  *
- * writes <dir>/<name>.{pdf,png,jpg} and <dir>/truth.json. Deterministic (seeded), so runs compare.
+ * Deterministic (seeded). The realistic accuracy set is another thing: scripts/certificate-set/generate.ts
+ * (docs/ocr.md "Test set").
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,21 +28,6 @@ export interface CertificateTruth {
   license_number: string | null;
 }
 
-/** The catalogue the certificates are drawn from (the accuracy run matches against it). */
-export const CATALOGUE: Array<{ course_name: string; provider: string; ce_hours: number }> = [
-  { course_name: 'Fair Housing Essentials', provider: 'Realty Academy of Texas', ce_hours: 3 },
-  { course_name: 'Contract Law Update 2026', provider: 'Lone Star Real Estate School', ce_hours: 4 },
-  { course_name: 'Ethics in Real Estate Practice', provider: 'National Realty Institute', ce_hours: 3 },
-  { course_name: 'Agency Relationships and Disclosure', provider: 'Coastal CE Online', ce_hours: 2 },
-  { course_name: 'Property Management Fundamentals', provider: 'Realty Academy of Texas', ce_hours: 6 },
-  { course_name: 'Residential Appraisal Basics', provider: 'Appraisal Learning Center', ce_hours: 7.5 },
-  { course_name: 'Commercial Leasing Strategies', provider: 'National Realty Institute', ce_hours: 4 },
-  { course_name: 'Risk Management for Brokers', provider: 'Broker Risk Partners', ce_hours: 3 },
-  { course_name: 'Environmental Issues in Real Estate', provider: 'Coastal CE Online', ce_hours: 2.5 },
-  { course_name: 'Mortgage Financing Today', provider: 'Lone Star Real Estate School', ce_hours: 3 },
-];
-
-const NAMES = ['Jane Q. Smith', 'Carlos Rivera', 'Amelia Johnson', 'Marcus Chen', 'Priya Patel', 'Owen Gallagher', 'Lena Fischer'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** A small seeded generator (mulberry32), so the set is the same on every run. */
@@ -170,88 +154,6 @@ async function scanImage(svg: string, opts: { blur: number; contrast: number; no
   return opts.jpeg ? img.jpeg({ quality: 60 }).toBuffer() : img.png().toBuffer();
 }
 
-async function photo(svg: string, angle: number, next: () => number): Promise<Buffer> {
-  const scan = await scanImage(svg, { blur: 0.6, contrast: 0.85, noise: 0.08, jpeg: false }, next);
-  return sharp(scan).rotate(angle, { background: '#8a8378' }).jpeg({ quality: 75 }).toBuffer();
-}
-
-async function scannedPdf(svg: string, next: () => number): Promise<Buffer> {
-  const png = await scanImage(svg, { blur: 0.5, contrast: 0.9, noise: 0.05, jpeg: false }, next);
-  const doc = await PDFDocument.create();
-  const image = await doc.embedPng(png);
-  const page = doc.addPage([792, 612]);
-  page.drawImage(image, { x: 0, y: 0, width: 792, height: 612 });
-  return Buffer.from(await doc.save());
-}
-
-/** Writes `count` certificates (a quarter of each kind, roughly) and truth.json into dir. */
-export async function makeCertificates(dir: string, count = 24, seed = 13): Promise<CertificateTruth[]> {
-  fs.mkdirSync(dir, { recursive: true });
-  const next = rng(seed);
-  const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]!;
-  const truth: CertificateTruth[] = [];
-  const kinds: CertificateKind[] = ['typed_pdf', 'scan', 'rotated_photo', 'scan', 'typed_pdf', 'rotated_photo', 'scanned_pdf', 'scan'];
-  const angles = [90, 180, 270, 3, -4, 8, -14, 12];
-  for (let i = 0; i < count; i++) {
-    const course = CATALOGUE[i % CATALOGUE.length]!;
-    const kind = kinds[i % kinds.length]!;
-    const day = 1 + Math.floor(next() * 27);
-    const month = 1 + Math.floor(next() * 10);
-    const t: CertificateTruth = {
-      file: '',
-      mime: '',
-      kind,
-      variant: '',
-      course_name: course.course_name,
-      provider: course.provider,
-      hours: course.ce_hours,
-      completion_date: `2026-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
-      holder_name: pick(NAMES),
-      license_number: next() < 0.75 ? `${pick(['SA', 'BR', 'TX', ''])}${100000 + Math.floor(next() * 899999)}` : null,
-    };
-    const layout = i % 3;
-    const dateStyle = Math.floor(i / 2) % 5;
-    const lines = linesOf(t, layout, dateStyle);
-    const name = `cert-${String(i + 1).padStart(2, '0')}-${kind}`;
-    let bytes: Buffer;
-    if (kind === 'typed_pdf') {
-      bytes = await typedPdf(lines, i);
-      t.file = `${name}.pdf`;
-      t.mime = 'application/pdf';
-      t.variant = `layout ${layout}, date style ${dateStyle}`;
-    } else if (kind === 'scanned_pdf') {
-      bytes = await scannedPdf(svgOf(lines, i), next);
-      t.file = `${name}.pdf`;
-      t.mime = 'application/pdf';
-      t.variant = `image-only PDF, layout ${layout}`;
-    } else if (kind === 'scan') {
-      const harsh = i % 3 === 2;
-      const opts = { blur: harsh ? 1.4 : 0.7, contrast: harsh ? 0.45 : 0.75, noise: harsh ? 0.18 : 0.1, jpeg: i % 8 !== 3 };
-      bytes = await scanImage(svgOf(lines, i), opts, next);
-      // Every fifth scan is small (a low-resolution fax or thumbnail).
-      const lowRes = i % 5 === 4;
-      if (lowRes)
-        bytes = await sharp(bytes)
-          .resize({ width: 560 })
-          .toFormat(opts.jpeg ? 'jpeg' : 'png')
-          .toBuffer();
-      t.file = `${name}.${opts.jpeg ? 'jpg' : 'png'}`;
-      t.mime = opts.jpeg ? 'image/jpeg' : 'image/png';
-      t.variant = `${harsh ? 'harsh' : 'mild'} noise/blur/contrast${lowRes ? ', 560 px wide' : ''}, layout ${layout}`;
-    } else {
-      const angle = angles[i % angles.length]!;
-      bytes = await photo(svgOf(lines, i), angle, next);
-      t.file = `${name}.jpg`;
-      t.mime = 'image/jpeg';
-      t.variant = `turned ${angle}°, layout ${layout}`;
-    }
-    fs.writeFileSync(path.join(dir, t.file), bytes);
-    truth.push(t);
-  }
-  fs.writeFileSync(path.join(dir, 'truth.json'), `${JSON.stringify(truth, null, 2)}\n`);
-  return truth;
-}
-
 /**
  * The two committed test fixtures (server/test/fixtures/certificates/): a typed PDF and a mildly noisy greyscale
  * PNG scan, each well under 200 KB, with fixtures.json as their truth.
@@ -295,15 +197,9 @@ export async function makeFixtures(dir: string): Promise<void> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const dir = process.argv[2];
-  if (dir === '--fixtures') {
-    await makeFixtures(process.argv[3] ?? 'server/test/fixtures/certificates');
-    process.exit(0);
-  }
-  if (!dir) {
-    console.error('usage: npx tsx scripts/make-certificates.ts <dir> [count] | --fixtures [dir]');
+  if (process.argv[2] !== '--fixtures') {
+    console.error('usage: npx tsx scripts/make-certificates.ts --fixtures [dir]');
     process.exit(2);
   }
-  const made = await makeCertificates(dir, Number(process.argv[3] ?? 24));
-  console.log(`${made.length} certificates and truth.json in ${dir}`);
+  await makeFixtures(process.argv[3] ?? 'server/test/fixtures/certificates');
 }

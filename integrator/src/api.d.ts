@@ -1236,35 +1236,70 @@ export interface paths {
                   /** @enum {string} */
                   source: 'text_layer' | 'ocr';
                   text_confidence: number;
+                  /** @enum {string} */
+                  kind: 'certificate' | 'transcript' | 'invoice' | 'not_certificate';
                   fields: {
                     course_name: {
                       value: string | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                     provider: {
                       value: string | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                     hours: {
                       value: number | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                     completion_date: {
                       value: string | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                     holder_name: {
                       value: string | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                     license_number: {
                       value: string | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    state: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    approval_number: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                   };
                   suggestion: {
                     course_id: number | null;
                     course_name: string | null;
+                    course_provider: string | null;
                     course_match: number;
                     license_id: number | null;
                     license_number: string | null;
@@ -1272,6 +1307,63 @@ export interface paths {
                     hours: number | null;
                     completion_date: string | null;
                   };
+                  courses: {
+                    fields: {
+                      course_name: {
+                        value: string | null;
+                        confidence: number;
+                        /** @enum {string} */
+                        check: 'confirmed' | 'check' | 'missing';
+                        note: string | null;
+                      };
+                      hours: {
+                        value: number | null;
+                        confidence: number;
+                        /** @enum {string} */
+                        check: 'confirmed' | 'check' | 'missing';
+                        note: string | null;
+                      };
+                      completion_date: {
+                        value: string | null;
+                        confidence: number;
+                        /** @enum {string} */
+                        check: 'confirmed' | 'check' | 'missing';
+                        note: string | null;
+                      };
+                      approval_number: {
+                        value: string | null;
+                        confidence: number;
+                        /** @enum {string} */
+                        check: 'confirmed' | 'check' | 'missing';
+                        note: string | null;
+                      };
+                    };
+                    suggestion: {
+                      course_id: number | null;
+                      course_name: string | null;
+                      course_provider: string | null;
+                      course_match: number;
+                      license_id: number | null;
+                      license_number: string | null;
+                      user_id: number | null;
+                      hours: number | null;
+                      completion_date: string | null;
+                    };
+                  }[];
+                  warnings: {
+                    /** @enum {string} */
+                    code:
+                      | 'other_person'
+                      | 'other_license'
+                      | 'invoice'
+                      | 'not_certificate'
+                      | 'several_courses'
+                      | 'course_not_in_catalogue'
+                      | 'hours_differ'
+                      | 'date_outside_cycle'
+                      | 'date_in_future';
+                    message: string;
+                  }[];
                   text: string;
                   duration_ms: number;
                 } | null;
@@ -1520,6 +1612,23 @@ export interface paths {
     put?: never;
     /** Record a Pending completion for the certificate's owner from the confirmed values and link the certificate to it (never approves) */
     post: operations['certificates-recordCompletion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/documents/{id}/completions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Record a transcript's courses together: one Pending completion per entry for the certificate's owner, all or none, each linked to the certificate (never approves) */
+    post: operations['certificates-recordCompletions'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3108,35 +3217,70 @@ export interface paths {
                   /** @enum {string} */
                   source: 'text_layer' | 'ocr';
                   text_confidence: number;
+                  /** @enum {string} */
+                  kind: 'certificate' | 'transcript' | 'invoice' | 'not_certificate';
                   fields: {
                     course_name: {
                       value: string | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                     provider: {
                       value: string | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                     hours: {
                       value: number | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                     completion_date: {
                       value: string | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                     holder_name: {
                       value: string | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                     license_number: {
                       value: string | null;
                       confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    state: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    approval_number: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
                     };
                   };
                   suggestion: {
                     course_id: number | null;
                     course_name: string | null;
+                    course_provider: string | null;
                     course_match: number;
                     license_id: number | null;
                     license_number: string | null;
@@ -3144,6 +3288,63 @@ export interface paths {
                     hours: number | null;
                     completion_date: string | null;
                   };
+                  courses: {
+                    fields: {
+                      course_name: {
+                        value: string | null;
+                        confidence: number;
+                        /** @enum {string} */
+                        check: 'confirmed' | 'check' | 'missing';
+                        note: string | null;
+                      };
+                      hours: {
+                        value: number | null;
+                        confidence: number;
+                        /** @enum {string} */
+                        check: 'confirmed' | 'check' | 'missing';
+                        note: string | null;
+                      };
+                      completion_date: {
+                        value: string | null;
+                        confidence: number;
+                        /** @enum {string} */
+                        check: 'confirmed' | 'check' | 'missing';
+                        note: string | null;
+                      };
+                      approval_number: {
+                        value: string | null;
+                        confidence: number;
+                        /** @enum {string} */
+                        check: 'confirmed' | 'check' | 'missing';
+                        note: string | null;
+                      };
+                    };
+                    suggestion: {
+                      course_id: number | null;
+                      course_name: string | null;
+                      course_provider: string | null;
+                      course_match: number;
+                      license_id: number | null;
+                      license_number: string | null;
+                      user_id: number | null;
+                      hours: number | null;
+                      completion_date: string | null;
+                    };
+                  }[];
+                  warnings: {
+                    /** @enum {string} */
+                    code:
+                      | 'other_person'
+                      | 'other_license'
+                      | 'invoice'
+                      | 'not_certificate'
+                      | 'several_courses'
+                      | 'course_not_in_catalogue'
+                      | 'hours_differ'
+                      | 'date_outside_cycle'
+                      | 'date_in_future';
+                    message: string;
+                  }[];
                   text: string;
                   duration_ms: number;
                 } | null;
@@ -6009,6 +6210,8 @@ export interface operations {
                   | 'Trust Fund Handling'
                 )
               | null;
+            approval_number: string | null;
+            approval_state: string | null;
             completion_count: number;
             created_at: string;
             updated_at: string;
@@ -6067,6 +6270,8 @@ export interface operations {
                 | 'Trust Fund Handling'
               )
             | null;
+          approval_number?: string | null;
+          approval_state?: string | null;
         };
       };
     };
@@ -6110,6 +6315,8 @@ export interface operations {
                   | 'Trust Fund Handling'
                 )
               | null;
+            approval_number: string | null;
+            approval_state: string | null;
             completion_count: number;
             created_at: string;
             updated_at: string;
@@ -6184,6 +6391,8 @@ export interface operations {
                     | 'Trust Fund Handling'
                   )
                 | null;
+              approval_number: string | null;
+              approval_state: string | null;
               completion_count: number;
               created_at: string;
               updated_at: string;
@@ -6246,6 +6455,8 @@ export interface operations {
                 | 'Trust Fund Handling'
               )
             | null;
+          approval_number?: string | null;
+          approval_state?: string | null;
         };
       };
     };
@@ -6289,6 +6500,8 @@ export interface operations {
                   | 'Trust Fund Handling'
                 )
               | null;
+            approval_number: string | null;
+            approval_state: string | null;
             completion_count: number;
             created_at: string;
             updated_at: string;
@@ -9062,35 +9275,70 @@ export interface operations {
                 /** @enum {string} */
                 source: 'text_layer' | 'ocr';
                 text_confidence: number;
+                /** @enum {string} */
+                kind: 'certificate' | 'transcript' | 'invoice' | 'not_certificate';
                 fields: {
                   course_name: {
                     value: string | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                   provider: {
                     value: string | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                   hours: {
                     value: number | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                   completion_date: {
                     value: string | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                   holder_name: {
                     value: string | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                   license_number: {
                     value: string | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  state: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  approval_number: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                 };
                 suggestion: {
                   course_id: number | null;
                   course_name: string | null;
+                  course_provider: string | null;
                   course_match: number;
                   license_id: number | null;
                   license_number: string | null;
@@ -9098,6 +9346,63 @@ export interface operations {
                   hours: number | null;
                   completion_date: string | null;
                 };
+                courses: {
+                  fields: {
+                    course_name: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    hours: {
+                      value: number | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    completion_date: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    approval_number: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                  };
+                  suggestion: {
+                    course_id: number | null;
+                    course_name: string | null;
+                    course_provider: string | null;
+                    course_match: number;
+                    license_id: number | null;
+                    license_number: string | null;
+                    user_id: number | null;
+                    hours: number | null;
+                    completion_date: string | null;
+                  };
+                }[];
+                warnings: {
+                  /** @enum {string} */
+                  code:
+                    | 'other_person'
+                    | 'other_license'
+                    | 'invoice'
+                    | 'not_certificate'
+                    | 'several_courses'
+                    | 'course_not_in_catalogue'
+                    | 'hours_differ'
+                    | 'date_outside_cycle'
+                    | 'date_in_future';
+                  message: string;
+                }[];
                 text: string;
                 duration_ms: number;
               } | null;
@@ -9178,35 +9483,70 @@ export interface operations {
                 /** @enum {string} */
                 source: 'text_layer' | 'ocr';
                 text_confidence: number;
+                /** @enum {string} */
+                kind: 'certificate' | 'transcript' | 'invoice' | 'not_certificate';
                 fields: {
                   course_name: {
                     value: string | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                   provider: {
                     value: string | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                   hours: {
                     value: number | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                   completion_date: {
                     value: string | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                   holder_name: {
                     value: string | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                   license_number: {
                     value: string | null;
                     confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  state: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  approval_number: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
                   };
                 };
                 suggestion: {
                   course_id: number | null;
                   course_name: string | null;
+                  course_provider: string | null;
                   course_match: number;
                   license_id: number | null;
                   license_number: string | null;
@@ -9214,6 +9554,63 @@ export interface operations {
                   hours: number | null;
                   completion_date: string | null;
                 };
+                courses: {
+                  fields: {
+                    course_name: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    hours: {
+                      value: number | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    completion_date: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    approval_number: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                  };
+                  suggestion: {
+                    course_id: number | null;
+                    course_name: string | null;
+                    course_provider: string | null;
+                    course_match: number;
+                    license_id: number | null;
+                    license_number: string | null;
+                    user_id: number | null;
+                    hours: number | null;
+                    completion_date: string | null;
+                  };
+                }[];
+                warnings: {
+                  /** @enum {string} */
+                  code:
+                    | 'other_person'
+                    | 'other_license'
+                    | 'invoice'
+                    | 'not_certificate'
+                    | 'several_courses'
+                    | 'course_not_in_catalogue'
+                    | 'hours_differ'
+                    | 'date_outside_cycle'
+                    | 'date_in_future';
+                  message: string;
+                }[];
                 text: string;
                 duration_ms: number;
               } | null;
@@ -9660,35 +10057,70 @@ export interface operations {
               /** @enum {string} */
               source: 'text_layer' | 'ocr';
               text_confidence: number;
+              /** @enum {string} */
+              kind: 'certificate' | 'transcript' | 'invoice' | 'not_certificate';
               fields: {
                 course_name: {
                   value: string | null;
                   confidence: number;
+                  /** @enum {string} */
+                  check: 'confirmed' | 'check' | 'missing';
+                  note: string | null;
                 };
                 provider: {
                   value: string | null;
                   confidence: number;
+                  /** @enum {string} */
+                  check: 'confirmed' | 'check' | 'missing';
+                  note: string | null;
                 };
                 hours: {
                   value: number | null;
                   confidence: number;
+                  /** @enum {string} */
+                  check: 'confirmed' | 'check' | 'missing';
+                  note: string | null;
                 };
                 completion_date: {
                   value: string | null;
                   confidence: number;
+                  /** @enum {string} */
+                  check: 'confirmed' | 'check' | 'missing';
+                  note: string | null;
                 };
                 holder_name: {
                   value: string | null;
                   confidence: number;
+                  /** @enum {string} */
+                  check: 'confirmed' | 'check' | 'missing';
+                  note: string | null;
                 };
                 license_number: {
                   value: string | null;
                   confidence: number;
+                  /** @enum {string} */
+                  check: 'confirmed' | 'check' | 'missing';
+                  note: string | null;
+                };
+                state: {
+                  value: string | null;
+                  confidence: number;
+                  /** @enum {string} */
+                  check: 'confirmed' | 'check' | 'missing';
+                  note: string | null;
+                };
+                approval_number: {
+                  value: string | null;
+                  confidence: number;
+                  /** @enum {string} */
+                  check: 'confirmed' | 'check' | 'missing';
+                  note: string | null;
                 };
               };
               suggestion: {
                 course_id: number | null;
                 course_name: string | null;
+                course_provider: string | null;
                 course_match: number;
                 license_id: number | null;
                 license_number: string | null;
@@ -9696,6 +10128,63 @@ export interface operations {
                 hours: number | null;
                 completion_date: string | null;
               };
+              courses: {
+                fields: {
+                  course_name: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  hours: {
+                    value: number | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  completion_date: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  approval_number: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                };
+                suggestion: {
+                  course_id: number | null;
+                  course_name: string | null;
+                  course_provider: string | null;
+                  course_match: number;
+                  license_id: number | null;
+                  license_number: string | null;
+                  user_id: number | null;
+                  hours: number | null;
+                  completion_date: string | null;
+                };
+              }[];
+              warnings: {
+                /** @enum {string} */
+                code:
+                  | 'other_person'
+                  | 'other_license'
+                  | 'invoice'
+                  | 'not_certificate'
+                  | 'several_courses'
+                  | 'course_not_in_catalogue'
+                  | 'hours_differ'
+                  | 'date_outside_cycle'
+                  | 'date_in_future';
+                message: string;
+              }[];
               text: string;
               duration_ms: number;
             } | null;
@@ -9760,6 +10249,70 @@ export interface operations {
             note: string | null;
             created_at: string;
           };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  'certificates-recordCompletions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          entries: {
+            course_id: number;
+            license_id?: number | null;
+            hours: number;
+            completion_date: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            completion_id: number;
+            user_id: number;
+            first_name: string;
+            last_name: string;
+            course_id: number;
+            course_name: string;
+            course_school_id: number | null;
+            license_id: number | null;
+            license_number: string | null;
+            license_state: string | null;
+            completion_date: string;
+            credit_cycle_start: string | null;
+            hours: number;
+            /** @enum {string} */
+            status: 'Pending' | 'Approved' | 'Rejected';
+            rating: number | null;
+            reviewed_by: number | null;
+            reviewed_at: string | null;
+            note: string | null;
+            created_at: string;
+          }[];
         };
       };
       400: components['responses']['BadRequest'];

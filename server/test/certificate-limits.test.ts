@@ -2,16 +2,18 @@
  * Certificates and uploads (docs/security.md "Certificates and uploads", docs/ocr.md "Limits before reading"):
  * a 60,000-page PDF and a 20,000 × 20,000 PNG uploaded as certificates are refused from their page tree and
  * header (nothing decoded, nothing recorded); the reading queue is fair between uploaders, each reading has a
- * time limit, closing does not wait for a reading beyond a short grace; an upload over the size limit answers
+ * time limit, closing abandons the reading in progress at once (read again at the next start); an upload over the size limit answers
  * 413 before its body is read (declared length) or at the first byte over it (chunked), and the connection closes.
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { documents, documentVersions } from '../src/db/schema/index.ts';
+import { requeuePendingExtractions } from '../src/modules/documents/documents.service.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import {
   extractionLimits,
@@ -123,7 +125,9 @@ describe('certificates over the limits are refused from their header', () => {
 });
 
 describe('the reading queue', () => {
-  async function seedVersion(uploaderId: number) {
+  async function seedVersion(uploaderId: number, file?: { mime: string; data: Buffer }) {
+    const storageKey = `limits-${crypto.randomBytes(6).toString('hex')}`;
+    if (file) await env.db.files.put(storageKey, Readable.from([file.data]), { maxBytes: 10_000_000 });
     return env.db.transaction(async (tx) => {
       const [doc] = await tx
         .insert(documents)
@@ -135,10 +139,10 @@ describe('the reading queue', () => {
           document_id: doc!.document_id,
           version: 1,
           file_name: 'c.pdf',
-          mime_type: 'application/pdf',
+          mime_type: file?.mime ?? 'application/pdf',
           size: 1,
           sha256: 'x',
-          storage_key: `limits-${crypto.randomBytes(6).toString('hex')}`,
+          storage_key: storageKey,
           uploaded_by: uploaderId,
           extraction_status: 'pending',
         })
@@ -190,23 +194,39 @@ describe('the reading queue', () => {
     expect((await row(next)).extraction_status).toBe('done');
   });
 
-  it('closing stops a reading in progress after the grace; its version stays pending', async () => {
+  it('closing abandons a reading in progress at once; its version stays pending and is read at the next start', async () => {
     const uploader = await seedUser(env, 'Agent');
     const versionId = await seedVersion(uploader.user_id);
     let began!: () => void;
     const begun = new Promise<void>((resolve) => (began = resolve));
-    extractionLimits.shutdownGraceMs = 0;
-    try {
-      queueExtraction(env.db, versionId, async () => {
-        began();
-        return scanPng; // OCR: seconds of work
-      });
-      await begun;
-      await stopExtraction();
-    } finally {
-      extractionLimits.shutdownGraceMs = 2_000;
-    }
+    // A reading that would run until its time limit (60 s): closing must not wait for it.
+    let release!: (bytes: Buffer) => void;
+    queueExtraction(env.db, versionId, async () => {
+      began();
+      return new Promise<Buffer>((resolve) => (release = resolve));
+    });
+    await begun;
+    const stopped = stopExtraction();
+    // The reading's bytes arrive only after the close began: it is not started, and nothing is written.
+    release(scanPng);
+    await stopped;
     expect((await row(versionId)).extraction_status).toBe('pending');
+
+    // An OCR reading in its thread is stopped too, and the next start reads it.
+    const inThread = await seedVersion(uploader.user_id, { mime: 'image/png', data: scanPng });
+    let reading!: () => void;
+    const readingBegun = new Promise<void>((resolve) => (reading = resolve));
+    queueExtraction(env.db, inThread, async () => {
+      setImmediate(reading);
+      return scanPng; // OCR: seconds of work
+    });
+    await readingBegun;
+    await stopExtraction();
+    expect((await row(inThread)).extraction_status).toBe('pending');
+    const restarted = await requeuePendingExtractions(env.db);
+    expect(restarted).toBeGreaterThanOrEqual(1);
+    await extractionsSettled();
+    expect((await row(inThread)).extraction_status).toBe('done');
   });
 });
 

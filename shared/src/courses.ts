@@ -3,7 +3,7 @@
  * Cost travels in dollars with 2 decimals and is stored in cents.
  */
 import { z } from 'zod';
-import { multiLine, numberFromText, queryBoolean, singleLine } from './text.ts';
+import { multiLine, numberFromText, optionalLine, queryBoolean, singleLine } from './text.ts';
 import { COURSE_TYPES } from './domain-constants.ts';
 import { idParam, paginationSchema, requiredText } from './common.ts';
 import { ceTopicSchema } from './ce.ts';
@@ -20,6 +20,7 @@ export const COURSE_MESSAGES = {
   notOwner: 'You can only manage your own courses',
   hasCompletions: 'This course has completions and cannot be deleted. Deactivate it instead.',
   schoolInvalid: 'The course owner must be a School user',
+  approvalStateFormat: 'Approval state must be a two-letter code',
 } as const;
 
 /** The UI strings of the Course Management screen (docs/product.md sections 2 and 8). */
@@ -73,6 +74,15 @@ const courseFields = {
   school_id: z.number().int().positive().max(MAX_ID).nullable(),
   /** The CE topic the course counts toward (a state rule's required topic); null = general hours. */
   topic: ceTopicSchema.nullable(),
+  /**
+   * The state's approval number as printed on the course's certificates ("CE-4471"): a certificate is matched to
+   * its course by it first (docs/ocr.md "Judge"). "" or absent = none.
+   */
+  approval_number: optionalLine(50),
+  /** The two-letter code of the state that approved the course. "" or absent = none. */
+  approval_state: optionalLine(2)
+    .refine((v) => v === null || /^[A-Za-z]{2}$/.test(v), COURSE_MESSAGES.approvalStateFormat)
+    .transform((v) => v?.toUpperCase() ?? null),
 };
 
 export const courseCreateInput = z.object({
@@ -147,6 +157,8 @@ export const courseSchema = z.object({
   /** The owning School's name ('first last'); null for an Admin course. */
   school_name: z.string().nullable(),
   topic: ceTopicSchema.nullable(),
+  approval_number: z.string().nullable(),
+  approval_state: z.string().nullable(),
   completion_count: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -166,6 +166,8 @@ export const POLICY = {
   'completions.licenses': { roles: HOLDER_SIDE },
   /** A completion recorded from a certificate's reading (docs/ocr.md). */
   'certificates.recordCompletion': { roles: HOLDER_SIDE },
+  /** A transcript's completions recorded together (docs/ocr.md "The person confirms"). */
+  'certificates.recordCompletions': { roles: HOLDER_SIDE },
 
   // Documents: every role reads within its scope (a School: certificates of its courses' completions only).
   'documents.read': { roles: ANYONE },
@@ -254,6 +256,7 @@ export const QUOTA_ACTIONS = [
   'courses.create',
   'completions.create',
   'certificates.recordCompletion',
+  'certificates.recordCompletions',
   'ceRules.create',
   'notificationTemplates.create',
   'notificationTemplates.sendTest',

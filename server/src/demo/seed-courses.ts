@@ -14,6 +14,8 @@ interface DemoCourse {
   cost: number;
   is_active?: boolean;
   topic?: CeTopic;
+  /** The state's approval number printed on the certificates, and the state (docs/ocr.md "Judge"). */
+  approval?: { number: string; state: string };
 }
 
 /** Per school, in the order of ctx.schoolIds; the last school's list wraps for any further school. */
@@ -21,6 +23,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
   [
     {
       course_name: 'California Fair Housing Update',
+      approval: { number: 'CE-4471', state: 'CA' },
       topic: 'Fair Housing',
       description: 'Fair Housing Act, FEHA and the Unruh Act: protected classes, advertising and steering.',
       ce_hours: 3,
@@ -29,6 +32,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Agency Relationships and Disclosures',
+      approval: { number: 'CE-4472', state: 'CA' },
       topic: 'Agency',
       description: 'Dual agency, the agency disclosure form and fiduciary duties to buyers and sellers.',
       ce_hours: 3,
@@ -37,6 +41,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Risk Management for Listing Agents',
+      approval: { number: 'CE-4519', state: 'CA' },
       topic: 'Risk Management',
       description: 'Transfer disclosure statements, inspections and avoiding misrepresentation claims.',
       ce_hours: 4.5,
@@ -45,6 +50,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Implicit Bias Training',
+      approval: { number: 'CE-4603', state: 'CA' },
       topic: 'Implicit Bias',
       description: 'Recognising and countering implicit bias in real estate transactions (AB 2139).',
       ce_hours: 2,
@@ -55,6 +61,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
   [
     {
       course_name: 'Texas Legal Update I',
+      approval: { number: 'TREC 0012-345', state: 'TX' },
       topic: 'Legal Update I',
       description: 'Recent changes to the Real Estate License Act and TREC rules.',
       ce_hours: 4,
@@ -63,6 +70,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Contract Forms and Addenda',
+      approval: { number: 'TREC 0012-388', state: 'TX' },
       topic: 'Contracts',
       description: 'Promulgated contract forms, addenda and common drafting mistakes.',
       ce_hours: 6,
@@ -71,6 +79,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Property Management Essentials',
+      approval: { number: 'TREC 0013-102', state: 'TX' },
       topic: 'Trust Fund Handling',
       description: 'Leases, trust accounts and landlord-tenant law for licensees managing rentals.',
       ce_hours: 3,
@@ -79,6 +88,7 @@ const SCHOOL_COURSES: DemoCourse[][] = [
     },
     {
       course_name: 'Flood Zones and Coastal Property (retired)',
+      approval: { number: 'TREC 0009-877', state: 'TX' },
       description: 'Superseded by the 2025 edition; kept for the completions recorded against it.',
       ce_hours: 2.5,
       course_type: 'Online',
@@ -129,6 +139,8 @@ export async function seedCourses(db: Tx, ctx: DemoContext): Promise<void> {
           is_active: c.is_active ?? true,
           school_id: schoolId,
           topic: c.topic ?? null,
+          approval_number: c.approval?.number ?? null,
+          approval_state: c.approval?.state ?? null,
           created_at: ctx.daysAgo(daysAgo),
         })
         .returning()

@@ -320,6 +320,13 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     Agent: 404,
     School: 403,
   },
+  'certificates.recordCompletions': {
+    input: (_id, w) => ({ id: 999_999, entries: [{ course_id: w.courseAdmin, hours: 1, completion_date: '2025-06-01' }] }),
+    Admin: 404,
+    Broker: 404,
+    Agent: 404,
+    School: 403,
+  },
   'certificates.forCompletion': {
     object: 'completion',
     input: (id) => ({ id }),

@@ -39,6 +39,10 @@ export function CourseDrawer({ course, onClose, onEdit }: { course: Course | nul
               ['Status', <ActiveBadge key="status" active={course.is_active} />],
               ['CE Hours', formatHours(course.ce_hours)],
               ['CE Topic', course.topic ?? 'General'],
+              [
+                'Approval',
+                course.approval_number ? `${course.approval_number}${course.approval_state ? ` (${course.approval_state})` : ''}` : 'None',
+              ],
               ['Cost', formatMoney(course.cost)],
               ['Completions', formatCount(course.completion_count)],
               ['Created', formatDate(course.created_at)],

@@ -22,6 +22,8 @@ interface Values extends Record<string, unknown> {
   cost: number | string;
   is_active: boolean;
   topic: CeTopic | null;
+  approval_number: string;
+  approval_state: string;
 }
 
 /** docs/product.md section 9: the shared defaults (Online, cost 0, active), CE hours shown as 0. */
@@ -32,16 +34,37 @@ const EMPTY: Values = {
   ce_hours: 0,
   ...COURSE_DEFAULTS,
   topic: null,
+  approval_number: '',
+  approval_state: '',
 };
 
 function valuesOf(course: Course | null, defaultProvider: string): Values {
   if (!course) return { ...EMPTY, provider: defaultProvider };
   const { course_name, description, provider, ce_hours, course_type, cost, is_active, topic } = course;
-  return { course_name, description, provider, ce_hours, course_type, cost, is_active, topic };
+  return {
+    course_name,
+    description,
+    provider,
+    ce_hours,
+    course_type,
+    cost,
+    is_active,
+    topic,
+    approval_number: course.approval_number ?? '',
+    approval_state: course.approval_state ?? '',
+  };
 }
 
-/** Empty fields are absent (an emptied cost takes the default), but a cleared topic is sent as null (general hours). */
-export const courseFormInput = (v: Values) => ({ ...blankToUndefined(v), topic: v.topic });
+/**
+ * Empty fields are absent (an emptied cost takes the default), but a cleared topic is sent as null (general hours)
+ * and a cleared approval as "" (none), so an edit can remove them.
+ */
+export const courseFormInput = (v: Values) => ({
+  ...blankToUndefined(v),
+  topic: v.topic,
+  approval_number: v.approval_number,
+  approval_state: v.approval_state,
+});
 
 /** Add or edit a course: 'Add New Course' / 'Edit Course', submit 'Create Course' / 'Update Course'. */
 export function CourseFormModal({
@@ -98,6 +121,20 @@ export function CourseFormModal({
             clearable
             {...form.getInputProps('topic')}
           />
+          <Group grow align="flex-start">
+            <TextInput
+              label="Approval number"
+              description="The state's course approval number, as printed on certificates"
+              maxLength={50}
+              {...form.getInputProps('approval_number')}
+            />
+            <TextInput
+              label="Approval state"
+              description="Two-letter code, e.g. TX"
+              maxLength={2}
+              {...form.getInputProps('approval_state')}
+            />
+          </Group>
           <Switch label="Active" {...form.getInputProps('is_active', { type: 'checkbox' })} />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose} disabled={busy}>

@@ -19,6 +19,8 @@ const course = {
   cost: 12.5 as number | string,
   is_active: true,
   topic: 'Ethics' as 'Ethics' | null,
+  approval_number: 'CE-4471',
+  approval_state: 'tx',
 };
 
 describe('course form', () => {
@@ -35,6 +37,17 @@ describe('course form', () => {
     const out = courseCreateInput.parse(courseFormInput({ ...course, cost: '', topic: null }));
     expect(out.cost).toBe(0);
     expect(out.topic).toBeNull();
+    expect(out.approval_number).toBe('CE-4471');
+    expect(out.approval_state).toBe('TX');
+  });
+
+  it('sends a cleared approval as none, so an edit removes it', () => {
+    const out = courseCreateInput.parse(courseFormInput({ ...course, approval_number: '', approval_state: '' }));
+    expect(out.approval_number).toBeNull();
+    expect(out.approval_state).toBeNull();
+    expect(schemaErrors(courseCreateInput, courseFormInput({ ...course, approval_state: 'T1' }))).toEqual({
+      approval_state: COURSE_MESSAGES.approvalStateFormat,
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Certificates read for you (docs/ocr.md): the reading of a certificate (refetched every 2 s while it is
- * pending), the course and license choices of its "Record completion" form, and recording the completion.
+ * pending), the course and license choices of its "Record completion" form, and recording the completion (or a
+ * transcript's completions together).
  */
 import { EXTRACTION_STRINGS } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
@@ -31,14 +32,25 @@ export function useCertificateLicenses(enabled: boolean) {
   return trpc.completions.myLicenses.useQuery(undefined, { enabled });
 }
 
-export function useRecordFromCertificate() {
+function useRecordedRefresh() {
   const utils = trpc.useUtils();
+  return () => {
+    void utils.certificates.invalidate();
+    void utils.completions.invalidate();
+    void utils.courses.invalidate();
+    void utils.dashboard.invalidate();
+  };
+}
+
+export function useRecordFromCertificate() {
   return trpc.certificates.recordCompletion.useMutation(
-    mutationOutcome(EXTRACTION_STRINGS.recorded, EXTRACTION_STRINGS.recordFailed, () => {
-      void utils.certificates.invalidate();
-      void utils.completions.invalidate();
-      void utils.courses.invalidate();
-      void utils.dashboard.invalidate();
-    }),
+    mutationOutcome(EXTRACTION_STRINGS.recorded, EXTRACTION_STRINGS.recordFailed, useRecordedRefresh()),
+  );
+}
+
+/** A transcript's courses recorded together (all or none). */
+export function useRecordAllFromCertificate() {
+  return trpc.certificates.recordCompletions.useMutation(
+    mutationOutcome(EXTRACTION_STRINGS.recordedAll, EXTRACTION_STRINGS.recordFailed, useRecordedRefresh()),
   );
 }

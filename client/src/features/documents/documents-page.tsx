@@ -273,6 +273,8 @@ function DrawerBody({ documentId, canEdit, onDeleted }: { documentId: number; ca
   );
 }
 
+const PREVIEW_HEIGHT = 420;
+
 function Preview({ documentId, version, mime, title }: { documentId: number; version: number; mime: string; title: string }) {
   const previewable = isPreviewable(mime);
   const { url, error } = usePreviewUrl(documentId, version, previewable);
@@ -284,11 +286,13 @@ function Preview({ documentId, version, mime, title }: { documentId: number; ver
     );
   }
   if (error) return <Alert color="red">{error}</Alert>;
-  if (!url) return <Skeleton h={320} role="status" aria-label="Loading the preview" />;
+  // The skeleton, the PDF and the image take the same height, so what is below (the reading, its form) does not
+  // move when the preview arrives.
+  if (!url) return <Skeleton h={PREVIEW_HEIGHT} role="status" aria-label="Loading the preview" />;
   if (mime === 'application/pdf') {
-    return <iframe src={url} title={`Preview of ${title}`} style={{ width: '100%', height: 420, border: 0 }} />;
+    return <iframe src={url} title={`Preview of ${title}`} style={{ width: '100%', height: PREVIEW_HEIGHT, border: 0 }} />;
   }
-  return <img src={url} alt={`Preview of ${title}`} style={{ maxWidth: '100%', maxHeight: 420, objectFit: 'contain' }} />;
+  return <img src={url} alt={`Preview of ${title}`} style={{ width: '100%', height: PREVIEW_HEIGHT, objectFit: 'contain' }} />;
 }
 
 function EditForm({ doc }: { doc: DocumentDetail }) {

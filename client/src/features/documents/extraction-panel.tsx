@@ -1,20 +1,30 @@
-import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Group, Loader, NumberInput, Progress, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Alert, Badge, Button, Group, Loader, NumberInput, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import {
   certificateCompletionInput,
-  confidenceColor,
+  certificateCompletionsInput,
   EXTRACTION_STRINGS,
+  fieldCheckColor,
   localDateString,
+  type CertificateCourse,
   type CertificateExtraction,
+  type CertificateField,
   type CertificateFields,
+  type CompletionSuggestion,
 } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDate, formatHours } from '../../lib/format.ts';
-import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { schemaErrors, showServerErrors, useSchemaForm, type SchemaForm } from '../../lib/schema-form.ts';
 import { QueryError } from '../../components/query-error.tsx';
-import { useCertificateCourses, useCertificateLicenses, useDocumentExtraction, useRecordFromCertificate } from './api-extraction.ts';
+import {
+  useCertificateCourses,
+  useCertificateLicenses,
+  useDocumentExtraction,
+  useRecordAllFromCertificate,
+  useRecordFromCertificate,
+} from './api-extraction.ts';
 
 const LABELS: Record<keyof CertificateFields, string> = {
   course_name: 'Course',
@@ -23,25 +33,42 @@ const LABELS: Record<keyof CertificateFields, string> = {
   completion_date: 'Completion date',
   holder_name: 'Name',
   license_number: 'License number',
+  state: 'State',
+  approval_number: 'Approval number',
 };
 
 function readable(key: keyof CertificateFields, value: string | number | null): string {
-  if (value === null) return 'Not found';
+  if (value === null) return EXTRACTION_STRINGS.notFound;
   if (key === 'hours') return formatHours(Number(value));
   if (key === 'completion_date') return formatDate(String(value));
   return String(value);
 }
 
-function Confidence({ value, label }: { value: number; label: string }) {
-  const pct = Math.round(value * 100);
-  const color = confidenceColor(value);
+/**
+ * Whether a value can be trusted, in words and colour (docs/ocr.md "Judge"): green only when a second source
+ * confirms it, amber "Check this", grey when nothing was found. The reading's confidence colours nothing.
+ */
+function CheckBadge({ field }: { field: CertificateField }) {
+  const label =
+    field.check === 'confirmed'
+      ? EXTRACTION_STRINGS.confirmed
+      : field.check === 'check'
+        ? EXTRACTION_STRINGS.checkThis
+        : EXTRACTION_STRINGS.notFound;
   return (
-    <Group gap="xs" wrap="nowrap">
-      <Progress value={pct} color={color} w={60} aria-label={`${label} confidence`} />
-      <Badge color={color} variant="light" miw={52}>
-        {pct}%
-      </Badge>
-    </Group>
+    <Badge color={fieldCheckColor(field.check)} variant="filled" autoContrast style={{ flexShrink: 0, overflow: 'visible' }}>
+      {label}
+    </Badge>
+  );
+}
+
+/** "Check this: <why>" in amber under a form input whose value the second source did not confirm. */
+function checkNote(field: CertificateField | undefined): ReactNode {
+  if (!field || field.check !== 'check') return undefined;
+  return (
+    <Text span inherit c="yellow">
+      {field.note ? `${EXTRACTION_STRINGS.checkThis}: ${field.note}` : EXTRACTION_STRINGS.checkThis}
+    </Text>
   );
 }
 
@@ -49,12 +76,12 @@ function FieldsTable({ extraction }: { extraction: CertificateExtraction }) {
   const keys = Object.keys(LABELS) as Array<keyof CertificateFields>;
   return (
     <Table.ScrollContainer minWidth={320}>
-      <Table striped verticalSpacing={4}>
+      <Table striped verticalSpacing={4} aria-label="Values read from the certificate">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Field</Table.Th>
             <Table.Th>Read</Table.Th>
-            <Table.Th>Confidence</Table.Th>
+            <Table.Th>Check</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -63,9 +90,19 @@ function FieldsTable({ extraction }: { extraction: CertificateExtraction }) {
             return (
               <Table.Tr key={key}>
                 <Table.Td>{LABELS[key]}</Table.Td>
-                <Table.Td c={f.value === null ? 'dimmed' : undefined}>{readable(key, f.value)}</Table.Td>
                 <Table.Td>
-                  <Confidence value={f.confidence} label={LABELS[key]} />
+                  <Text size="sm" c={f.value === null ? 'dimmed' : undefined}>
+                    {readable(key, f.value)}
+                  </Text>
+                  {f.check === 'check' && f.note && (
+                    <Text size="xs" c="dimmed">
+                      {f.note}
+                    </Text>
+                  )}
+                </Table.Td>
+                {/* As wide as its badge, never cut: the words are what a person reads. */}
+                <Table.Td w="1%" style={{ whiteSpace: 'nowrap' }}>
+                  <CheckBadge field={f} />
                 </Table.Td>
               </Table.Tr>
             );
@@ -94,37 +131,116 @@ function toInput(v: Values) {
   };
 }
 
+const valuesOf = (s: CompletionSuggestion): Values => ({
+  course_id: s.course_id ? String(s.course_id) : null,
+  license_id: s.license_id ? String(s.license_id) : null,
+  hours: s.hours ?? '',
+  completion_date: s.completion_date,
+});
+
+/** The course and license choices, shared by every completion form of the panel. */
+function useChoices(ownerId: number | null) {
+  const courses = useCertificateCourses(true);
+  const licenses = useCertificateLicenses(true);
+  return {
+    loadingCourses: courses.isLoading,
+    // Two courses may share a name: the provider tells them apart.
+    courses: (courses.data ?? []).map((c) => ({
+      value: String(c.course_id),
+      label: `${c.course_name} · ${c.provider} (${formatHours(c.ce_hours)} h)`,
+    })),
+    licenses: (licenses.data ?? [])
+      .filter((l) => ownerId === null || l.user_id === ownerId)
+      .map((l) => ({ value: String(l.license_id), label: `${l.license_number} (${l.state})` })),
+  };
+}
+
+type Choices = ReturnType<typeof useChoices>;
+type Checked = Pick<CertificateFields, 'course_name' | 'hours' | 'completion_date'>;
+
+type InputProps = ReturnType<SchemaForm<Values, typeof certificateCompletionInput>['getInputProps']>;
+
+/** The four inputs of one completion; `input` gives a value's props (a transcript's under "entries.2."). */
+function CompletionInputs({
+  input,
+  suggestion,
+  fields,
+  choices,
+}: {
+  input: (name: 'course_id' | 'license_id' | 'hours' | 'completion_date') => InputProps;
+  suggestion: CompletionSuggestion;
+  fields: Checked;
+  choices: Choices;
+}) {
+  const suggested = suggestion.course_id
+    ? `Suggested: ${suggestion.course_name}${suggestion.course_provider ? ` · ${suggestion.course_provider}` : ''}`
+    : 'No course matched; choose one';
+  const courseNote = checkNote(fields.course_name);
+  return (
+    <>
+      <Select
+        label="Course"
+        required
+        searchable
+        placeholder={choices.loadingCourses ? 'Loading courses...' : 'Select a course'}
+        description={
+          courseNote ? (
+            <>
+              {suggested}. {courseNote}
+            </>
+          ) : (
+            suggested
+          )
+        }
+        data={choices.courses}
+        {...input('course_id')}
+      />
+      <Select
+        label="License"
+        clearable
+        placeholder={choices.licenses.length ? 'The license the hours count toward' : 'No licenses'}
+        description={suggestion.license_number ? `Suggested: ${suggestion.license_number}` : undefined}
+        data={choices.licenses}
+        {...input('license_id')}
+      />
+      <Group grow align="flex-start">
+        <NumberInput label="Hours" required min={0} step={0.5} decimalScale={2} description={checkNote(fields.hours)} {...input('hours')} />
+        <DateInput
+          label="Completion date"
+          required
+          valueFormat="YYYY-MM-DD"
+          maxDate={localDateString()}
+          description={checkNote(fields.completion_date)}
+          {...input('completion_date')}
+        />
+      </Group>
+    </>
+  );
+}
+
+function Recorded({ text }: { text: string }) {
+  return (
+    <Alert color="green" icon={<IconCheck size={18} />} role="status">
+      {text}
+    </Alert>
+  );
+}
+
 /** The "Record completion" form, prefilled from the suggestion; the person confirms or corrects each value. */
 function RecordCompletionForm({ documentId, extraction }: { documentId: number; extraction: CertificateExtraction }) {
   const s = extraction.suggestion;
-  const courses = useCertificateCourses(true);
-  const licenses = useCertificateLicenses(true);
+  const choices = useChoices(s.user_id);
   const record = useRecordFromCertificate();
   const [recorded, setRecorded] = useState(false);
-  const initial = (): Values => ({
-    course_id: s.course_id ? String(s.course_id) : null,
-    license_id: s.license_id ? String(s.license_id) : null,
-    hours: s.hours ?? '',
-    completion_date: s.completion_date,
-  });
-  const form = useSchemaForm({ schema: certificateCompletionInput, initialValues: initial(), toInput });
+  const form = useSchemaForm({ schema: certificateCompletionInput, initialValues: valuesOf(s), toInput });
   useEffect(() => {
-    form.setValues(initial());
+    form.setValues(valuesOf(s));
     setRecorded(false);
+    // A new reading (another version) starts the form again; a refetch of the same reading keeps what was typed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [documentId, extraction]);
+  }, [documentId, extraction.text, extraction.duration_ms]);
 
-  const licenseChoices = (licenses.data ?? [])
-    .filter((l) => s.user_id === null || l.user_id === s.user_id)
-    .map((l) => ({ value: String(l.license_id), label: `${l.license_number} (${l.state})` }));
-
-  if (recorded) {
-    return (
-      <Alert color="green" icon={<IconCheck size={18} />} role="status">
-        {EXTRACTION_STRINGS.recorded}
-      </Alert>
-    );
-  }
+  if (recorded) return <Recorded text={EXTRACTION_STRINGS.recorded} />;
 
   const submit = form.onSubmit((body) =>
     record.mutate({ id: documentId, ...body }, { onSuccess: () => setRecorded(true), onError: (err) => showServerErrors(form, err) }),
@@ -138,38 +254,106 @@ function RecordCompletionForm({ documentId, extraction }: { documentId: number; 
         <Text size="sm" c="dimmed">
           Check the values read from the certificate. The completion waits for a reviewer&apos;s approval.
         </Text>
-        <Select
-          label="Course"
-          required
-          searchable
-          placeholder={courses.isLoading ? 'Loading courses...' : 'Select a course'}
-          description={
-            s.course_id ? `Suggested: ${s.course_name} (${Math.round(s.course_match * 100)}% match)` : 'No course matched; choose one'
-          }
-          data={(courses.data ?? []).map((c) => ({ value: String(c.course_id), label: `${c.course_name} (${formatHours(c.ce_hours)} h)` }))}
-          {...form.getInputProps('course_id')}
-        />
-        <Select
-          label="License"
-          clearable
-          placeholder={licenseChoices.length ? 'The license the hours count toward' : 'No licenses'}
-          description={s.license_number ? `Suggested: ${s.license_number}` : undefined}
-          data={licenseChoices}
-          {...form.getInputProps('license_id')}
-        />
-        <Group grow align="flex-start">
-          <NumberInput label="Hours" required min={0} step={0.5} decimalScale={2} {...form.getInputProps('hours')} />
-          <DateInput
-            label="Completion date"
-            required
-            valueFormat="YYYY-MM-DD"
-            maxDate={localDateString()}
-            {...form.getInputProps('completion_date')}
-          />
-        </Group>
+        <CompletionInputs input={(k) => form.getInputProps(k)} suggestion={s} fields={extraction.fields} choices={choices} />
         <Group justify="flex-end">
           <Button type="submit" loading={record.isPending}>
             Record completion
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface TranscriptValues extends Record<string, unknown> {
+  entries: Values[];
+}
+
+/**
+ * A transcript (several courses, docs/ocr.md "Judge"): one completion per course, each prefilled from its own
+ * suggestion, recorded all together ("Record all", all or none) or one of them alone.
+ */
+function TranscriptForm({ documentId, extraction }: { documentId: number; extraction: CertificateExtraction }) {
+  const courses: CertificateCourse[] = extraction.courses;
+  const choices = useChoices(extraction.suggestion.user_id);
+  const recordAll = useRecordAllFromCertificate();
+  const recordOne = useRecordFromCertificate();
+  const [recorded, setRecorded] = useState<string | null>(null);
+  const initial = (): TranscriptValues => ({ entries: courses.map((c) => valuesOf(c.suggestion)) });
+  const form = useSchemaForm({
+    schema: certificateCompletionsInput,
+    initialValues: initial(),
+    toInput: (v: TranscriptValues) => ({ entries: v.entries.map(toInput) }),
+  });
+  useEffect(() => {
+    form.setValues(initial());
+    setRecorded(null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [documentId, extraction.text, extraction.duration_ms]);
+
+  if (recorded) return <Recorded text={recorded} />;
+
+  const submitAll = form.onSubmit((body) =>
+    recordAll.mutate(
+      { id: documentId, ...body },
+      { onSuccess: () => setRecorded(EXTRACTION_STRINGS.recordedAll), onError: (err) => showServerErrors(form, err) },
+    ),
+  );
+  const submitOne = (i: number) => {
+    const input = toInput(form.getValues().entries[i]!);
+    const errors = schemaErrors(certificateCompletionInput, input);
+    if (Object.keys(errors).length) {
+      form.setErrors(Object.fromEntries(Object.entries(errors).map(([k, v]) => [`entries.${i}.${k}`, v])));
+      return;
+    }
+    recordOne.mutate(
+      { id: documentId, ...certificateCompletionInput.parse(input) },
+      {
+        onSuccess: () => setRecorded(EXTRACTION_STRINGS.recorded),
+        onError: (err) =>
+          showServerErrors(
+            { setErrors: (e) => form.setErrors(Object.fromEntries(Object.entries(e).map(([k, v]) => [`entries.${i}.${k}`, v]))) },
+            err,
+          ),
+      },
+    );
+  };
+  const busy = recordAll.isPending || recordOne.isPending;
+  return (
+    <form onSubmit={submitAll} noValidate aria-label="Record completions">
+      <Stack gap="sm">
+        <Title order={3} size="h5">
+          Record completions
+        </Title>
+        <Text size="sm" c="dimmed">
+          One completion per course. Check the values read from the transcript; each completion waits for a reviewer&apos;s approval.
+        </Text>
+        {courses.map((c, i) => (
+          <Paper key={i} withBorder p="sm" component="section" aria-label={`Course ${i + 1} of ${courses.length}`}>
+            <Stack gap="xs">
+              <Group justify="space-between" wrap="nowrap">
+                <Text fw={600} size="sm">
+                  {`Course ${i + 1} of ${courses.length}: ${c.fields.course_name.value ?? EXTRACTION_STRINGS.notFound}`}
+                </Text>
+                <CheckBadge field={c.fields.course_name} />
+              </Group>
+              <CompletionInputs
+                input={(k) => form.getInputProps(`entries.${i}.${k}`)}
+                suggestion={c.suggestion}
+                fields={c.fields}
+                choices={choices}
+              />
+              <Group justify="flex-end">
+                <Button variant="default" disabled={busy} onClick={() => submitOne(i)}>
+                  {EXTRACTION_STRINGS.recordOne}
+                </Button>
+              </Group>
+            </Stack>
+          </Paper>
+        ))}
+        <Group justify="flex-end">
+          <Button type="submit" loading={recordAll.isPending} disabled={recordOne.isPending}>
+            {EXTRACTION_STRINGS.recordAll}
           </Button>
         </Group>
       </Stack>
@@ -210,18 +394,31 @@ export function ExtractionPanel({ documentId, version }: { documentId: number; v
     );
   }
   const e = data.extraction;
+  const transcript = e.kind === 'transcript' && e.courses.length > 1;
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        Read from {e.source === 'text_layer' ? "the PDF's text" : 'the image (OCR)'}, {Math.round(e.text_confidence * 100)}% text
-        confidence.
+        Read from {e.source === 'text_layer' ? "the PDF's text" : 'the image (OCR)'}. Green values agree with a second source (the
+        catalogue, your name and licenses); check the others.
       </Text>
+      {e.warnings.map((w) => (
+        <Alert key={w.code} color="orange" icon={<IconAlertTriangle size={18} />} role="alert">
+          {w.message}
+        </Alert>
+      ))}
       <FieldsTable extraction={e} />
-      <Text size="sm">
-        Suggested course: <b>{e.suggestion.course_name ?? 'none matched'}</b>
-        {' · '}License: <b>{e.suggestion.license_number ?? 'none'}</b>
-      </Text>
-      {can('certificates.recordCompletion') && <RecordCompletionForm documentId={documentId} extraction={e} />}
+      {!transcript && (
+        <Text size="sm">
+          Suggested course: <b>{e.suggestion.course_name ?? 'none matched'}</b>
+          {' · '}License: <b>{e.suggestion.license_number ?? 'none'}</b>
+        </Text>
+      )}
+      {can('certificates.recordCompletion') &&
+        (transcript ? (
+          <TranscriptForm documentId={documentId} extraction={e} />
+        ) : (
+          <RecordCompletionForm documentId={documentId} extraction={e} />
+        ))}
     </Stack>
   );
 }

@@ -33,6 +33,7 @@ export const {
   jobRuns,
   documents,
   documentVersions,
+  certificateCompletions,
   storedFileChunks,
   notifications,
   notificationPreferences,

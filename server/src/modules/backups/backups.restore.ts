@@ -24,7 +24,7 @@ export const GROUP_TABLES: Record<BackupGroup, string[]> = {
   courses: ['courses', 'completions'],
   payments: ['payments'],
   // The rows; their stored files come back through the file store (backups.service.ts restoreDocumentFiles).
-  documents: ['documents', 'document_versions'],
+  documents: ['documents', 'document_versions', 'certificate_completions'],
   settings: ['settings'],
 };
 

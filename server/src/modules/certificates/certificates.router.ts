@@ -1,4 +1,11 @@
-import { certificateCompletionInput, completionCertificateSchema, completionSchema, documentExtractionSchema, idParam } from '@lm/shared';
+import {
+  certificateCompletionInput,
+  certificateCompletionsInput,
+  completionCertificateSchema,
+  completionSchema,
+  documentExtractionSchema,
+  idParam,
+} from '@lm/shared';
 import { z } from 'zod';
 import { authedProcedure, policyProcedure, router } from '../../core/trpc.ts';
 import * as certificates from './certificates.service.ts';
@@ -36,6 +43,22 @@ export const certificatesRouter = router({
     .input(certificateCompletionInput.extend({ id: idParam }))
     .output(completionSchema)
     .mutation(({ ctx, input }) => certificates.recordFromCertificate(ctx, input)),
+
+  recordCompletions: policyProcedure('certificates.recordCompletions')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/documents/{id}/completions',
+        tags,
+        summary:
+          "Record a transcript's courses together: one Pending completion per entry for the certificate's owner, all or none, each linked to the certificate (never approves)",
+        protect: true,
+      },
+      errors: ['NOT_FOUND', 'CONFLICT'],
+    })
+    .input(certificateCompletionsInput.extend({ id: idParam }))
+    .output(z.array(completionSchema))
+    .mutation(({ ctx, input }) => certificates.recordAllFromCertificate(ctx, input)),
 
   forCompletion: authedProcedure('completions.read')
     .meta({

@@ -47,6 +47,8 @@ function toCourse(row: CourseRow & { completion_count: number; school_name: stri
     school_id: row.school_id,
     school_name: row.school_name ?? null,
     topic: row.topic,
+    approval_number: row.approval_number,
+    approval_state: row.approval_state,
     completion_count: Number(row.completion_count),
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -156,6 +158,8 @@ export async function createCourse(ctx: AuthedContext, input: z.output<typeof co
         is_active: input.is_active,
         school_id: schoolId,
         topic: input.topic ?? null,
+        approval_number: input.approval_number ?? null,
+        approval_state: input.approval_state ?? null,
       })
       .returning({ course_id: courses.course_id });
     const course = (await getCourse(tx, row!.course_id))!;

@@ -4,7 +4,7 @@
  * Admin all; anything else answers 404. Deleted documents (soft delete) are gone everywhere. The bytes live in
  * the file store (db/files.ts): written under a fresh key before the transaction that records them.
  */
-import { and, asc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   certificateExtractionSchema,
   DOCUMENT_CATEGORY_LABELS,
@@ -17,7 +17,7 @@ import {
   type DocumentVersion,
   type UpdateDocumentInput,
 } from '@lm/shared';
-import { completions, courses, documents, documentVersions, licenses, users } from '../../db/schema/index.ts';
+import { certificateCompletions, completions, courses, documents, documentVersions, licenses, users } from '../../db/schema/index.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
 import { audit } from '../../core/audit.ts';
@@ -35,15 +35,23 @@ export const DOCUMENT_MESSAGES = {
   completionOfOwner: 'The completion must be one of the owner’s own completions',
 } as const;
 
-/** Documents the caller may see (never deleted ones). */
+/**
+ * Documents the caller may see (never deleted ones). A School: the certificates of its courses' completions, linked
+ * by `documents.completion_id` or by a row of certificate_completions (a transcript proves several completions,
+ * docs/decisions.md "One certificate, several completions").
+ */
 export function visibleDocumentsCondition(user: AuthUser): SQL {
   const conds: Array<SQL | undefined> = [isNull(documents.deleted_at)];
   if (isSchool(user)) {
+    const ofItsCourses = sql`(SELECT ${completions.completion_id} FROM ${completions} INNER JOIN ${courses} ON ${courses.course_id} = ${completions.course_id} WHERE ${courses.school_id} = ${user.user_id})`;
     conds.push(
       eq(documents.category, 'ce_certificate'),
-      inArray(
-        documents.completion_id,
-        sql`(SELECT ${completions.completion_id} FROM ${completions} INNER JOIN ${courses} ON ${courses.course_id} = ${completions.course_id} WHERE ${courses.school_id} = ${user.user_id})`,
+      or(
+        inArray(documents.completion_id, ofItsCourses),
+        inArray(
+          documents.document_id,
+          sql`(SELECT ${certificateCompletions.document_id} FROM ${certificateCompletions} WHERE ${certificateCompletions.completion_id} IN ${ofItsCourses})`,
+        ),
       ),
     );
   } else if (!isAdmin(user)) {

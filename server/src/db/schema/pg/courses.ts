@@ -20,6 +20,10 @@ export const courses = pgTable(
     school_id: integer('school_id').references(() => users.user_id, { onDelete: 'restrict' }),
     /** The CE topic the course counts toward (a state rule's required topic); null = general hours. */
     topic: text('topic', { enum: CE_TOPICS }),
+    /** The state's approval number of the course as printed on its certificates ("CE-4471"); matched first (docs/ocr.md). */
+    approval_number: text('approval_number'),
+    /** Two-letter code of the state that approved the course (with approval_number). */
+    approval_state: text('approval_state'),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

@@ -38,6 +38,27 @@ export const documents = pgTable(
   ],
 );
 
+/**
+ * The completions a CE certificate proves: one row per completion recorded from it (a transcript proves several;
+ * docs/decisions.md "One certificate, several completions"). A completion is proved by at most one certificate
+ * here. `documents.completion_id` keeps the first, for the screens and filters that show one.
+ */
+export const certificateCompletions = pgTable(
+  'certificate_completions',
+  {
+    document_id: integer('document_id')
+      .notNull()
+      .references(() => documents.document_id, { onDelete: 'cascade' }),
+    completion_id: integer('completion_id')
+      .notNull()
+      .references(() => completions.completion_id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.document_id, t.completion_id] }),
+    uniqueIndex('certificate_completions_completion_unique').on(t.completion_id),
+  ],
+);
+
 /** One uploaded file of a document. Older versions stay downloadable under their original names. */
 export const documentVersions = pgTable(
   'document_versions',

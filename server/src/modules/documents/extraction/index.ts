@@ -1,21 +1,27 @@
 /**
  * Certificates read for you (docs/ocr.md, docs/decisions.md "Certificates read for you"): after an upload
  * commits, the documents module calls queueExtraction; the reading runs in a worker thread (reader-thread.ts),
- * one at a time, with a time limit, taken fairly from each uploader's own queue (docs/ocr.md "Queue"), and its
- * result (or error) is written to the version's row. A person always confirms the suggested completion.
+ * one at a time, with a time limit, taken fairly from each uploader's own queue (docs/ocr.md "Queue"); the reading is
+ * judged against the owner and the active catalogue (judge.ts, docs/ocr.md "Judge") and the result (or error) is
+ * written to the version's row. A person always confirms the suggested completion.
  */
-import { eq } from 'drizzle-orm';
-import { EXTRACTION_MESSAGES, type CertificateExtraction } from '@lm/shared';
-import type { Db } from '../../../db/client.ts';
-import { documents, documentVersions } from '../../../db/schema/index.ts';
+import { asc, eq, inArray } from 'drizzle-orm';
+import { certificateExtractionSchema, EXTRACTION_MESSAGES, type CertificateExtraction } from '@lm/shared';
+import type { Db, DbOrTx } from '../../../db/client.ts';
+import { courses, documents, documentVersions, licenseCycles, licenses, users } from '../../../db/schema/index.ts';
 import { AppError } from '../../../base/errors.ts';
-import { matchCertificate } from './match.ts';
+import { today } from '../../../core/dates.ts';
+import { cyclesOf } from '../../licenses/ce-ledger.ts';
+import { judgeReading, type JudgeContext } from './judge.ts';
+import type { CertificateReading } from './reading.ts';
 import { stopOcr } from './ocr.ts';
 import { ReaderThread } from './reader-thread.ts';
 import { CHECK_TIME_LIMIT_MS, LIMIT_MESSAGES, READ_TIME_LIMIT_MS } from './limits.ts';
 
-export { readCertificate, type CertificateReading } from './reader.ts';
-export { bestCourse, matchCertificate, similarity, tokens } from './match.ts';
+export { readCertificate } from './reader.ts';
+export type { CertificateReading } from './reading.ts';
+export { similarity, tokens } from './match.ts';
+export { judgeReading, JUDGE_MESSAGES, type JudgeContext } from './judge.ts';
 export { parseCertificate, parseDate } from './parse.ts';
 export { LIMIT_MESSAGES, MAX_CERTIFICATE_PAGES, MAX_CERTIFICATE_PIXELS, pdfPageClaim } from './limits.ts';
 
@@ -23,8 +29,6 @@ export { LIMIT_MESSAGES, MAX_CERTIFICATE_PAGES, MAX_CERTIFICATE_PIXELS, pdfPageC
 export const extractionLimits = {
   /** One reading, in the worker thread. */
   readMs: READ_TIME_LIMIT_MS,
-  /** On close, how long the reading in progress may go on before its thread is stopped. */
-  shutdownGraceMs: 2_000,
 };
 
 /** Readings run here, one at a time; uploads are checked on a thread of their own, so they never wait behind a reading. */
@@ -62,8 +66,6 @@ let settledWaiters: (() => void)[] = [];
 let generation = 0;
 /** The lane look-ups, in the order readings were queued. */
 let admission: Promise<void> = Promise.resolve();
-/** Set while stopExtraction ends the thread: the reading it stops leaves its row pending. */
-let stopping = false;
 
 function finished(): void {
   queued--;
@@ -108,7 +110,73 @@ async function laneOf(db: Db, versionId: number): Promise<string> {
   return `user:${row?.uploader ?? row?.owner ?? 0}`;
 }
 
+/**
+ * What the judge compares a reading with (docs/ocr.md "Judge"): the owner's name, his licenses with their cycles
+ * (the CE ledger's cyclesOf), the active catalogue (only the columns it needs) and the office's date.
+ */
+export async function judgeContextOf(db: DbOrTx, ownerId: number): Promise<JudgeContext> {
+  const [owner] = await db
+    .select({ user_id: users.user_id, first_name: users.first_name, last_name: users.last_name })
+    .from(users)
+    .where(eq(users.user_id, ownerId));
+  const owned = await db.select().from(licenses).where(eq(licenses.user_id, ownerId)).orderBy(asc(licenses.license_id));
+  const closed = owned.length
+    ? await db
+        .select()
+        .from(licenseCycles)
+        .where(
+          inArray(
+            licenseCycles.license_id,
+            owned.map((l) => l.license_id),
+          ),
+        )
+        .orderBy(asc(licenseCycles.start_date), asc(licenseCycles.cycle_id))
+    : [];
+  const catalogue = await db
+    .select({
+      course_id: courses.course_id,
+      course_name: courses.course_name,
+      provider: courses.provider,
+      ce_hours: courses.ce_hours,
+      school_id: courses.school_id,
+      approval_number: courses.approval_number,
+      approval_state: courses.approval_state,
+    })
+    .from(courses)
+    .where(eq(courses.is_active, true))
+    .orderBy(asc(courses.course_id));
+  return {
+    today: today(),
+    owner: {
+      user_id: ownerId,
+      first_name: owner?.first_name ?? '',
+      last_name: owner?.last_name ?? '',
+      licenses: owned.map((l) => ({
+        license_id: l.license_id,
+        license_number: l.license_number,
+        state: l.state,
+        license_type: l.license_type,
+        status: l.status,
+        issue_date: l.issue_date,
+        expiration_date: l.expiration_date,
+        cycles: cyclesOf(
+          l,
+          closed.filter((c) => c.license_id === l.license_id),
+        ).map(({ start_date, end_date, counts_from }) => ({ start_date, end_date, counts_from })),
+      })),
+    },
+    catalogue,
+  };
+}
+
+/** The stored extraction: the reading and what the judge made of it against the owner and the catalogue. */
+export async function judgeStored(db: DbOrTx, reading: CertificateReading, ownerId: number): Promise<CertificateExtraction> {
+  const { kind: _kind, fields: _fields, courses: _courses, ...how } = reading;
+  return { ...how, ...judgeReading(reading, await judgeContextOf(db, ownerId)) };
+}
+
 async function extract(db: Db, versionId: number, read: () => Promise<Buffer>): Promise<void> {
+  const startedIn = generation;
   let extraction: CertificateExtraction | null = null;
   let error: string | null = null;
   try {
@@ -118,21 +186,23 @@ async function extract(db: Db, versionId: number, read: () => Promise<Buffer>): 
       .innerJoin(documents, eq(documents.document_id, documentVersions.document_id))
       .where(eq(documentVersions.version_id, versionId));
     if (!row) return; // deleted meanwhile
-    const reading = await reader.run(
-      'read',
-      await read(),
-      row.mime,
-      extractionLimits.readMs,
-      LIMIT_MESSAGES.timedOut(extractionLimits.readMs),
-    );
+    const bytes = await read();
+    if (startedIn !== generation) return; // the server is closing: the row stays pending, read again at the next start
+    const reading = await reader.run('read', bytes, row.mime, extractionLimits.readMs, LIMIT_MESSAGES.timedOut(extractionLimits.readMs));
     if (!reading) throw new AppError('BAD_REQUEST', EXTRACTION_MESSAGES.unreadable);
-    const suggestion = await matchCertificate(db, reading.fields, row.owner);
-    extraction = { ...reading, suggestion };
+    const judged = certificateExtractionSchema.safeParse(await judgeStored(db, reading, row.owner));
+    // What is stored always parses (a stored reading that does not is read again when opened, certificates.service.ts).
+    if (!judged.success) {
+      console.error(`extraction of document version ${versionId}: the judged reading does not fit its schema:`, judged.error.message);
+      throw new AppError('BAD_REQUEST', EXTRACTION_MESSAGES.unreadable);
+    }
+    extraction = judged.data;
   } catch (err) {
-    if (stopping) return; // stopped by the server's close: the row stays pending, read again at the next start
+    if (startedIn !== generation) return; // stopped by the server's close: the row stays pending, read again at the next start
     if (!(err instanceof AppError)) console.error(`extraction of document version ${versionId} failed:`, err);
     error = err instanceof AppError ? err.message : EXTRACTION_MESSAGES.unreadable;
   }
+  if (startedIn !== generation) return;
   await db.transaction(async (tx) => {
     await tx
       .update(documentVersions)
@@ -178,29 +248,17 @@ export async function extractionsSettled(): Promise<void> {
 }
 
 /**
- * The app's close (and tests' afterAll): drops the readings not started (their versions stay pending, read again
- * at the next start), gives the reading in progress extractionLimits.shutdownGraceMs to finish, then stops the
- * reader's threads (a reading cut short stays pending too). Readings queued afterwards run as usual.
+ * The app's close (and tests' afterAll): abandons the reading in progress at once (its thread is stopped) and drops
+ * the readings not started; their versions stay pending and are read again at the next start
+ * (requeuePendingExtractions). Readings queued afterwards run as usual.
  */
 export async function stopExtraction(): Promise<void> {
   generation++;
   for (const jobs of lanes.values()) for (let i = 0; i < jobs.length; i++) finished();
   lanes.clear();
   const current = running;
-  if (current) {
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = await Promise.race([
-      current.then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), extractionLimits.shutdownGraceMs))),
-    ]);
-    clearTimeout(timer);
-    if (graceOver) {
-      stopping = true;
-      await reader.stop();
-      await current;
-      stopping = false;
-    }
-  }
+  await reader.stop();
+  if (current) await current;
   await extractionsSettled();
   await Promise.all([reader.stop(), checker.stop(), stopOcr()]);
 }

@@ -1,120 +1,149 @@
 /**
- * matchCertificate: the completion a certificate suggests (docs/ocr.md). The course: the active course of the
- * catalogue whose name is most like the name read (normalised tokens and letter pairs, so OCR slips still
- * match), nudged by the provider; the license: the owner's license with the number read, else the owner's
- * only Active license, else none.
+ * Matching what a certificate prints against the catalogue (docs/ocr.md "Judge"): pure functions, no database.
+ * Names are compared word by word after normalisation (lower case, accents and punctuation removed, stop words such
+ * as "the", "course", "hours" dropped), a word matching another with one OCR slip ("Updale", "Lavv", "Fa1r"), and
+ * the words that tell editions apart (numbers, years, roman numerals: "Legal Update I" and "II") must agree.
  */
-import { eq } from 'drizzle-orm';
-import type { CertificateFields, CompletionSuggestion } from '@lm/shared';
-import type { DbOrTx } from '../../../db/client.ts';
-import { courses, licenses } from '../../../db/schema/index.ts';
 
-const STOP = new Set(['the', 'a', 'an', 'of', 'and', 'for', 'in', 'to', 'on', 'course', 'ce', 'hour', 'hours', 'hr', 'hrs']);
+const STOP = new Set(['the', 'a', 'an', 'of', 'and', 'for', 'in', 'to', 'on', 'course', 'ce', 'hour', 'hours', 'hr', 'hrs', '&']);
+const ROMAN = new Set(['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x']);
+
+/** Lower case, no accents, OCR's "vv" as "w", letters and digits only. */
+function plain(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/vv/g, 'w')
+    .replace(/[^a-z0-9\s&]/g, ' ');
+}
+
+/** A word's letters with OCR's digit slips inside a word repaired (1 → i, 0 → o, 5 → s). */
+function repairWord(w: string): string {
+  return /[a-z]/.test(w) && /\d/.test(w) && !/^\d+(st|nd|rd|th)$/.test(w) ? w.replace(/1/g, 'i').replace(/0/g, 'o').replace(/5/g, 's') : w;
+}
 
 export function tokens(s: string): string[] {
-  return s
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9\s]/g, ' ')
+  return plain(s)
     .split(/\s+/)
+    .map(repairWord)
     .filter((t) => t && !STOP.has(t));
 }
 
-function bigrams(s: string): Map<string, number> {
-  const m = new Map<string, number>();
-  const t = ` ${s} `;
-  for (let i = 0; i < t.length - 1; i++) {
-    const g = t.slice(i, i + 2);
-    m.set(g, (m.get(g) ?? 0) + 1);
+/** Words that tell editions or parts apart: numbers, years, roman numerals. */
+const isEdition = (t: string) => /^\d+$/.test(t) || ROMAN.has(t);
+
+function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
   }
-  return m;
+  return prev[b.length]!;
 }
 
-function dice(a: Map<string, number>, b: Map<string, number>): number {
-  let both = 0;
-  let total = 0;
-  for (const [g, n] of a) {
-    both += Math.min(n, b.get(g) ?? 0);
-    total += n;
-  }
-  for (const n of b.values()) total += n;
-  return total === 0 ? 0 : (2 * both) / total;
+/** How much two words agree: 1 equal, 0.8 one slip apart (words of 4 letters or more), else 0. */
+function wordMatch(a: string, b: string): number {
+  if (a === b) return 1;
+  if (isEdition(a) || isEdition(b)) return 0;
+  if (Math.min(a.length, b.length) >= 4 && levenshtein(a, b) <= (Math.max(a.length, b.length) >= 8 ? 2 : 1)) return 0.8;
+  return 0;
 }
 
-/** 0..1: the mean of the token overlap (Dice) and the letter-pair overlap of the normalised names. */
+/**
+ * 0..1: how alike two names are. Each word of the shorter is paired with its best match in the other (Dice over
+ * words, a slip counting 0.8); editions that differ on both sides ("2025" and "2026", "I" and "II") halve it.
+ */
 export function similarity(a: string, b: string): number {
-  const ta = tokens(a);
-  const tb = tokens(b);
+  const ta = [...new Set(tokens(a))];
+  const tb = [...new Set(tokens(b))];
   if (!ta.length || !tb.length) return 0;
-  const setB = new Set(tb);
-  const common = new Set(ta.filter((t) => setB.has(t))).size;
-  const tokenDice = (2 * common) / (new Set(ta).size + setB.size);
-  const letters = dice(bigrams(ta.join(' ')), bigrams(tb.join(' ')));
-  return (tokenDice + letters) / 2;
-}
-
-/** A course is suggested only when the names are at least this alike. */
-export const COURSE_MATCH_MIN = 0.5;
-
-const normNumber = (s: string) => s.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
-
-export interface CatalogueCourse {
-  course_id: number;
-  course_name: string;
-  provider: string;
-  ce_hours: number;
-}
-
-/** The catalogue course most like the certificate's (null under COURSE_MATCH_MIN), with its score. */
-export function bestCourse<C extends CatalogueCourse>(fields: CertificateFields, catalogue: C[]): { course: C | null; score: number } {
-  const read = fields.course_name.value;
-  let course: C | null = null;
-  let best = 0;
-  if (!read) return { course, score: 0 };
-  for (const c of catalogue) {
-    let s = similarity(read, c.course_name);
-    // The provider breaks near ties and lifts a close name; it never makes a poor name match.
-    if (fields.provider.value && s >= 0.35) s = Math.min(1, s + 0.1 * (similarity(fields.provider.value, c.provider) - 0.5));
-    if (fields.hours.value !== null && Math.abs(fields.hours.value - c.ce_hours) < 0.01) s = Math.min(1, s + 0.02);
-    if (s > best || (s === best && course && c.course_id < course.course_id)) {
-      best = s;
-      course = c;
+  const used = new Set<number>();
+  let matched = 0;
+  for (const w of ta) {
+    let best = 0;
+    let at = -1;
+    tb.forEach((v, i) => {
+      if (used.has(i)) return;
+      const m = wordMatch(w, v);
+      if (m > best) {
+        best = m;
+        at = i;
+      }
+    });
+    if (at >= 0) {
+      used.add(at);
+      matched += best;
     }
   }
-  return best < COURSE_MATCH_MIN ? { course: null, score: best } : { course, score: best };
+  let score = (2 * matched) / (ta.length + tb.length);
+  const ea = ta.filter(isEdition);
+  const eb = tb.filter(isEdition);
+  if (ea.length && eb.length && (ea.some((e) => !eb.includes(e)) || eb.some((e) => !ea.includes(e)))) score /= 2;
+  return score;
 }
 
-export async function matchCertificate(db: DbOrTx, fields: CertificateFields, ownerId: number): Promise<CompletionSuggestion> {
-  const catalogue = fields.course_name.value
-    ? await db
-        .select({ course_id: courses.course_id, course_name: courses.course_name, provider: courses.provider, ce_hours: courses.ce_hours })
-        .from(courses)
-        .where(eq(courses.is_active, true))
-    : [];
-  const { course, score: courseMatch } = bestCourse(fields, catalogue);
-
-  const owned = await db
-    .select({ license_id: licenses.license_id, license_number: licenses.license_number, status: licenses.status })
-    .from(licenses)
-    .where(eq(licenses.user_id, ownerId));
-  const number = fields.license_number.value ? normNumber(fields.license_number.value) : null;
-  const active = owned.filter((l) => l.status === 'Active');
-  const license =
-    (number ? owned.find((l) => normNumber(l.license_number) === number) : undefined) ?? (active.length === 1 ? active[0]! : null);
-
-  // The hours cannot exceed the course's (the completion's rule), so a larger reading is capped at them.
-  const hours =
-    fields.hours.value !== null && course
-      ? Math.min(fields.hours.value, course.ce_hours)
-      : (fields.hours.value ?? course?.ce_hours ?? null);
-  return {
-    course_id: course?.course_id ?? null,
-    course_name: course?.course_name ?? null,
-    course_match: Math.round(courseMatch * 100) / 100,
-    license_id: license?.license_id ?? null,
-    license_number: license?.license_number ?? null,
-    user_id: ownerId,
-    hours,
-    completion_date: fields.completion_date.value,
-  };
+/**
+ * 0.85 when the name read begins with the whole catalogue name of at least three words and goes on ("Contract Law
+ * Update 2026 Approved for continuing education credit by ...", a title read with the line after it), else 0. Not
+ * the same name, so it needs another agreement like any look-alike.
+ */
+export function startsWithName(read: string, catalogue: string): number {
+  const r = tokens(read);
+  const c = tokens(catalogue);
+  return c.length >= 3 && r.length > c.length && c.every((t, i) => r[i] === t) ? 0.85 : 0;
 }
+
+/** The same name once normalised (case, punctuation, stop words, OCR's digit slips). */
+export function sameName(a: string, b: string): boolean {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  return ta.length > 0 && ta.join(' ') === tb.join(' ');
+}
+
+/** Letters and digits only, upper case: "CE-4471" and "ce 4471" are one number. */
+export const normNumber = (s: string) => s.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+
+/**
+ * Two printed numbers (approval or license numbers) are the same: equal once normalised, or one is the other with
+ * a prefix ("TREC 0012-345" printed as "0012-345") when the shorter has at least 5 characters and a digit.
+ */
+export function sameNumber(a: string, b: string): boolean {
+  const x = normNumber(a);
+  const y = normNumber(b);
+  if (!x || !y) return false;
+  if (x === y) return true;
+  const [short, long] = x.length < y.length ? [x, y] : [y, x];
+  return short.length >= 5 && /\d/.test(short) && long.endsWith(short);
+}
+
+/** Providers agree: the same once normalised, one contains the other ("Realty Academy of Texas, LLC"), or alike. */
+export function providerAgrees(read: string, catalogue: string): boolean {
+  const a = tokens(read).join(' ');
+  const b = tokens(catalogue).join(' ');
+  if (!a || !b) return false;
+  if (a === b || ` ${b} `.includes(` ${a} `) || ` ${a} `.includes(` ${b} `)) return true;
+  return similarity(read, catalogue) >= 0.8;
+}
+
+/**
+ * The provider as the catalogue names it: the same words once normalised, a leading "The" and a company suffix
+ * (Inc, LLC, Ltd, Co) aside. Stricter than providerAgrees: a green value is the provider itself, not a near miss.
+ */
+export function sameProvider(read: string, catalogue: string): boolean {
+  const words = (s: string) =>
+    tokens(s)
+      .filter((t) => !['inc', 'llc', 'ltd', 'co', 'corp'].includes(t))
+      .join(' ');
+  return words(read) !== '' && words(read) === words(catalogue);
+}
+
+/** Providers clearly differ (a veto on a name match): little in common. */
+export function providerDiffers(read: string, catalogue: string): boolean {
+  return !providerAgrees(read, catalogue) && similarity(read, catalogue) < 0.4;
+}
+
+/** A name this alike (and not the same) is a candidate only when something else agrees. */
+export const COURSE_NAME_MIN = 0.8;

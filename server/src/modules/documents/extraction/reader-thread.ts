@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { EXTRACTION_MESSAGES } from '@lm/shared';
 import { badRequest, type AppError } from '../../../base/errors.ts';
-import type { CertificateReading } from './reader.ts';
+import type { CertificateReading } from './reading.ts';
 import { LIMIT_MESSAGES, READER_HEAP_MB } from './limits.ts';
 
 /** The built server (one .mjs bundle per entry, scripts/build.mjs) or the TypeScript source, run through tsx. */
