@@ -49,8 +49,8 @@ export default defineConfig({
           environment: 'jsdom',
           isolate: false,
           setupFiles: ['client/src/test/setup.ts'],
-          // A guard against a hung render, not a speed target: in CI these renders share the two cores with the
-          // browser suite running beside them (.ci/run), where Vitest's 5 s default was once too short.
+          // A guard against a hung render, not a speed target: on a machine busy with other work Vitest's 5 s
+          // default was once too short for a render with a menu.
           testTimeout: 20_000,
         },
       },
