@@ -122,6 +122,9 @@ interface Values extends Record<string, unknown> {
 
 const id = (v: string | null) => (v ? Number(v) : undefined);
 
+/** The paths of a completion's inputs; an error on any other path is shown above the submit button. */
+const INPUT_NAMES = new Set(['course_id', 'license_id', 'hours', 'completion_date']);
+
 function toInput(v: Values) {
   return {
     course_id: id(v.course_id),
@@ -232,6 +235,7 @@ function RecordCompletionForm({ documentId, extraction }: { documentId: number; 
   const choices = useChoices(s.user_id);
   const record = useRecordFromCertificate();
   const [recorded, setRecorded] = useState(false);
+  const [invalid, setInvalid] = useState<string[]>([]);
   const form = useSchemaForm({ schema: certificateCompletionInput, initialValues: valuesOf(s), toInput });
   useEffect(() => {
     form.setValues(valuesOf(s));
@@ -242,8 +246,16 @@ function RecordCompletionForm({ documentId, extraction }: { documentId: number; 
 
   if (recorded) return <Recorded text={EXTRACTION_STRINGS.recorded} />;
 
-  const submit = form.onSubmit((body) =>
-    record.mutate({ id: documentId, ...body }, { onSuccess: () => setRecorded(true), onError: (err) => showServerErrors(form, err) }),
+  const submit = form.onSubmit(
+    (body) =>
+      record.mutate({ id: documentId, ...body }, { onSuccess: () => setRecorded(true), onError: (err) => showServerErrors(form, err) }),
+    // An error on no input of its own is said above the button, never swallowed.
+    (errors) =>
+      setInvalid(
+        Object.entries(errors)
+          .filter(([k]) => !INPUT_NAMES.has(k))
+          .map(([, v]) => String(v)),
+      ),
   );
   return (
     <form onSubmit={submit} noValidate aria-label="Record completion">
@@ -255,6 +267,11 @@ function RecordCompletionForm({ documentId, extraction }: { documentId: number; 
           Check the values read from the certificate. The completion waits for a reviewer&apos;s approval.
         </Text>
         <CompletionInputs input={(k) => form.getInputProps(k)} suggestion={s} fields={extraction.fields} choices={choices} />
+        {invalid.length > 0 && (
+          <Alert color="red" role="alert">
+            {invalid.join('; ')}
+          </Alert>
+        )}
         <Group justify="flex-end">
           <Button type="submit" loading={record.isPending}>
             Record completion
@@ -279,6 +296,7 @@ function TranscriptForm({ documentId, extraction }: { documentId: number; extrac
   const recordAll = useRecordAllFromCertificate();
   const recordOne = useRecordFromCertificate();
   const [recorded, setRecorded] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<string[]>([]);
   const initial = (): TranscriptValues => ({ entries: courses.map((c) => valuesOf(c.suggestion)) });
   const form = useSchemaForm({
     schema: certificateCompletionsInput,
@@ -293,11 +311,19 @@ function TranscriptForm({ documentId, extraction }: { documentId: number; extrac
 
   if (recorded) return <Recorded text={recorded} />;
 
-  const submitAll = form.onSubmit((body) =>
-    recordAll.mutate(
-      { id: documentId, ...body },
-      { onSuccess: () => setRecorded(EXTRACTION_STRINGS.recordedAll), onError: (err) => showServerErrors(form, err) },
-    ),
+  const submitAll = form.onSubmit(
+    (body) =>
+      recordAll.mutate(
+        { id: documentId, ...body },
+        { onSuccess: () => setRecorded(EXTRACTION_STRINGS.recordedAll), onError: (err) => showServerErrors(form, err) },
+      ),
+    // An error on no input of its own (the list as a whole) is said above the button, never swallowed.
+    (errors) =>
+      setInvalid(
+        Object.entries(errors)
+          .filter(([k]) => !/^entries\.\d+\./.test(k))
+          .map(([, v]) => String(v)),
+      ),
   );
   const submitOne = (i: number) => {
     const input = toInput(form.getValues().entries[i]!);
@@ -351,6 +377,11 @@ function TranscriptForm({ documentId, extraction }: { documentId: number; extrac
             </Stack>
           </Paper>
         ))}
+        {invalid.length > 0 && (
+          <Alert color="red" role="alert">
+            {invalid.join('; ')}
+          </Alert>
+        )}
         <Group justify="flex-end">
           <Button type="submit" loading={recordAll.isPending} disabled={recordOne.isPending}>
             {EXTRACTION_STRINGS.recordAll}
