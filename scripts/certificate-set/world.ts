@@ -6,17 +6,12 @@
  * this is the measurement, not a mirror of it.
  */
 
+import type { JudgeContext } from '../../server/src/modules/documents/extraction/judge.ts';
+
 export const TODAY = '2026-11-28';
 
-export interface CatalogueCourse {
-  course_id: number;
-  course_name: string;
-  provider: string;
-  ce_hours: number;
-  school_id: number | null;
-  approval_number: string | null;
-  approval_state: string | null;
-}
+/** A course as the judge sees the catalogue (the set's catalogue is written in the judge's own terms). */
+export type CatalogueCourse = JudgeContext['catalogue'][number];
 
 export interface License {
   license_id: number;
