@@ -6,22 +6,15 @@
  * this is the measurement, not a mirror of it.
  */
 
-import type { JudgeContext } from '../../server/src/modules/documents/extraction/judge.ts';
+import type { JudgeContext, JudgeLicense } from '../../server/src/modules/documents/extraction/judge.ts';
 
 export const TODAY = '2026-11-28';
 
 /** A course as the judge sees the catalogue (the set's catalogue is written in the judge's own terms). */
 export type CatalogueCourse = JudgeContext['catalogue'][number];
 
-export interface License {
-  license_id: number;
-  license_number: string;
-  state: string;
-  license_type: string;
-  status: string;
-  issue_date: string | null;
-  expiration_date: string;
-}
+/** A license as the judge sees it (its ledger cycles left out: the judge then takes issue to expiration). */
+export type License = JudgeLicense;
 
 export interface Owner {
   user_id: number;
