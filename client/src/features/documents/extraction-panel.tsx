@@ -56,7 +56,7 @@ function CheckBadge({ field }: { field: CertificateField }) {
         ? EXTRACTION_STRINGS.checkThis
         : EXTRACTION_STRINGS.notFound;
   return (
-    <Badge color={fieldCheckColor(field.check)} variant="filled" autoContrast style={{ flexShrink: 0, overflow: 'visible' }}>
+    <Badge color={fieldCheckColor(field.check)} variant="filled" style={{ flexShrink: 0, overflow: 'visible' }}>
       {label}
     </Badge>
   );
