@@ -16,6 +16,7 @@ import crypto from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { complianceOf, licenseStatusOn, localDateString, type LicenseStatus, type TopicMissing } from '@lm/shared';
 
 type Row = Record<string, unknown>;
 
@@ -27,7 +28,7 @@ interface Store {
   close(): Promise<void>;
 }
 
-const LICENSE_COLUMNS = `"licenses"."license_id", "licenses"."user_id", "users"."first_name", "users"."last_name", "licenses"."license_number", "licenses"."state", "licenses"."license_type", "licenses"."issue_date", "licenses"."expiration_date", "licenses"."status", "licenses"."ce_hours_required", "licenses"."ce_hours_completed", "licenses"."cycle_start_date", "licenses"."renewed_at", "licenses"."created_at", "licenses"."updated_at"`;
+const LICENSE_COLUMNS = `"licenses"."license_id", "licenses"."user_id", "users"."first_name", "users"."last_name", "licenses"."license_number", "licenses"."state", "licenses"."license_type", "licenses"."issue_date", "licenses"."expiration_date", "licenses"."status", "licenses"."ce_hours_required", "licenses"."ce_hours_completed", "licenses"."cycle_start_date", "licenses"."renewed_at", "licenses"."created_at", "licenses"."updated_at", "licenses"."ce_topics_missing"`;
 
 /** The product's statements, as Drizzle sends them (placeholders `?`; numbered for PostgreSQL; the page LIMIT as
  * db/sql.ts limitPlaceholder writes it). */
@@ -200,12 +201,37 @@ function paging(req: FastifyRequest, trpc: boolean): { limit: number; offset: nu
   return { limit, offset: (page - 1) * limit };
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => localDateString();
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const ROLE_NAMES: Record<number, string> = { 1: 'Admin', 2: 'Broker', 3: 'Agent', 4: 'School' };
 
+/**
+ * A license as the product answers it, on the office's date: the status it reads as and its compliance judgement,
+ * from the same shared rules (the answer is the same, so the work is the same).
+ */
+function asLicense(row: Row | undefined, day = localDateString()): Row | undefined {
+  if (!row) return row;
+  const stored = row.ce_topics_missing;
+  const topics = (typeof stored === 'string' ? JSON.parse(stored) : (stored ?? [])) as TopicMissing[];
+  delete row.ce_topics_missing;
+  row.compliance = complianceOf(
+    {
+      expiration_date: row.expiration_date as string,
+      ce_hours_required: row.ce_hours_required as number,
+      ce_hours_completed: row.ce_hours_completed as number,
+      ce_topics_missing: topics,
+    },
+    day,
+  );
+  row.status = licenseStatusOn(row.status as LicenseStatus, row.expiration_date as string, day);
+  return row;
+}
+
 const reads = {
-  licenses: async (limit: number, offset: number) => store.all('licenses', [limit, offset]),
+  licenses: async (limit: number, offset: number) => {
+    const day = localDateString();
+    return (await store.all('licenses', [limit, offset])).map((r) => asLicense(r, day));
+  },
   users: async (limit: number, offset: number) => {
     const [counted] = await store.all('usersCount', []);
     const rows = await store.all('users', [limit, offset]);
@@ -293,7 +319,7 @@ app.post('/api/licenses', async (req) => {
       now,
     ]);
     await run('insertAudit', auditValues(user.user_id, req.ip, 'create', row!.license_id as number, null, row));
-    return (await run('licenseWithHolder', [row!.license_id]))[0];
+    return asLicense((await run('licenseWithHolder', [row!.license_id]))[0]);
   });
 });
 
@@ -307,7 +333,7 @@ app.put<{ Params: { id: string } }>('/api/licenses/:id', async (req, reply: Fast
     if (!old) return undefined;
     const [next] = await run('updateStatus', [b.status, new Date().toISOString(), id]);
     await run('insertAudit', auditValues(user.user_id, req.ip, 'update', id, old, next));
-    return (await run('licenseWithHolder', [id]))[0];
+    return asLicense((await run('licenseWithHolder', [id]))[0]);
   });
   if (!out) return reply.code(404).send({ error: 'License not found', code: 'NOT_FOUND' });
   return out;
