@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { createLicense, createUser, uid } from './fixtures/data.ts';
-import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
+import { atPhoneWidth, card, cards, expectInView, phoneShot } from './fixtures/phone.ts';
 
 /**
  * A fresh Admin whose own audit trail is exactly: 1 login, 1 license create, 26 license updates,
@@ -145,7 +145,8 @@ test('at phone width: the audit log, the delivery history, the templates, the ba
 
   await atPhoneWidth(page);
   await signIn(page, 'admin', '/audit');
-  const auditRows = page.locator('table tbody tr');
+  // Below 600 px the lists' rows are cards.
+  const auditRows = cards(page);
   await expect(auditRows.first()).toBeVisible();
   await expectInView(auditRows.first().getByRole('button', { name: /View log/ }));
   await phoneShot(page, testInfo, 'audit-list');
@@ -157,12 +158,12 @@ test('at phone width: the audit log, the delivery history, the templates, the ba
   await page.keyboard.press('Escape');
 
   await page.goto('/notification-management');
-  const templateRows = page.locator('table tbody tr');
+  const templateRows = cards(page);
   await expect(templateRows.first()).toBeVisible();
   await expectInView(templateRows.first().getByRole('button', { name: /^Actions for template/ }));
   await phoneShot(page, testInfo, 'notification-templates');
   await page.getByRole('tab', { name: 'Delivery History' }).click();
-  const historyRow = page.locator('table tbody tr').filter({ hasText: recipient });
+  const historyRow = card(page, recipient);
   await expect(historyRow).toBeVisible();
   await expectInView(historyRow.getByRole('button', { name: /^View notification/ }));
   await phoneShot(page, testInfo, 'notification-history');
@@ -172,7 +173,7 @@ test('at phone width: the audit log, the delivery history, the templates, the ba
   await page.keyboard.press('Escape');
 
   await page.goto('/backup-restore');
-  const backupRow = page.locator('table tbody tr').first();
+  const backupRow = cards(page).first();
   await expect(backupRow).toBeVisible();
   await expectInView(backupRow.getByRole('button', { name: /^Delete / }));
   await phoneShot(page, testInfo, 'backups');

@@ -116,7 +116,8 @@ test('Broker and School see their own sidebars', async ({ page, browser }) => {
 test('an unknown path for a signed-in user goes to the dashboard', async ({ page }) => {
   await signIn(page, 'school', '/definitely-not-a-page');
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByText('Welcome back, Sam!')).toBeVisible();
+  // A School is greeted by its whole name (docs/decisions.md "Dashboards: every figure a way in").
+  await expect(page.getByText('Welcome back, Sam School!')).toBeVisible();
 });
 
 test('the dark theme toggle persists across reloads', async ({ page }) => {
@@ -134,6 +135,11 @@ test('every screen loads under the Content Security Policy without errors', asyn
     if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(msg.text());
   });
   page.on('pageerror', (err) => problems.push(err.message));
+  // Violations the page caught itself (Zod's eval probe, client/src/lib/zod-config.ts) are reported too, without a
+  // console line: DevTools lists them as issues (Lighthouse best practices).
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`Refused to: CSP ${e.violatedDirective} ${e.blockedURI}`));
+  });
   await signIn(page, 'admin');
   for (const path of [
     '/users',

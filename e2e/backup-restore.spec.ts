@@ -59,6 +59,15 @@ test('Admin creates, downloads, uploads, restores and deletes a backup', { lock:
   for (const g of groups) await modal.getByRole('checkbox', { name: g }).uncheck();
   await expect(modal.getByText('Select at least one kind of data to restore')).toBeVisible();
   await expect(modal.getByRole('button', { name: 'Restore' })).toBeDisabled();
+  // Each group says what it holds; one that holds more than its name says asks again (Back returns to the choice).
+  await expect(modal.getByText('Contains licenses, renewals, CE rules, CE adjustments')).toBeVisible();
+  await modal.getByRole('checkbox', { name: 'Licenses' }).check();
+  await modal.getByRole('button', { name: 'Restore' }).click();
+  await expect(modal.getByRole('alert').filter({ hasText: 'Also restored' })).toContainText(
+    'Restoring Licenses also rolls back CE rules and CE adjustments to this backup. Restore anyway?',
+  );
+  await modal.getByRole('button', { name: 'Back' }).click();
+  await modal.getByRole('checkbox', { name: 'Licenses' }).uncheck();
   await modal.getByRole('checkbox', { name: 'System settings' }).check();
   await modal.getByRole('button', { name: 'Restore' }).click();
   await expect(page.getByText('Backup restored successfully!')).toBeVisible();

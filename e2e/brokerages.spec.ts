@@ -2,7 +2,7 @@ import { expect as baseExpect, test, type APIRequestContext, type Page } from '@
 import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { createBrokerage, uid } from './fixtures/data.ts';
-import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
+import { atPhoneWidth, cards, expectInView, phoneShot } from './fixtures/phone.ts';
 import { E2E_BROKERAGE } from './fixtures/users.ts';
 import { rows, searchList } from './fixtures/ui.ts';
 
@@ -132,7 +132,8 @@ test('at phone width an Admin opens the list and edits a brokerage; its phone st
   await atPhoneWidth(page);
   await signIn(page, 'admin', '/brokerages');
   await expect(page.getByRole('heading', { name: 'Brokerage Management' })).toBeVisible({ timeout: 20_000 });
-  await expect(rows(page).first()).toBeVisible();
+  // Below 600 px the list's rows are cards.
+  await expect(cards(page).first()).toBeVisible();
   await phoneShot(page, testInfo, 'brokerages-list');
 
   await page.getByRole('button', { name: 'Add Brokerage' }).click();
@@ -141,8 +142,8 @@ test('at phone width an Admin opens the list and edits a brokerage; its phone st
   await add.getByRole('button', { name: 'Create Brokerage' }).click();
   await expect(add).toBeHidden();
   await search(page, name);
-  await expect(rows(page)).toHaveCount(1);
-  const edit = rows(page)
+  await expect(cards(page)).toHaveCount(1);
+  const edit = cards(page)
     .first()
     .getByRole('button', { name: `Edit ${name}` });
   await expectInView(edit);
@@ -151,7 +152,7 @@ test('at phone width an Admin opens the list and edits a brokerage; its phone st
   await dialog.getByLabel('Phone').fill('+1 (555) 010-7788 ext. 1234');
   await dialog.getByRole('button', { name: 'Update Brokerage' }).click();
   await expect(page.getByText('Brokerage updated successfully!')).toBeVisible();
-  const phone = rows(page).first().getByText('+1 (555) 010-7788 ext. 1234');
+  const phone = cards(page).first().getByText('+1 (555) 010-7788 ext. 1234');
   await expect(phone).toBeVisible();
   // One line: the number's text lays out as a single line box.
   const lines = await phone.evaluate((el) => {

@@ -5,6 +5,7 @@ import { apiAs, type Api } from './fixtures/api.ts';
 import { signIn, type Who } from './fixtures/auth.ts';
 import { createCourse, createLicense, ensureCeRule, myId, uid } from './fixtures/data.ts';
 import { row } from './fixtures/ui.ts';
+import { shown } from './fixtures/dates.ts';
 
 // CE rules, renewals with their confirmation, the transcript drawer and course topics. The states used here
 // (WA, OR, NV, AZ) are left to this file: a rule changes what licenses of its state require.
@@ -56,18 +57,18 @@ test('Renew asks first: with CE complete it shows the new date and renews; the d
   let dialog = await openRenew(page, number);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
-  await expect(row(page, number)).toContainText(expiration);
+  await expect(row(page, number)).toContainText(shown(expiration));
 
   dialog = await openRenew(page, number);
-  await expect(dialog.getByTestId('renew-current-expiration')).toHaveText(expiration);
-  await expect(dialog.getByTestId('renew-new-expiration')).toHaveText(addYears(expiration, 2));
+  await expect(dialog.getByTestId('renew-current-expiration')).toHaveText(shown(expiration));
+  await expect(dialog.getByTestId('renew-new-expiration')).toHaveText(shown(addYears(expiration, 2)));
   await expect(dialog.getByText('4 of 4 hours')).toBeVisible();
   await expect(dialog.getByText('CE for this cycle is complete.')).toBeVisible();
   await expect(dialog.getByRole('checkbox', { name: 'Renew with CE outstanding' })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Renew', exact: true }).click();
   await expect(page.getByText('License renewed successfully!')).toBeVisible();
   await expect(dialog).toBeHidden();
-  await expect(row(page, number)).toContainText(addYears(expiration, 2));
+  await expect(row(page, number)).toContainText(shown(addYears(expiration, 2)));
   await expect(row(page, number)).toContainText('Active');
 
   await row(page, number).getByRole('cell').first().click();
@@ -75,7 +76,7 @@ test('Renew asks first: with CE complete it shows the new date and renews; the d
   await expect(drawer.getByText(`${number} · OR · Sales`)).toBeVisible();
   const closed = drawer.getByTestId('closed-cycle');
   await expect(closed).toHaveCount(1);
-  await expect(closed).toContainText(`to ${expiration}`);
+  await expect(closed).toContainText(`to ${shown(expiration)}`);
   await expect(closed).toContainText('4 of 4 hours');
   await expect(closed.getByText('Renewed with CE outstanding')).toHaveCount(0);
 });
@@ -110,7 +111,7 @@ test('Renew with CE outstanding needs the explicit second choice and is marked o
   await second.check();
   await renew.click();
   await expect(page.getByText('License renewed successfully!')).toBeVisible();
-  await expect(row(page, number)).toContainText(addYears(expiration, 2));
+  await expect(row(page, number)).toContainText(shown(addYears(expiration, 2)));
 
   // Enter on a focused row opens the transcript too.
   await row(page, number).focus();

@@ -3,7 +3,7 @@ import { apiAs, type Api } from './fixtures/api.ts';
 import { logOut, signIn, type Who } from './fixtures/auth.ts';
 import { createCourse, createLicense, ensureCeRule, myId, uid } from './fixtures/data.ts';
 import { holdRequest } from './fixtures/network.ts';
-import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
+import { atPhoneWidth, card, expectInView, phoneShot } from './fixtures/phone.ts';
 import { row } from './fixtures/ui.ts';
 
 interface Setup {
@@ -170,7 +170,8 @@ test('at phone width a School opens the Courses, CE rules and Completions lists 
 
   await atPhoneWidth(page);
   await signIn(page, 'school', '/courses');
-  const course = row(page, s.courseName);
+  // Below 600 px the lists' rows are cards.
+  const course = card(page, s.courseName);
   await expect(course).toBeVisible();
   await expect(page.getByText(/^Showing 1 to \d+ of \d+ courses$/)).toBeVisible();
   await expectInView(course.getByRole('button', { name: `Actions for ${s.courseName}` }));
@@ -186,12 +187,12 @@ test('at phone width a School opens the Courses, CE rules and Completions lists 
 
   await page.goto('/ce-rules');
   await expect(page.getByRole('heading', { name: 'State CE Rules' })).toBeVisible();
-  await expect(row(page, 'WY')).toContainText('Ethics: 3 h');
+  await expect(card(page, 'WY')).toContainText('Ethics: 3 h');
   await expect(page.getByText(/^Showing 1 to \d+ of \d+ CE rules$/)).toBeVisible();
   await phoneShot(page, testInfo, 'ce-rules-list');
 
   await openCompletions(page);
-  const r = row(page, s.courseName);
+  const r = card(page, s.courseName);
   await expect(r).toContainText('Pending');
   await expectInView(r.getByRole('button', { name: /^Actions for/ }));
   await phoneShot(page, testInfo, 'completions-list');

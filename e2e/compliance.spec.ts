@@ -3,6 +3,7 @@ import { addDays, localDateString } from '@lm/shared';
 import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { createBrokerage, createLicense, createUser, ensureCeRule, uid } from './fixtures/data.ts';
+import { shown } from './fixtures/dates.ts';
 
 // The one compliance judgement as people meet it (docs/decisions.md "Compliance"): a Broker's dashboard counts its
 // team's licenses at risk and opens the list filtered to them; an Agent sees one CE card per license with the topics
@@ -113,11 +114,11 @@ test('an Agent sees one CE card per license, the one most in need first, with th
   const first = cards.first();
   await expect(first.getByRole('heading', { name: `MT Sales · ${atRisk}` })).toBeVisible();
   await expect(first.getByTestId('compliance-badge')).toHaveText('At risk · 10 h');
-  await expect(first.getByTestId('ce-license-expiry')).toHaveText(`Expires ${addDays(TODAY, 40)} · 40 days left`);
+  await expect(first.getByTestId('ce-license-expiry')).toHaveText(`Expires ${shown(addDays(TODAY, 40))} · 40 days left`);
   await expect(first.getByText('0 of 10 hours completed')).toBeVisible();
   await expect(first.getByTestId('topics-missing').getByRole('listitem')).toHaveText(['Ethics — 3 h']);
   // 10 hours over two months (40 days, a month counted as 30 days, the last one whole).
-  await expect(first.getByTestId('ce-pace')).toHaveText(`About 5 h a month to finish by ${addDays(TODAY, 40)}`);
+  await expect(first.getByTestId('ce-pace')).toHaveText(`About 5 h a month to finish by ${shown(addDays(TODAY, 40))}`);
 
   const second = cards.nth(1);
   await expect(second.getByRole('heading', { name: `ID Sales · ${complete}` })).toBeVisible();

@@ -4,6 +4,8 @@ import { logOut, signIn, type Who } from './fixtures/auth.ts';
 import { createCourse, uid } from './fixtures/data.ts';
 import { holdRequest } from './fixtures/network.ts';
 import { row } from './fixtures/ui.ts';
+import { shown } from './fixtures/dates.ts';
+import { localDateString } from '@lm/shared';
 
 /**
  * Types `text` into a formatted number input key by key, each key sent once the input shows the digits typed so
@@ -77,7 +79,7 @@ test('Admin adds, edits and deletes a course with the modal, badges, validation 
   await expect(r).toContainText('2.5');
   await expect(r.getByText('Online')).toBeVisible();
   await expect(r.getByText('Active')).toBeVisible();
-  await expect(r).toContainText(new Date().toLocaleDateString('en-US'));
+  await expect(r).toContainText(shown(localDateString()));
 
   await r.getByRole('button', { name: `Actions for ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();

@@ -1,11 +1,13 @@
 import { expect, test } from '@playwright/test';
+import { addDays, localDateString } from '@lm/shared';
 import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { createLicense, createUser, uid } from './fixtures/data.ts';
 import { E2E_USERS } from './fixtures/users.ts';
+import { shown } from './fixtures/dates.ts';
 
-/** The server's calendar (e2e runs it with TZ=UTC). */
-const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+/** The server's calendar: the specs run in its time zone (TZ, e2e/playwright.config.ts). */
+const dayFromNow = (days: number) => addDays(localDateString(), days);
 
 test('Admin sees the greeting, its eight stat cards (each a link), Recent Activity and Expiring Licenses (default 90 days)', async ({
   page,
@@ -80,7 +82,7 @@ test('an Agent sees its cards, a CE card per license, and expiring licenses by w
   await expect(cards.first()).toContainText(`TX Sales · ${soon}`);
   await expect(cards.first().getByText('6 of 24 hours completed')).toBeVisible();
   await expect(cards.first().getByTestId('compliance-badge')).toHaveText('At risk · 18 h');
-  await expect(cards.first().getByTestId('ce-license-expiry')).toHaveText(`Expires ${dayFromNow(10)} · 10 days left`);
+  await expect(cards.first().getByTestId('ce-license-expiry')).toHaveText(`Expires ${shown(dayFromNow(10))} · 10 days left`);
   await expect(cards.nth(1)).toContainText(`CA Sales · ${later}`);
 
   const expiring = page.getByTestId('expiring-licenses');
@@ -107,18 +109,19 @@ test('an Agent sees its cards, a CE card per license, and expiring licenses by w
   await expect(activity.getByText(`License ${soon} (TX) added for Carla ${last}`)).toBeVisible();
 });
 
-test('a new School sees its cards and both empty states', async ({ page, request }) => {
+test('a new School sees its cards, greeted by its name, and both empty states (no expiring licenses: it holds none)', async ({
+  page,
+  request,
+}) => {
   const school = await createUser(await apiAs(request, 'admin'), 'School', { first_name: 'Sol' });
   await signIn(page, school);
-  for (const label of ['My Courses', 'Course Completions', 'Pending Completions']) {
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome back, Sol ${school.last_name}!`);
+  for (const label of ['Pending Completions', 'Completions This Month', 'Course Completions', 'My Courses']) {
     await expect(page.getByText(label, { exact: true })).toBeVisible();
   }
   await expect(page.getByText('No recent activity')).toBeVisible();
-  await expect(page.getByText('No licenses expiring in the next 90 days')).toBeVisible();
-  const expiring = page.getByTestId('expiring-licenses');
-  await expiring.getByRole('combobox', { name: 'Expiring within' }).click();
-  await page.getByRole('option', { name: '30 days' }).click();
-  await expect(page.getByText('No licenses expiring in the next 30 days')).toBeVisible();
+  await expect(page.getByTestId('pending-approvals').getByText('No completions waiting for your approval')).toBeVisible();
+  await expect(page.getByTestId('expiring-licenses')).toHaveCount(0);
   await expect(page.getByTestId('ce-progress')).toHaveCount(0);
 });
 

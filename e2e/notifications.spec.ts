@@ -53,6 +53,14 @@ test('an Agent sees its unread notifications in the bell and the notification ce
   await page.getByRole('tab', { name: 'Preferences' }).click();
   await expect(page.getByRole('switch', { name: 'SMS for Completion approved' })).toBeDisabled();
   await expect(page.getByRole('switch', { name: 'Email for Password changed' })).toBeDisabled();
+  // An off switch says why, on the page and to a screen reader; e-mail without a mail server says it is not sent.
+  await expect(page.getByRole('switch', { name: 'SMS for Completion approved' })).toHaveAccessibleDescription(
+    /SMS is off: No SMS gateway is configured/,
+  );
+  await expect(page.getByRole('switch', { name: 'Email for Password changed' })).toHaveAccessibleDescription(
+    'Only in the notification centre',
+  );
+  await expect(page.getByTestId('pref-email-note')).toContainText('E-mail delivery is not set up on this server yet');
   const email = page.getByRole('switch', { name: 'Email for Completion approved' });
   await email.uncheck({ force: true });
   await page.getByRole('button', { name: 'Save preferences' }).click();

@@ -4,6 +4,7 @@ import { parseCsv } from '../server/test/csv.ts';
 import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { createLicense, createUser, uid } from './fixtures/data.ts';
+import { shown } from './fixtures/dates.ts';
 
 /** The browser's calendar date (the Reports filters default to the last 30 days of it). */
 function localDate(offsetDays = 0) {
@@ -37,8 +38,8 @@ test('Overview: filters with their defaults, totals, Users by Role and Licenses 
 }) => {
   await signIn(page, 'admin', '/reports');
   await expect(page.getByRole('heading', { name: 'Reports and Analytics' })).toBeVisible();
-  await expect(page.getByLabel('Start Date')).toHaveValue(localDate(-30));
-  await expect(page.getByLabel('End Date')).toHaveValue(localDate());
+  await expect(page.getByLabel('Start Date')).toHaveValue(shown(localDate(-30)));
+  await expect(page.getByLabel('End Date')).toHaveValue(shown(localDate()));
   await expect(page.getByRole('combobox', { name: 'State' })).toHaveValue('All');
   await expect(page.getByRole('combobox', { name: 'License Status' })).toHaveValue('All');
   for (const tab of ['Overview', 'License Analytics', 'User Analytics', 'Course Analytics'])

@@ -14,6 +14,8 @@ test('the settings screen shows every tab and field, and validates with the docs
   await expect(page.getByRole('button', { name: 'Save Settings' })).toBeVisible();
   await expect(page.getByLabel(/^App Name/)).not.toHaveValue('');
   await expect(page.getByLabel(/^Support Email/)).toBeVisible();
+  // How every screen writes dates (docs/decisions.md "One date language").
+  await expect(page.getByRole('combobox', { name: /^Date Format/ })).toHaveValue('MM/DD/YYYY (07/30/2026)');
 
   const fields: Record<string, RegExp[]> = {
     License: [/^Default CE Hours/, /^License Expiry Warning/, /^Auto Renewal/],

@@ -3,7 +3,7 @@ import type { RoleName } from '@lm/shared';
 import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { createLicense, createUser, e2eBrokerageId, uid } from './fixtures/data.ts';
-import { atPhoneWidth, expectInView, phoneShot } from './fixtures/phone.ts';
+import { atPhoneWidth, cards, expectInView, phoneShot } from './fixtures/phone.ts';
 import { E2E_BROKERAGE } from './fixtures/users.ts';
 import { rows, searchList } from './fixtures/ui.ts';
 
@@ -267,20 +267,21 @@ test('at phone width an Admin finds a user and opens its detail: fields, brokera
   await atPhoneWidth(page);
   await signIn(page, 'admin', '/users');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible({ timeout: 20_000 });
-  await expect(rows(page).first()).toBeVisible();
+  // Below 600 px the list's rows are cards.
+  await expect(cards(page).first()).toBeVisible();
   await phoneShot(page, testInfo, 'users-list');
 
   await search(page, tag);
-  await expect(rows(page)).toHaveCount(1);
+  await expect(cards(page)).toHaveCount(1);
   await expect(page.getByText('Showing 1 to 1 of 1 users')).toBeVisible();
-  // The row's actions stay reachable without swiping the table.
+  // The card's actions are reachable without swiping.
   await expectInView(
-    rows(page)
+    cards(page)
       .first()
       .getByRole('button', { name: `Edit Bulk ${tag}0` }),
   );
 
-  await rows(page).first().getByText(`Bulk ${tag}0`).click();
+  await cards(page).first().getByText(`Bulk ${tag}0`).click();
   const drawer = page.getByRole('dialog', { name: `Bulk ${tag}0` });
   await expect(drawer).toBeVisible();
   await expect(drawer).toContainText(`${tag.toLowerCase()}.0@e2e.test`);

@@ -1,3 +1,5 @@
+// First: no schema may be built before Zod is told not to probe eval (lib/zod-config.ts).
+import './lib/zod-config.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 // The sign-in page's stylesheets only: Mantine's base and the components it shows, layered so the app's own CSS

@@ -1149,7 +1149,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** App name, description and support contacts (no sign-in needed) */
+    /** App name, description, support contacts and the office's date format, time zone and date (no sign-in needed) */
     get: operations['settings-public'];
     put?: never;
     post?: never;
@@ -6559,6 +6559,8 @@ export interface operations {
         course_id?: number;
         user_id?: number;
         license_id?: number;
+        completed_from?: string;
+        completed_to?: string;
       };
       header?: never;
       path?: never;
@@ -6673,6 +6675,8 @@ export interface operations {
         course_id?: number;
         user_id?: number;
         license_id?: number;
+        completed_from?: string;
+        completed_to?: string;
         search?: string;
         sort?: 'name' | 'course_name' | 'license_number' | 'completion_date' | 'hours' | 'rating' | 'status' | 'note' | 'created_at';
         order?: 'asc' | 'desc';
@@ -7787,6 +7791,8 @@ export interface operations {
                 my_courses: number;
                 course_completions: number;
                 pending_completions: number;
+                completions_this_month: number;
+                month_start: string;
               };
         };
       };
@@ -7854,7 +7860,9 @@ export interface operations {
                   first_name: string;
                   last_name: string;
                   course_name: string;
-                  status: string;
+                  /** @enum {string} */
+                  status: 'Pending' | 'Approved' | 'Rejected';
+                  completion_date: string;
                 };
               }
             | {
@@ -7877,6 +7885,8 @@ export interface operations {
                   last_name: string;
                   amount: number;
                   payment_type: string;
+                  /** @enum {string} */
+                  status: 'Completed' | 'Pending' | 'Failed' | 'Refunded';
                 };
               }
           )[];
@@ -8971,6 +8981,8 @@ export interface operations {
               app_description: string;
               support_email: string;
               support_phone: string;
+              /** @enum {string} */
+              date_format: 'MM/DD/YYYY' | 'YYYY-MM-DD';
               default_ce_hours: number;
               license_expiry_warning_days: number;
               auto_renewal_enabled: boolean;
@@ -9013,6 +9025,8 @@ export interface operations {
             app_description?: string;
             support_email?: string;
             support_phone?: string;
+            /** @enum {string} */
+            date_format?: 'MM/DD/YYYY' | 'YYYY-MM-DD';
             default_ce_hours?: number;
             license_expiry_warning_days?: number;
             auto_renewal_enabled?: boolean;
@@ -9047,6 +9061,8 @@ export interface operations {
               app_description: string;
               support_email: string;
               support_phone: string;
+              /** @enum {string} */
+              date_format: 'MM/DD/YYYY' | 'YYYY-MM-DD';
               default_ce_hours: number;
               license_expiry_warning_days: number;
               auto_renewal_enabled: boolean;
@@ -9102,6 +9118,8 @@ export interface operations {
               app_description: string;
               support_email: string;
               support_phone: string;
+              /** @enum {string} */
+              date_format: 'MM/DD/YYYY' | 'YYYY-MM-DD';
               default_ce_hours: number;
               license_expiry_warning_days: number;
               auto_renewal_enabled: boolean;
@@ -9152,6 +9170,10 @@ export interface operations {
             app_description: string;
             support_email: string;
             support_phone: string;
+            /** @enum {string} */
+            date_format: 'MM/DD/YYYY' | 'YYYY-MM-DD';
+            time_zone: string;
+            today: string;
           };
         };
       };
@@ -9824,6 +9846,7 @@ export interface operations {
               sms: boolean;
               email_reason: string | null;
               sms_reason: string | null;
+              email_note: string | null;
             };
           };
         };
@@ -9896,6 +9919,7 @@ export interface operations {
               sms: boolean;
               email_reason: string | null;
               sms_reason: string | null;
+              email_note: string | null;
             };
           };
         };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addDays, ACTIVITY_TYPES, toCents } from '@lm/shared';
+import { activityText, addDays, ACTIVITY_TYPES, startOfMonth, toCents, type ActivityItem } from '@lm/shared';
 import { eq } from 'drizzle-orm';
 import { completions, courses, licenses, payments } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
@@ -53,15 +53,17 @@ beforeAll(async () => {
     school_id: people.school.user_id,
   });
   const adminCourse = await addCourse({ course_name: 'Agency Law', description: 'd', provider: 'State Board', ce_hours: 4 });
-  const done = (userId: number, courseId: number, status: 'Pending' | 'Approved') =>
+  const done = (userId: number, courseId: number, status: 'Pending' | 'Approved' | 'Rejected', date = today()) =>
     env.db.transaction((tx) =>
-      tx.insert(completions).values({ user_id: userId, course_id: courseId, completion_date: today(), hours: 3, status }),
+      tx.insert(completions).values({ user_id: userId, course_id: courseId, completion_date: date, hours: 3, status }),
     );
   await done(people.agent.user_id, course, 'Pending');
   await done(people.agent.user_id, adminCourse, 'Approved');
   await done(outsider.user_id, course, 'Approved');
+  // Rejected, and dated the day before this month began: a School's "this month" does not count it.
+  await done(outsider.user_id, course, 'Rejected', addDays(startOfMonth(today()), -1));
 
-  const pay = (userId: number, dollars: number, status: 'Completed' | 'Pending' | 'Refunded') =>
+  const pay = (userId: number, dollars: number, status: 'Completed' | 'Pending' | 'Failed') =>
     env.db.transaction((tx) =>
       tx.insert(payments).values({ user_id: userId, amount_cents: toCents(dollars), status, payment_date: today() }),
     );
@@ -83,7 +85,7 @@ describe('GET /api/dashboard/stats', () => {
       expiring_licenses: 3,
       expiring_window_days: 30,
       total_courses: 2,
-      total_completions: 3,
+      total_completions: 4,
       pending_completions: 1,
       compliance: { at_risk: 1, complete: 4, expired: 1, on_track: 0 },
     });
@@ -127,7 +129,52 @@ describe('GET /api/dashboard/stats', () => {
 
     const school = await api(env, 'GET', '/api/dashboard/stats', { token: people.school.token });
     expect(school.status).toBe(200);
-    expect(school.body).toEqual({ role: 'School', my_courses: 1, course_completions: 2, pending_completions: 1 });
+    expect(school.body).toEqual({
+      role: 'School',
+      my_courses: 1,
+      course_completions: 3,
+      pending_completions: 1,
+      completions_this_month: 2,
+      month_start: startOfMonth(today()),
+    });
+  });
+
+  it("counts each figure with the list's own count and the filters its card opens the list with", async () => {
+    const get = async (token: string, path: string) => {
+      const res = await api(env, 'GET', path, { token });
+      expect(res.status, path).toBe(200);
+      return res.body;
+    };
+    const total = async (token: string, path: string) => (await get(token, path)).pagination.total as number;
+
+    const a = people.admin.token;
+    const admin = await get(a, '/api/dashboard/stats');
+    expect(admin.total_users).toBe(await total(a, '/api/users'));
+    expect(admin.total_licenses).toBe(await total(a, '/api/licenses/page'));
+    expect(admin.expiring_licenses).toBe(await total(a, `/api/licenses/page?expiring_within=${admin.expiring_window_days}`));
+    expect(admin.compliance.expired).toBe(await total(a, '/api/licenses/page?compliance=expired'));
+    expect(admin.total_courses).toBe(await total(a, '/api/courses/page'));
+    expect(admin.total_completions).toBe(await total(a, '/api/completions/page'));
+    expect(admin.pending_completions).toBe(await total(a, '/api/completions/page?status=Pending'));
+
+    const b = people.broker.token;
+    const broker = await get(b, '/api/dashboard/stats');
+    expect(broker.total_agents).toBe(await total(b, '/api/users?role=Agent'));
+    expect(broker.agent_licenses).toBe(await total(b, '/api/licenses/page'));
+    expect(broker.agent_completions).toBe(await total(b, '/api/completions/page'));
+
+    const g = people.agent.token;
+    const agent = await get(g, '/api/dashboard/stats');
+    expect(agent.my_licenses).toBe(await total(g, '/api/licenses/page'));
+    expect(agent.my_completions).toBe(await total(g, '/api/completions/page'));
+    expect(agent.my_payments).toBe((await get(g, '/api/payments/summary?status=Completed')).total_revenue);
+
+    const s = people.school.token;
+    const school = await get(s, '/api/dashboard/stats');
+    expect(school.my_courses).toBe(await total(s, `/api/courses/page?school_id=${people.school.user_id}`));
+    expect(school.course_completions).toBe(await total(s, '/api/completions/page'));
+    expect(school.pending_completions).toBe(await total(s, '/api/completions/page?status=Pending'));
+    expect(school.completions_this_month).toBe(await total(s, `/api/completions/page?completed_from=${school.month_start}`));
   });
 
   it("uses settings.license_expiry_warning_days for the Admin's expiring figure", async () => {
@@ -231,6 +278,58 @@ describe('GET /api/dashboard/recent-activity', () => {
     expect([...times].sort().reverse()).toEqual(times);
   });
 
+  it('words each event as it went: completions recorded, approved or rejected, with their own date; payments not completed marked', async () => {
+    // A person of its own, so its ten newest events are these.
+    const p = await seedUser(env, 'Agent', { first_name: 'Wes', last_name: 'Wording' });
+    const [course] = await env.db.transaction((tx) =>
+      tx.insert(courses).values({ course_name: 'Ethics Refresher', description: 'd', provider: 'Board', ce_hours: 2 }).returning(),
+    );
+    for (const [status, date] of [
+      ['Pending', '2026-11-22'],
+      ['Approved', '2026-11-20'],
+      ['Rejected', '2026-11-18'],
+    ] as const) {
+      await env.db.transaction((tx) =>
+        tx.insert(completions).values({ user_id: p.user_id, course_id: course!.course_id, completion_date: date, hours: 2, status }),
+      );
+    }
+    for (const [dollars, status] of [
+      [7, 'Failed'],
+      [5, 'Pending'],
+      [100.5, 'Completed'],
+    ] as const) {
+      await env.db.transaction((tx) =>
+        tx.insert(payments).values({ user_id: p.user_id, amount_cents: toCents(dollars), status, payment_date: today() }),
+      );
+    }
+    const items = await callerFor(env, p.user_id).dashboard.recentActivity();
+    const texts = items.map((i: ActivityItem) => activityText(i));
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        'Completion of Ethics Refresher by Wes Wording recorded, awaiting approval',
+        'Completion of Ethics Refresher by Wes Wording approved',
+        'Completion of Ethics Refresher by Wes Wording rejected',
+        'Failed payment of $7.00 from Wes Wording',
+        'Pending payment of $5.00 from Wes Wording',
+        'Payment of $100.50 from Wes Wording',
+      ]),
+    );
+    expect(texts.some((t) => t.includes(' completed '))).toBe(false);
+    // Each completion carries its own calendar day (the card shows it, not the time it was entered).
+    const pending = items.find((i) => i.type === 'completion_created' && i.data.status === 'Pending');
+    expect(pending?.data).toMatchObject({ completion_date: '2026-11-22' });
+    const failed = items.find((i) => i.type === 'payment_created' && i.data.status === 'Failed');
+    expect(failed?.data).toMatchObject({ amount: 7 });
+  });
+
+  it('answers 400, not 500, for a bad completion date filter', async () => {
+    for (const bad of ['completed_from=2026-02-30', 'completed_to=yesterday']) {
+      const res = await api(env, 'GET', `/api/completions/page?${bad}`, { token: people.admin.token });
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error).toEqual(expect.any(String));
+    }
+  });
+
   it('is scoped to the caller: an Agent sees its own licenses, completions and payments only', async () => {
     const items = await callerFor(env, people.agent.user_id).dashboard.recentActivity();
     expect(items.length).toBeLessThanOrEqual(10);
@@ -249,7 +348,7 @@ describe('GET /api/dashboard/recent-activity', () => {
     expect(JSON.stringify(broker)).not.toContain('Olga');
     const school = await api(env, 'GET', '/api/dashboard/recent-activity', { token: people.school.token });
     const types = school.body.map((i: { type: string }) => i.type).sort();
-    expect(types).toEqual(['completion_created', 'completion_created', 'course_created']);
+    expect(types).toEqual(['completion_created', 'completion_created', 'completion_created', 'course_created']);
     expect(school.body.find((i: { type: string }) => i.type === 'course_created').data).toMatchObject({
       course_name: 'Fair Housing Basics',
     });

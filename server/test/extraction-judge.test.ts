@@ -175,6 +175,36 @@ describe('the judge', () => {
     });
   });
 
+  it('never shows a provider green that only a part of the course’s provider was read as ("OF REAL ESTATE" at 85 %)', () => {
+    /** The reading with the provider read at this confidence (an OCR line cut from "Lone Star School of Real Estate"). */
+    const cut = (values: Values) => {
+      const r = reading(values);
+      r.fields.provider = { value: 'OF REAL ESTATE', confidence: 0.85 };
+      return r;
+    };
+    // The course is found by its name and hours; the fragment is in its provider's name, and helps, but is no provider.
+    const fragment = judgeReading(cut({ course_name: 'Contract Law Update 2026', hours: 4 }), ctx);
+    expect(fragment.suggestion.course_id).toBe(2);
+    expect(fragment.fields.provider).toMatchObject({
+      value: 'OF REAL ESTATE',
+      confidence: 0.85,
+      check: 'check',
+      note: JUDGE_MESSAGES.providerOfCourse('Lone Star Real Estate School'),
+    });
+    // Nor beside a course of another provider, nor with no course at all: the confidence alone confirms nothing.
+    expect(
+      judgeReading(cut({ course_name: 'Fair Housing Essentials', approval_number: 'TREC 0012-345' }), ctx).fields.provider,
+    ).toMatchObject({
+      check: 'check',
+      note: JUDGE_MESSAGES.providerOfCourse('Realty Academy of Texas'),
+    });
+    expect(judgeReading(cut({ course_name: 'Property Tax Appeals' }), ctx).fields.provider.check).toBe('check');
+    // The catalogue's provider itself, in capitals and with its company suffix, is green.
+    const whole = reading({ course_name: 'Contract Law Update 2026', hours: 4, provider: 'LONE STAR REAL ESTATE SCHOOL, LLC' });
+    whole.fields.provider.confidence = 0.85;
+    expect(judgeReading(whole, ctx).fields.provider.check).toBe('confirmed');
+  });
+
   it('suggests no look-alike for a course not in the catalogue, and says so', () => {
     const j = judgeReading(reading({ course_name: 'Brokerage Office Policies 2026', provider: 'Coastal CE Online', hours: 1.5 }), ctx);
     expect(j.suggestion.course_id).toBeNull();

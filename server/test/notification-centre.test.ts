@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { addDays, type Settings } from '@lm/shared';
+import { addDays, NOTIFICATION_STRINGS, type Settings } from '@lm/shared';
 import { auditLogs, notifications, licenses } from '../src/db/schema/index.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { backgroundSettled } from '../src/core/background.ts';
@@ -171,7 +171,9 @@ describe('preferences', () => {
       email: true,
       sms: false,
       email_reason: null,
-      sms_reason: 'SMS notifications are switched off by the administrator',
+      sms_reason: 'No SMS gateway is configured, so text messages cannot be sent from this server.',
+      // No SMTP_URL here: e-mails are kept in the outbox, and the preferences say so.
+      email_note: NOTIFICATION_STRINGS.emailOutbox,
     });
     const byEvent = Object.fromEntries(prefs.body.events.map((e: { event: string }) => [e.event, e]));
     expect(byEvent.completion_approved).toMatchObject({
@@ -255,12 +257,16 @@ describe('preferences', () => {
     try {
       const prefs = await callerFor(env, agent.user_id).notifications.preferences();
       expect(prefs.channels.email).toBe(false);
+      // Why, and how it comes back (the preferences show it); nothing said of the outbox while e-mail is off.
+      expect(prefs.channels.email_reason).toBe(`${NOTIFICATION_STRINGS.emailDisabled}. ${NOTIFICATION_STRINGS.channelOffHowTo}`);
+      expect(prefs.channels.email_note).toBeNull();
       expect(prefs.events.every((e) => !e.email)).toBe(true);
       const email = await api(env, 'PUT', '/api/notifications/preferences', {
         token,
         body: { events: [{ event: 'payment_due', in_app: true, email: true, sms: false }] },
       });
       expect(email.status).toBe(400);
+      expect(email.body.error).toBe(prefs.channels.email_reason);
       // Saving what GET showed works, and keeps the stored e-mail choice for when the Admin enables it again.
       const ok = await api(env, 'PUT', '/api/notifications/preferences', {
         token,

@@ -267,6 +267,9 @@ describe('REST: public settings', () => {
         app_description: expect.any(String),
         support_email: 'support@example.com',
         support_phone: '+1 555 0100',
+        date_format: 'MM/DD/YYYY',
+        time_zone: expect.any(String),
+        today: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       });
     } finally {
       await env.db.transaction((tx) => writeSettings(tx, { app_name: 'Real Estate License Manager', support_phone: '' }, null));

@@ -174,6 +174,7 @@ const ROLE_PREDICATE_FILES: Record<string, string> = {
   [POLICY_FILE]: 'the access policy',
   'shared/src/roles.ts': 'the role ids and names',
   'shared/src/reports.ts': 'the colour of each role in the reports',
+  'shared/src/dashboard.ts': 'whom the greeting names (a School account by its whole name)',
   'server/src/core/identity.ts': 'the role predicates',
   'server/src/core/scope.ts': 'the visibility scope: which rows a role sees (404 outside it)',
   'server/src/core/bootstrap.ts': 'the first Admin, created on first start',
@@ -192,7 +193,6 @@ const ROLE_PREDICATE_FILES: Record<string, string> = {
     'the form per role: a School records approved, Admins and Schools hold no licenses',
   'client/src/features/courses/courses-tab.tsx': 'a School is its own courses’ provider (the form’s default)',
   'client/src/features/dashboard/dashboard-page.tsx': 'each role’s own statistics',
-  'client/src/features/dashboard/stat-cards.tsx': 'each role’s own statistics',
   'client/src/features/users/user-form-values.ts': 'the Broker form’s fixed role (what it may give is users.grantRole)',
 };
 

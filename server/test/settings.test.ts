@@ -3,6 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { DEFAULT_SETTINGS } from '@lm/shared';
 import { auditLogs, sessions, settings as settingsTable } from '../src/db/schema/index.ts';
 import { getSettings } from '../src/core/settings.ts';
+import { officeTimeZone, today } from '../src/core/dates.ts';
 import { MAINTENANCE_MESSAGE } from '../src/core/trpc.ts';
 import { api, callerFor, login, seedUser, TEST_PASSWORD, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
 
@@ -93,6 +94,8 @@ describe('reading and writing (acceptance 4)', () => {
       [{ max_login_attempts: 11 }, 'Max login attempts must be at most 10'],
       [{ lockout_duration_minutes: 1441 }, 'Lockout duration must be at most 1440'],
       [{ log_level: 'verbose' }, expect.any(String) as unknown as string],
+      [{ date_format: 'DD.MM.YYYY' }, 'Date format must be MM/DD/YYYY or YYYY-MM-DD'],
+      [{ date_format: '' }, 'Date format must be MM/DD/YYYY or YYYY-MM-DD'],
     ];
     for (const [settings, message] of cases) {
       const res = await put({ ...settings, app_description: 'should not be saved' });
@@ -229,5 +232,33 @@ describe('settings take effect (acceptance 4)', () => {
     expect(env.app.log.level).toBe('error');
     await api(env, 'POST', '/api/admin/settings/reset', { token: roles.admin.token });
     expect(env.app.log.level).toBe('info');
+  });
+});
+
+describe("the office's calendar (issue 27: one date language)", () => {
+  it('the public settings tell anyone the date format, the time zone and the date there', async () => {
+    const res = await api(env, 'GET', '/api/settings/public');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ date_format: 'MM/DD/YYYY', time_zone: officeTimeZone(), today: today() });
+    expect(res.body.today).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+    expect((await put({ date_format: 'YYYY-MM-DD' })).status).toBe(200);
+    expect((await api(env, 'GET', '/api/settings/public')).body.date_format).toBe('YYYY-MM-DD');
+    expect(await callerFor(env, roles.agent.user_id).settings.public()).toMatchObject({ date_format: 'YYYY-MM-DD' });
+  });
+
+  it("counts today in the office's zone (TZ), not UTC", async () => {
+    const before = process.env.TZ;
+    // Node reads TZ again when it changes: the server's zone for this test only.
+    process.env.TZ = 'Pacific/Kiritimati'; // UTC+14: its date is ahead of UTC for most of the day
+    try {
+      const body = (await api(env, 'GET', '/api/settings/public')).body as { time_zone: string; today: string };
+      const there = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date());
+      expect(body.time_zone).toBe('Pacific/Kiritimati');
+      expect(body.today).toBe(there);
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
   });
 });

@@ -45,6 +45,58 @@ export const BACKUP_GROUP_LABELS: Record<BackupGroup, string> = {
   settings: 'System settings',
 };
 
+/**
+ * What each group holds: the database tables a restore of it replaces, in words. The server restores exactly these
+ * tables (backups.restore.ts); the restore modal lists the words. `beyondName` marks data a person would not expect
+ * from the group's name: choosing such a group asks again before restoring. audit_logs is never restored
+ * (append-only); backups describe files on disk.
+ */
+export const BACKUP_GROUP_CONTENTS: Record<BackupGroup, readonly { table: string; label: string; beyondName?: true }[]> = {
+  users: [{ table: 'users', label: 'users' }],
+  brokerages: [{ table: 'brokerages', label: 'brokerages' }],
+  // The CE ledger's tables travel with the licenses (docs/decisions.md "CE ledger and cycles").
+  licenses: [
+    { table: 'licenses', label: 'licenses' },
+    { table: 'license_cycles', label: 'renewals' },
+    { table: 'ce_rules', label: 'CE rules', beyondName: true },
+    { table: 'ce_adjustments', label: 'CE adjustments', beyondName: true },
+  ],
+  courses: [
+    { table: 'courses', label: 'courses' },
+    { table: 'completions', label: 'completions' },
+  ],
+  payments: [{ table: 'payments', label: 'payments' }],
+  // The rows; their stored files come back through the file store (backups.service.ts restoreDocumentFiles).
+  documents: [
+    { table: 'documents', label: 'documents' },
+    { table: 'document_versions', label: 'document versions' },
+    { table: 'certificate_completions', label: 'links from certificates to completions', beyondName: true },
+  ],
+  settings: [{ table: 'settings', label: 'system settings' }],
+};
+
+/** "CE rules and CE adjustments": a list of labels as a sentence says it. */
+function sentenceList(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** The restore modal's line under a group's name: "Contains licenses, renewals, CE rules, CE adjustments". */
+export function backupGroupContents(group: BackupGroup): string {
+  return `Contains ${BACKUP_GROUP_CONTENTS[group].map((c) => c.label).join(', ')}`;
+}
+
+/**
+ * The second question when chosen groups hold more than their names say, or null when none does:
+ * "Restoring Licenses also rolls back CE rules and CE adjustments to this backup."
+ */
+export function backupBeyondNameWarning(groups: readonly BackupGroup[]): string | null {
+  const parts = groups.flatMap((g) => {
+    const extra = BACKUP_GROUP_CONTENTS[g].filter((c) => c.beyondName).map((c) => c.label);
+    return extra.length ? [`Restoring ${BACKUP_GROUP_LABELS[g]} also rolls back ${sentenceList(extra)} to this backup.`] : [];
+  });
+  return parts.length ? parts.join(' ') : null;
+}
+
 export const BACKUP_TYPE_LABELS: Record<(typeof BACKUP_TYPES)[number], string> = {
   manual: 'Manual',
   automatic: 'Automatic',

@@ -108,6 +108,10 @@ const completionFilters = z.object({
   course_id: idParam.optional(),
   user_id: idParam.optional(),
   license_id: idParam.optional(),
+  /** completion_date on or after (the School dashboard's "this month" opens the list with it). */
+  completed_from: dateString.optional(),
+  /** completion_date on or before. */
+  completed_to: dateString.optional(),
 });
 
 export const completionListQuery = completionFilters.optional();

@@ -4,6 +4,9 @@
  */
 import { z } from 'zod';
 import { complianceSchema, COMPLIANCE_STATES } from './compliance.ts';
+import { COMPLETION_STATUSES, PAYMENT_STATUSES } from './domain-constants.ts';
+import { formatPaymentAmount } from './payments.ts';
+import { ROLE } from './roles.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants (docs/product.md section 9)
@@ -87,6 +90,10 @@ export const schoolDashboardStats = z.object({
   my_courses: z.number().int(),
   course_completions: z.number().int(),
   pending_completions: z.number().int(),
+  /** Its courses' completions dated on or after month_start (the office's calendar; none is dated in the future). */
+  completions_this_month: z.number().int(),
+  /** The first day of the office's current month (YYYY-MM-DD). */
+  month_start: z.string(),
 });
 
 export const dashboardStatsSchema = z.discriminatedUnion('role', [
@@ -135,7 +142,14 @@ export const activityItemSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('completion_created'),
     timestamp: z.string(),
-    data: z.object({ completion_id: z.number().int(), ...personData, course_name: z.string(), status: z.string() }),
+    data: z.object({
+      completion_id: z.number().int(),
+      ...personData,
+      course_name: z.string(),
+      status: z.enum(COMPLETION_STATUSES),
+      /** The calendar day the course was completed (YYYY-MM-DD), shown as that day whatever the zone. */
+      completion_date: z.string(),
+    }),
   }),
   z.object({
     type: z.literal('course_created'),
@@ -145,13 +159,22 @@ export const activityItemSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('payment_created'),
     timestamp: z.string(),
-    data: z.object({ payment_id: z.number().int(), ...personData, amount: z.number(), payment_type: z.string() }),
+    data: z.object({
+      payment_id: z.number().int(),
+      ...personData,
+      amount: z.number(),
+      payment_type: z.string(),
+      status: z.enum(PAYMENT_STATUSES),
+    }),
   }),
 ]);
 export type ActivityItem = z.infer<typeof activityItemSchema>;
 export const recentActivityOutput = z.array(activityItemSchema);
 
-/** The wording of an activity item, built from its data. */
+/**
+ * The wording of an activity item, built from its data: a completion says what became of it (recorded and waiting
+ * for approval, approved, rejected), a payment that did not go through says so.
+ */
 export function activityText(item: ActivityItem): string {
   switch (item.type) {
     case 'user_created':
@@ -160,12 +183,19 @@ export function activityText(item: ActivityItem): string {
       return `New agent ${item.data.first_name} ${item.data.last_name} joined the brokerage`;
     case 'license_created':
       return `License ${item.data.license_number} (${item.data.state}) added for ${item.data.first_name} ${item.data.last_name}`;
-    case 'completion_created':
-      return `${item.data.first_name} ${item.data.last_name} completed ${item.data.course_name}`;
+    case 'completion_created': {
+      const who = `${item.data.first_name} ${item.data.last_name}`;
+      if (item.data.status === 'Approved') return `Completion of ${item.data.course_name} by ${who} approved`;
+      if (item.data.status === 'Rejected') return `Completion of ${item.data.course_name} by ${who} rejected`;
+      return `Completion of ${item.data.course_name} by ${who} recorded, awaiting approval`;
+    }
     case 'course_created':
       return `New course ${item.data.course_name} by ${item.data.provider}`;
-    case 'payment_created':
-      return `Payment of $${item.data.amount.toFixed(2)} from ${item.data.first_name} ${item.data.last_name}`;
+    case 'payment_created': {
+      const what = `of ${formatPaymentAmount(item.data.amount)} from ${item.data.first_name} ${item.data.last_name}`;
+      // 'Payment of …' when it went through; 'Failed payment of …', 'Pending payment of …', 'Refunded payment of …'.
+      return item.data.status === 'Completed' ? `Payment ${what}` : `${item.data.status} payment ${what}`;
+    }
   }
 }
 
@@ -222,12 +252,21 @@ export function expiringBadgeColor(daysLeft: number): 'red' | 'yellow' {
 // ---------------------------------------------------------------------------------------------
 // Strings
 
+/**
+ * Whom the greeting names: a person by first name; a School account by its whole name (a school's name is kept
+ * split over first and last name: 'Pacific' + 'Real Estate Academy'), so it is not greeted as 'Pacific'.
+ */
+export function greetingName(user: { role_id: number; first_name: string; last_name: string }): string {
+  return user.role_id === ROLE.School ? `${user.first_name} ${user.last_name}`.trim() : user.first_name;
+}
+
 export const DASHBOARD_STRINGS = {
   greeting: (firstName: string) => `Welcome back, ${firstName}!`,
   recentActivity: 'Recent Activity',
   noActivity: 'No recent activity',
   expiringLicenses: 'Expiring Licenses',
   noExpiring: (days: number) => `No licenses expiring in the next ${days} days`,
+  viewAllExpiring: (days: number) => `View all expiring within ${days} days`,
   ceProgress: 'Continuing Education Progress',
   things: 'dashboard',
   /** Stat card hints. */
@@ -235,6 +274,13 @@ export const DASHBOARD_STRINGS = {
   atRiskHint: (days: number) => `CE not done, expiring within ${days} days`,
   expiredHint: 'Past their expiration date',
   completedPayments: 'Completed payments',
+  sinceDate: (date: string) => `Since ${date}`,
+  /** The date line of a completion in Recent Activity: the day it was completed, not when it was entered. */
+  completedOn: (date: string) => `Completed ${date}`,
+  pendingApprovals: 'Pending Approvals',
+  noPendingApprovals: 'No completions waiting for your approval',
+  /** The link under the School's pending approvals to the whole filtered list. */
+  allPending: (n: number) => `Review all ${n} pending`,
   /** An Agent's CE card of one license: 'CA Sales · 01234567'. */
   ceLicenseTitle: (state: string, type: string, number: string) => `${state} ${type} · ${number}`,
   /** The hours line under the card's bar: '6 of 24 hours completed'. */
@@ -272,6 +318,7 @@ export const STAT_LABELS = {
   my_payments: 'My Payments',
   my_courses: 'My Courses',
   course_completions: 'Course Completions',
+  completions_this_month: 'Completions This Month',
   at_risk: 'At Risk',
   expired: 'Expired',
 } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, addYears, daysBetween } from './dates.ts';
+import { addDays, addYears, calendarSpan, daysBetween, writeCalendarDate } from './dates.ts';
 import { passwordProblems } from './auth.ts';
 import { roleName } from './roles.ts';
 
@@ -29,5 +29,20 @@ describe('password rule', () => {
 describe('roles', () => {
   it('uses the canonical ids', () => {
     expect([1, 2, 3, 4].map(roleName)).toEqual(['Admin', 'Broker', 'Agent', 'School']);
+  });
+});
+
+describe('writing dates and spans', () => {
+  it('writes a calendar date in either office format, without a time-zone shift', () => {
+    expect(writeCalendarDate('2026-07-30', 'MM/DD/YYYY')).toBe('07/30/2026');
+    expect(writeCalendarDate('2026-07-30', 'YYYY-MM-DD')).toBe('2026-07-30');
+    expect(writeCalendarDate('not a date', 'MM/DD/YYYY')).toBe('not a date');
+  });
+  it('counts whole years and months, the rest in days', () => {
+    expect(calendarSpan('2026-12-04', '2029-04-10')).toEqual({ years: 2, months: 4, days: 6 });
+    expect(calendarSpan('2026-12-04', '2030-12-04')).toEqual({ years: 4, months: 0, days: 0 });
+    expect(calendarSpan('2026-12-04', '2027-12-03')).toEqual({ years: 0, months: 11, days: 29 });
+    expect(calendarSpan('2026-01-31', '2026-02-28')).toEqual({ years: 0, months: 0, days: 28 });
+    expect(calendarSpan('2026-01-31', '2026-03-01')).toEqual({ years: 0, months: 1, days: 1 });
   });
 });

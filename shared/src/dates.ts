@@ -40,6 +40,11 @@ function dayNumber(date: string): number {
   return era * 146_097 + doe - 719_468;
 }
 
+/** The first day of the date's month (the School dashboard's "this month" starts there). */
+export function startOfMonth(date: string): string {
+  return `${date.slice(0, 8)}01`;
+}
+
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
 export function daysBetween(from: string, to: string): number {
   return dayNumber(to) - dayNumber(from);
@@ -51,4 +56,36 @@ export function localDateString(d: Date = new Date()): string {
   const m = String(d.getMonth() + 1).padStart(2, '0');
   const day = String(d.getDate()).padStart(2, '0');
   return `${y}-${m}-${day}`;
+}
+
+/** How a calendar date is written (the office's setting, shared/src/settings.ts DATE_FORMATS). */
+export type CalendarDateFormat = 'MM/DD/YYYY' | 'YYYY-MM-DD';
+
+/**
+ * A YYYY-MM-DD date written in the office's format: '2026-07-30' → '07/30/2026' (MM/DD/YYYY) or as is (YYYY-MM-DD).
+ * Pure string work: no time zone can shift the day. Anything not a calendar date comes back unchanged.
+ */
+export function writeCalendarDate(date: string, format: CalendarDateFormat): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) return date;
+  return format === 'YYYY-MM-DD' ? date : `${m[2]}/${m[3]}/${m[1]}`;
+}
+
+/**
+ * The span from `from` to `to` (YYYY-MM-DD, `to` not earlier) in whole calendar years and months, the rest in days:
+ * 2026-12-04 → 2029-04-10 is {years: 2, months: 4, days: 6}. A month is counted once its day of the month is reached
+ * (31 January → 28 February is 0 months 28 days).
+ */
+export function calendarSpan(from: string, to: string): { years: number; months: number; days: number } {
+  const [fy, fm, fd] = parts(from);
+  const [ty, tm, td] = parts(to);
+  let months = (ty - fy) * 12 + (tm - fm);
+  if (td < fd) months -= 1;
+  if (months < 0) months = 0;
+  const anchor = fmt(Date.UTC(fy, fm - 1 + months, 1));
+  // The month's day, or its last day when shorter (31 January + 1 month is counted from 28/29 February).
+  const [ay, am] = parts(anchor);
+  const lastDay = new Date(Date.UTC(ay, am, 0)).getUTCDate();
+  const reached = `${anchor.slice(0, 8)}${String(Math.min(fd, lastDay)).padStart(2, '0')}`;
+  return { years: Math.floor(months / 12), months: months % 12, days: Math.max(0, daysBetween(reached, to)) };
 }

@@ -46,6 +46,12 @@ export const NOTIFICATION_STRINGS = {
   emailDisabled: 'E-mail notifications are switched off by the administrator',
   smsDisabled: 'SMS notifications are switched off by the administrator',
   inAppOnly: 'Only in the notification centre',
+  /** How a channel the Admin switched off comes back (the preferences say it beside the reason). */
+  channelOffHowTo: 'An Admin can switch them on in Settings › Notifications.',
+  smsNoGateway: 'No SMS gateway is configured, so text messages cannot be sent from this server.',
+  emailOutbox:
+    'E-mail delivery is not set up on this server yet: e-mails are kept in its outbox and not sent. ' +
+    'Whoever runs the server sets up the mail server; an Admin sees its state in Notification Management.',
   calendarCreated: 'Calendar link created',
   calendarStopped: 'Calendar feed stopped',
 } as const;
@@ -105,6 +111,8 @@ export const preferencesOutput = z.object({
     sms: z.boolean(),
     email_reason: z.string().nullable(),
     sms_reason: z.string().nullable(),
+    /** E-mail may be switched on but reaches no one yet (no mail server: the outbox), in words; null when it is sent. */
+    email_note: z.string().nullable(),
   }),
 });
 export type Preferences = z.infer<typeof preferencesOutput>;

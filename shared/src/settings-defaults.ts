@@ -9,6 +9,7 @@ export const DEFAULT_SETTINGS: Settings = {
   app_description: 'Track real estate licenses, renewals, continuing education, payments and brokerages.',
   support_email: 'support@example.com',
   support_phone: '',
+  date_format: 'MM/DD/YYYY',
   default_ce_hours: 0,
   license_expiry_warning_days: 30,
   auto_renewal_enabled: false,

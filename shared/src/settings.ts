@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { multiLine, singleLine } from './text.ts';
 import { EMAIL_RE } from './common.ts';
+import type { CalendarDateFormat } from './dates.ts';
 
 export const NOTIFICATION_FREQUENCIES = ['immediate', 'daily', 'weekly', 'monthly'] as const;
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+/** How every screen writes a calendar date (Settings › General; docs/decisions.md "One date language"). */
+export const DATE_FORMATS = ['MM/DD/YYYY', 'YYYY-MM-DD'] as const satisfies readonly CalendarDateFormat[];
+export type DateFormat = (typeof DATE_FORMATS)[number];
 
 /** Input ranges of docs/product.md section 5 (the number inputs use them as min and max). */
 export const SETTINGS_RANGES = {
@@ -29,6 +33,7 @@ export const settingsSchema = z.object({
   app_description: multiLine(500),
   support_email: singleLine({ max: 254, required: 'Support email is required' }).regex(EMAIL_RE, 'Invalid email address'),
   support_phone: singleLine(40),
+  date_format: z.enum(DATE_FORMATS, { error: `Date format must be ${DATE_FORMATS.join(' or ')}` }),
   default_ce_hours: z
     .number({ error: 'CE hours must be a number' })
     .min(0, 'CE hours cannot be negative')
@@ -76,7 +81,7 @@ export const SETTINGS_STRINGS = {
 
 /** The tabs of the settings screen (docs/product.md section 4) and the fields each one holds. */
 export const SETTINGS_TABS = [
-  { value: 'general', label: 'General', fields: ['app_name', 'app_description', 'support_email', 'support_phone'] },
+  { value: 'general', label: 'General', fields: ['app_name', 'app_description', 'support_email', 'support_phone', 'date_format'] },
   { value: 'license', label: 'License', fields: ['default_ce_hours', 'license_expiry_warning_days', 'auto_renewal_enabled'] },
   {
     value: 'notifications',
@@ -93,11 +98,20 @@ export const SETTINGS_TABS = [
   { value: 'system', label: 'System', fields: ['maintenance_mode', 'debug_mode', 'log_level'] },
 ] as const satisfies ReadonlyArray<{ value: string; label: string; fields: ReadonlyArray<keyof Settings> }>;
 
-/** What the signed-out login screen may know (GET /api/settings/public): nothing else is exposed. */
+/**
+ * What the signed-out login screen may know (GET /api/settings/public): nothing else is exposed. With the office's
+ * calendar: its date format, its time zone (the server's TZ) and its date today there, so every screen writes and
+ * counts dates as the office does, whatever the browser's clock and zone (docs/decisions.md "One date language").
+ */
 export const publicSettingsSchema = z.object({
   app_name: z.string(),
   app_description: z.string(),
   support_email: z.string(),
   support_phone: z.string(),
+  date_format: z.enum(DATE_FORMATS),
+  /** IANA zone name, e.g. America/New_York. */
+  time_zone: z.string(),
+  /** The office's calendar date, YYYY-MM-DD. */
+  today: z.string(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;

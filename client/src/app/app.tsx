@@ -5,6 +5,7 @@ import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { TopProgress } from '../components/top-progress.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { tokenStore } from '../lib/token.ts';
+import { usePublicSettings } from '../lib/public-settings.ts';
 import { LoginPage } from '../features/auth/login-page.tsx';
 
 /**
@@ -34,9 +35,9 @@ function LoadingView() {
 
 /** Signed-out visitors reach only /login, /forgot-password, /reset-password and /sign-in-link. */
 function RequireSignIn({ children }: { children: ReactNode }) {
-  const { user } = useAuth();
+  const { user, loggedOut } = useAuth();
   const location = useLocation();
-  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!user) return <Navigate to="/login" replace state={loggedOut ? null : { from: location.pathname + location.search }} />;
   return <>{children}</>;
 }
 
@@ -51,6 +52,9 @@ function Chunk({ children }: { children: ReactNode }) {
 
 export function AppRoutes() {
   const { loading } = useAuth();
+  // The office's settings load beside the session check, not after it: the signed-in screens wait for its calendar
+  // (components/office-calendar.tsx), and the sign-in page shows its name.
+  usePublicSettings();
   if (loading) return <LoadingView />;
   return (
     <Routes>

@@ -13,7 +13,10 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { TopProgress } from '../components/top-progress.tsx';
+import { ServerTroubleBanner } from '../components/server-trouble.tsx';
+import { LeaveGuard } from '../lib/dirty-guard.tsx';
 import { AppLayout } from '../components/app-layout.tsx';
+import { OfficeCalendar } from '../components/office-calendar.tsx';
 import { NotificationBell } from '../components/notification-bell.tsx';
 import { RequireAccess } from '../components/require-role.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
@@ -54,15 +57,22 @@ function RouteLoading() {
 /**
  * Each screen inside the layout: the header and sidebar stay while its code loads, and a crash or a failed
  * download is contained here with a way back; moving to another page clears it (docs/architecture.md "Client").
+ * Above it, the banner that says the server cannot be reached while the page keeps its data.
  */
 function RouteFrame() {
   const { pathname } = useLocation();
   return (
-    <ErrorBoundary resetKey={pathname}>
-      <Suspense fallback={<RouteLoading />}>
-        <Outlet />
-      </Suspense>
-    </ErrorBoundary>
+    <>
+      <ServerTroubleBanner />
+      <ErrorBoundary resetKey={pathname}>
+        {/* Dates as the office writes and counts them (components/office-calendar.tsx). */}
+        <OfficeCalendar fallback={<RouteLoading />}>
+          <Suspense fallback={<RouteLoading />}>
+            <Outlet />
+          </Suspense>
+        </OfficeCalendar>
+      </ErrorBoundary>
+    </>
   );
 }
 
@@ -74,6 +84,8 @@ function UnreadBell() {
 export function SignedInApp() {
   return (
     <ModalsProvider>
+      {/* Unsaved changes ask before the page is left or the tab closed (docs/decisions.md "Nothing lost"). */}
+      <LeaveGuard />
       <Routes>
         <Route element={<AppLayout headerActions={<UnreadBell />} />}>
           <Route element={<RouteFrame />}>

@@ -1,6 +1,6 @@
 import { DEFAULT_THEME, type MantineTheme } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { contrast, cssVariablesResolver, readable } from './theme.ts';
+import { contrast, cssVariablesResolver, readable, theme } from './theme.ts';
 
 const vars = cssVariablesResolver(DEFAULT_THEME as MantineTheme);
 const light = vars.light as Record<string, string>;
@@ -30,12 +30,36 @@ describe('theme colours pass WCAG AA contrast (docs/decisions.md "Accessibility"
     expect(contrast(dark[`--mantine-color-${n}-text`]!, c.dark[7])).toBeGreaterThanOrEqual(4.5);
   });
 
+  it.each(names)('%s: coloured text in dark passes on its own dark tints (a focused Delete or Reject in a row menu)', (n) => {
+    // Mantine's dark light / light-hover: shade 9 darkened by 50 % and 30 % (red was 3.89:1 with shade 4).
+    const darken = (hex: string, t: number) =>
+      `#${[1, 3, 5]
+        .map((i) =>
+          Math.round(parseInt(hex.slice(i, i + 2), 16) * (1 - t))
+            .toString(16)
+            .padStart(2, '0'),
+        )
+        .join('')}`;
+    for (const tint of [darken(c[n]![9], 0.5), darken(c[n]![9], 0.3)]) {
+      expect(contrast(dark[`--mantine-color-${n}-text`]!, tint)).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
   it('dimmed text, links and errors pass on the page in both schemes', () => {
     for (const v of ['dimmed', 'anchor', 'error', 'success']) {
       expect(contrast(light[`--mantine-color-${v}`]!, '#ffffff')).toBeGreaterThanOrEqual(4.5);
       expect(contrast(light[`--mantine-color-${v}`]!, c.gray[1])).toBeGreaterThanOrEqual(4.5);
       expect(contrast(dark[`--mantine-color-${v}`]!, c.dark[7])).toBeGreaterThanOrEqual(4.5);
       expect(contrast(dark[`--mantine-color-${v}`]!, c.dark[5])).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+});
+
+describe('theme behaviour (docs/decisions.md "Honest screens and accessibility")', () => {
+  it('honours reduced motion and keeps dialog headers from being a second banner', () => {
+    expect(theme.respectReducedMotion).toBe(true);
+    for (const name of ['Modal', 'Drawer']) {
+      expect(theme.components?.[name]?.defaultProps).toMatchObject({ attributes: { header: { role: 'none' } } });
     }
   });
 });

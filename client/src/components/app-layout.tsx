@@ -33,6 +33,35 @@ function skipToMain(e: MouseEvent<HTMLAnchorElement>) {
   document.getElementById('main-content')?.focus();
 }
 
+/**
+ * After sign-in and after every move to another page, the focus goes to the new page's h1 (docs/decisions.md
+ * "Accessibility"): a screen reader reads where it arrived, and Tab continues in the page. Not on the app's first
+ * load (react-router's first location has the key "default"), where the browser's own start (the skip link first) is
+ * kept. The page may draw its h1 a moment later (a lazy screen): the h1 is awaited.
+ */
+function useFocusPageHeading(pathname: string, key: string) {
+  useEffect(() => {
+    if (key === 'default') return;
+    const main = document.getElementById('main-content');
+    if (!main) return;
+    const focusHeading = () => {
+      const h1 = main.querySelector<HTMLElement>('h1');
+      if (!h1) return false;
+      if (!h1.hasAttribute('tabindex')) h1.setAttribute('tabindex', '-1');
+      h1.focus();
+      return true;
+    };
+    if (focusHeading()) return;
+    const observer = new MutationObserver(() => {
+      if (focusHeading()) observer.disconnect();
+    });
+    observer.observe(main, { childList: true, subtree: true });
+    return () => observer.disconnect();
+    // Only a move to another page (not a filter in the query string) moves the focus.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pathname]);
+}
+
 /** The page's name for the browser tab: its sidebar label (Profile has none in the sidebar). */
 function pageLabel(pathname: string): string | null {
   if (pathname === '/' || pathname === '') return 'Dashboard';
@@ -65,6 +94,7 @@ export function AppLayout({ headerActions }: { headerActions?: ReactNode }) {
   const { app_name } = usePublicSettings();
   useDocumentTitle(pageLabel(location.pathname));
   useEffect(installRowFocusReturn, []);
+  useFocusPageHeading(location.pathname, location.key);
   if (!user) return null;
   const entries = navFor(role);
   const isActive = (path: string) => location.pathname === path || (path === '/dashboard' && location.pathname === '/');

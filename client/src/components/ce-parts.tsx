@@ -103,7 +103,9 @@ export function CycleFiguresView({ cycle }: { cycle: CycleFigures }) {
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Stack gap={6}>
-      <Title order={5}>{title}</Title>
+      <Title order={3} size="h5">
+        {title}
+      </Title>
       {children}
     </Stack>
   );

@@ -1,9 +1,13 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { Box } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { showingText } from '@lm/shared';
 import { PAGE_SIZES, type ListState } from '../lib/use-url-state.ts';
 import { QueryError, type RetryableQuery } from './query-error.tsx';
+import { ListCards, PHONE_QUERY, type ListColumn, type ListSelection } from './list-cards.tsx';
+
+export { PHONE_QUERY, type ListColumn };
 
 export interface ListTableProps<T> {
   /** What the rows are, plural and lower case: 'licenses' ("Showing 1 to 20 of 57 licenses", "Error loading licenses"). */
@@ -13,7 +17,8 @@ export interface ListTableProps<T> {
   records: T[] | undefined;
   total: number;
   idAccessor: keyof T & string;
-  columns: DataTableColumn<T>[];
+  /** The columns; each says how it shows on the phone's card (`card`, components/list-cards.tsx). */
+  columns: ListColumn<T>[];
   /** Page, size and sort in the URL (lib/use-url-state.ts useListState). */
   list: ListState;
   /** Table column accessor -> the server's sort key, where they differ. */
@@ -31,22 +36,15 @@ export interface ListTableProps<T> {
   /** The fallback text of a failed load when the server sent none. */
   fallback?: string;
   /** A checkbox column for bulk actions (the Users list): its clicks do not open the row. */
-  selection?: {
-    selected: T[];
-    onChange: (rows: T[]) => void;
-    isSelectable?: (row: T) => boolean;
-    /** The accessible name of a row's checkbox. */
-    label: (row: T) => string;
-    /** The accessible name of the select-all checkbox. */
-    allLabel: string;
-  };
+  selection?: ListSelection<T>;
 }
 
 /**
  * The one list table (docs/architecture.md "Client"): columns sort on the server, one pagination bar with a
  * size choice and "Showing X to Y of Z {things}", the server's error with Retry instead of the table, an empty
- * text, a row that opens its detail, and the actions column pinned to the right edge so that at phone width
- * it is reachable without swiping the table.
+ * text, a row that opens its detail, and the actions column pinned to the right edge. Below 600 px (PHONE_QUERY)
+ * the rows are cards (components/list-cards.tsx) showing the fields the columns mark for the card, with the
+ * row's actions, so nothing needs a sideways swipe.
  */
 export function ListTable<T>({
   things,
@@ -65,13 +63,36 @@ export function ListTable<T>({
   fallback,
   selection,
 }: ListTableProps<T>) {
+  // Read at once (not after a first render as a table), so a phone never lays out the table first.
+  const phone = useMediaQuery(PHONE_QUERY, undefined, { getInitialValueInEffect: false });
   if (query.isError) return <QueryError things={things} query={query} fallback={fallback} />;
   const accessorOf = Object.fromEntries(Object.entries(sortKeys).map(([accessor, key]) => [key, accessor]));
   const sortStatus: DataTableSortStatus<T> = { columnAccessor: accessorOf[list.sort] ?? list.sort, direction: list.order };
   const rows = records ?? [];
+  if (phone)
+    return (
+      <ListCards<T>
+        things={things}
+        records={rows}
+        total={total}
+        idAccessor={idAccessor}
+        columns={columns}
+        list={list}
+        sortAccessor={String(sortStatus.columnAccessor)}
+        sortKeys={sortKeys}
+        pageSizes={pageSizes}
+        fetching={query.isFetching}
+        emptyText={query.isLoading ? `Loading ${things}…` : emptyText}
+        onOpen={onOpen}
+        actions={actions}
+        selection={selection}
+      />
+    );
+  // The card's settings are not the table's.
+  const tableColumns: DataTableColumn<T>[] = columns.map(({ card: _card, cardOrder: _order, renderCard: _render, ...c }) => c);
   const all: DataTableColumn<T>[] = actions
     ? [
-        ...columns,
+        ...tableColumns,
         {
           accessor: '__actions',
           title: actionsTitle,
@@ -97,7 +118,7 @@ export function ListTable<T>({
           ),
         },
       ]
-    : columns;
+    : tableColumns;
   return (
     <DataTable<T>
       withTableBorder

@@ -35,7 +35,8 @@ describe('ListToolbar (the one filter bar of a list)', () => {
     renderToolbar({ search: '', status: 'Active', from: '' });
     expect(screen.getByRole('textbox', { name: 'Search' })).toHaveAttribute('placeholder', 'Name');
     expect(screen.getByRole('combobox', { name: 'Status' })).toHaveValue('Active');
-    expect(screen.getByLabelText('From date')).toHaveAttribute('type', 'date');
+    // A date in the office's format (lib/format.ts), not the browser's.
+    expect(screen.getByLabelText('From date')).toHaveAttribute('placeholder', 'MM/DD/YYYY');
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeVisible();
     expect(screen.getByRole('button', { name: 'Add Thing' })).toBeVisible();
   });
@@ -48,5 +49,13 @@ describe('ListToolbar (the one filter bar of a list)', () => {
     await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Expired', hidden: true }));
     expect(setFilters).toHaveBeenCalledWith({ status: 'Expired' });
+  });
+
+  it("takes a date typed in the office's format as YYYY-MM-DD", async () => {
+    const setFilters = renderToolbar({ search: '', status: 'Active', from: '' });
+    // The date input's code loads with the first one drawn (read-only until then).
+    await vi.waitFor(() => expect(screen.getByLabelText('From date')).not.toHaveAttribute('readonly'));
+    await userEvent.type(screen.getByLabelText('From date'), '07/30/2026');
+    expect(setFilters).toHaveBeenLastCalledWith({ from: '2026-07-30' });
   });
 });

@@ -3,6 +3,7 @@ import { Card, Group, Select, TextInput, type ComboboxData, type MantineSpacing,
 import { IconSearch } from '@tabler/icons-react';
 import { useUrlSearch } from '../lib/use-url-state.ts';
 import { ExportButton } from './export-button.tsx';
+import { DateField } from './date-field.tsx';
 
 type Width = MantineStyleProps['w'];
 
@@ -93,14 +94,14 @@ function Field({ field, value, onChange }: { field: ToolbarField<string>; value:
       return <TextField field={field} value={value} onChange={onChange} />;
     case 'date':
       return (
-        <TextInput
-          type="date"
+        <DateField
           label={field.label}
           aria-label={field.ariaLabel}
           value={value}
-          min={field.min || undefined}
-          max={field.max || undefined}
-          onChange={(e) => onChange(e.currentTarget.value)}
+          minDate={field.min || undefined}
+          maxDate={field.max || undefined}
+          onChange={onChange}
+          clearable
           w={field.w}
         />
       );

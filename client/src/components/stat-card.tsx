@@ -35,13 +35,12 @@ export function StatCard({
         <Text size="sm" c="dimmed" fw={500} fz={{ base: 'xs', sm: 'sm' }}>
           {label}
         </Text>
-        {loading ? (
-          <Skeleton h={28} w={90} />
-        ) : (
-          <Text fw={700} fz={{ base: 'lg', sm: 24 }} lh={1.2} data-testid={`stat-${testId ?? label}`}>
-            {value}
+        {/* While loading, the figure's own line under a skeleton: the card keeps its final height. */}
+        <Skeleton visible={loading} w={loading ? 90 : undefined}>
+          <Text fw={700} fz={{ base: 'lg', sm: 24 }} lh={1.2} data-testid={loading ? undefined : `stat-${testId ?? label}`}>
+            {loading ? '\u00a0' : value}
           </Text>
-        )}
+        </Skeleton>
         {hint && (
           <Text size="xs" c="dimmed">
             {hint}

@@ -2,9 +2,9 @@ import { useState, type ReactNode } from 'react';
 import { Accordion, Badge, Button, Divider, Drawer, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconDownload } from '@tabler/icons-react';
-import { CE_STRINGS, localDateString, transcriptFileName, type Transcript, type TranscriptClosedCycle } from '@lm/shared';
+import { CE_STRINGS, transcriptFileName, type Transcript, type TranscriptClosedCycle } from '@lm/shared';
 import { downloadFile, fileCallMessage } from '../lib/download.ts';
-import { formatDate, formatDateTime, hoursOf } from '../lib/format.ts';
+import { formatDate, formatDateTime, hoursOf, officeToday } from '../lib/format.ts';
 import { notify } from '../lib/notify.ts';
 import { trpc } from '../lib/trpc.ts';
 import { CycleFiguresView, CycleLedger } from './ce-parts.tsx';
@@ -25,7 +25,7 @@ function useTranscript(licenseId: number | null) {
 /** Saves GET /api/licenses/{id}/transcript/export as the server names it (the fallback name only when its Content-Disposition is missing). Throws FileCallError. */
 function downloadTranscriptCsv(licenseId: number, licenseNumber: string): Promise<string> {
   return downloadFile(`/api/licenses/${licenseId}/transcript/export`, {
-    fileName: transcriptFileName(licenseNumber, localDateString()),
+    fileName: transcriptFileName(licenseNumber, officeToday()),
     failure: DOWNLOAD_FAILED,
   });
 }

@@ -20,3 +20,13 @@ export function fieldErrors(err: unknown): Record<string, string> {
   const issues = (err.data?.issues ?? []) as Array<{ path: string; message: string }>;
   return Object.fromEntries(issues.map((i) => [i.path, i.message]));
 }
+
+/**
+ * Whether the server could not be reached (no answer, an answer that is not the app's, or a gateway's 502/503/504),
+ * as opposed to an answer of the app's own: such calls are worth retrying until it is back.
+ */
+export function serverUnreachable(err: unknown): boolean {
+  if (!(err instanceof TRPCClientError)) return false;
+  const status = httpStatus(err);
+  return status === undefined || status === 502 || status === 503 || status === 504;
+}

@@ -17,6 +17,9 @@ export interface Pending {
 
 const KEEP_MS = 15_000;
 let pending: Pending | null = null;
+/** A list's rows: a table's body rows, or at phone width the list's cards (components/list-cards.tsx). */
+const ROWS = 'tbody tr, [data-list-card]';
+const TABLES = 'table, [data-list-cards]';
 
 function rowButtons(row: Element | undefined): HTMLElement[] {
   return row ? Array.from(row.querySelectorAll<HTMLElement>('button')) : [];
@@ -30,7 +33,7 @@ function dialogOpen(): boolean {
 export function focusTarget(p: Pending): HTMLElement | null {
   if (p.button.isConnected) return p.button;
   if (!p.table.isConnected) return null;
-  const rows = Array.from(p.table.querySelectorAll('tbody tr')).filter((r) => rowButtons(r).length > 0);
+  const rows = Array.from(p.table.querySelectorAll(ROWS)).filter((r) => rowButtons(r).length > 0);
   const buttons = rowButtons(rows[Math.min(p.rowIndex, rows.length - 1)]);
   const button = buttons[p.buttonIndex] ?? buttons[0];
   if (button) return button;
@@ -63,16 +66,16 @@ function menuButtonOf(item: Element): HTMLElement | null {
 function onClick(e: Event) {
   const target = e.target as Element | null;
   const item = target?.closest?.('[role="menuitem"]');
-  const button = item ? menuButtonOf(item) : target?.closest?.<HTMLElement>('tbody tr button');
+  const button = item ? menuButtonOf(item) : target?.closest?.<HTMLElement>(`:is(${ROWS}) button`);
   if (!button) {
     // A click elsewhere (outside any dialog) ends the wait: the person has moved on.
     if (pending && !target?.closest?.('[role="dialog"]')) pending = null;
     return;
   }
-  const row = button.closest('tr');
-  const table = row?.closest('table');
+  const row = button.closest(ROWS);
+  const table = row?.closest<HTMLElement>(TABLES);
   if (!row || !table) return;
-  const rows = Array.from(table.querySelectorAll('tbody tr'));
+  const rows = Array.from(table.querySelectorAll(ROWS));
   const buttonIndex = rowButtons(row).indexOf(button);
   pending = { button, table, rowIndex: rows.indexOf(row), buttonIndex, until: Date.now() + KEEP_MS };
 }

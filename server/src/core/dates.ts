@@ -7,3 +7,11 @@ import { localDateString } from '@lm/shared';
 export function today(now: Date = new Date()): string {
   return localDateString(now);
 }
+
+/**
+ * The office's time zone as an IANA name (e.g. America/New_York): the zone of TZ, in which `today` is counted. The
+ * browser writes times in it and takes the office's date from the server (docs/decisions.md "One date language").
+ */
+export function officeTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}

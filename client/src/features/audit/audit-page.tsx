@@ -190,7 +190,14 @@ export function AuditPage() {
             },
             { accessor: 'target_table', title: 'Table', sortable: sortable('target_table'), render: (l) => l.target_table ?? '-' },
             { accessor: 'target_id', title: 'Target ID', sortable: sortable('target_id'), render: (l) => l.target_id ?? '-' },
-            { accessor: 'ip_address', title: 'IP Address', sortable: sortable('ip_address'), render: (l) => l.ip_address ?? '-' },
+            {
+              accessor: 'ip_address',
+              title: 'IP Address',
+              sortable: sortable('ip_address'),
+              // In the detail; a phone's card shows when, who, what and on which row.
+              card: 'hidden',
+              render: (l) => l.ip_address ?? '-',
+            },
           ]}
         />
       </Stack>

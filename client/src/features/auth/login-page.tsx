@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconClock } from '@tabler/icons-react';
 import { TRPCClientError } from '@trpc/client';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import type { LoginInput } from '@lm/shared';
 import { PASSWORD_RESET_STRINGS } from '@lm/shared/password-reset-strings';
 import { useAuth } from '../../lib/auth.tsx';
@@ -12,9 +12,23 @@ import { LOGIN_STRINGS, useLogin, useLoginChallenge } from './api.ts';
 
 export { LOGIN_STRINGS };
 
+/** Said on the sign-in page after the server ended the session (a 401), until the next sign-in. */
+export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+
+/**
+ * Where to go after signing in: the page the person was on when the session ended, or the link they opened while
+ * signed out (path and query, kept by app/app.tsx), else the dashboard. Only paths of this app.
+ */
+function returnPath(state: unknown): string {
+  const from = (state as { from?: unknown } | null)?.from;
+  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/login')) return '/dashboard';
+  return from === '/' ? '/dashboard' : from;
+}
+
 export function LoginPage() {
-  const { user } = useAuth();
+  const { user, sessionExpired } = useAuth();
   const navigate = useNavigate();
+  const target = returnPath(useLocation().state);
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const login = useLogin();
@@ -29,7 +43,7 @@ export function LoginPage() {
     initialValues: { email: '', password: '' },
   });
 
-  if (user) return <Navigate to="/dashboard" replace />;
+  if (user) return <Navigate to={target} replace />;
 
   const failed = (err: unknown) =>
     setError(err instanceof TRPCClientError && err.data?.httpStatus ? err.message || LOGIN_STRINGS.fallback : LOGIN_STRINGS.unexpected);
@@ -42,7 +56,7 @@ export function LoginPage() {
     setError(null);
     try {
       await login.mutateAsync(input);
-      void navigate('/dashboard', { replace: true });
+      void navigate(target, { replace: true });
       return;
     } catch (err) {
       if (!(err instanceof TRPCClientError) || err.data?.httpStatus !== 429) return failed(err);
@@ -53,7 +67,7 @@ export function LoginPage() {
       const solution = await solveLoginChallenge((await challenge.mutateAsync({ email: input.email })).challenge);
       if (!solution) return setError(LOGIN_STRINGS.unexpected);
       await login.mutateAsync({ ...input, solution });
-      void navigate('/dashboard', { replace: true });
+      void navigate(target, { replace: true });
     } catch (err) {
       failed(err);
     } finally {
@@ -74,6 +88,11 @@ export function LoginPage() {
         noValidate
       >
         <Stack>
+          {sessionExpired && !error && (
+            <Alert color="yellow" icon={<IconClock size={18} />} role="status" data-testid="session-expired">
+              {SESSION_EXPIRED}
+            </Alert>
+          )}
           {error && (
             <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
               {error}

@@ -1,26 +1,47 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { BACKUP_GROUP_LABELS, BACKUP_GROUPS, BACKUP_STRINGS, formatBytes, type Backup, type BackupGroup } from '@lm/shared';
+import {
+  BACKUP_GROUP_LABELS,
+  BACKUP_GROUPS,
+  BACKUP_STRINGS,
+  backupBeyondNameWarning,
+  backupGroupContents,
+  formatBytes,
+  type Backup,
+  type BackupGroup,
+} from '@lm/shared';
 import { useRestoreBackup } from './api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
 const ALL = Object.fromEntries(BACKUP_GROUPS.map((g) => [g, true])) as Record<BackupGroup, boolean>;
 
-/** The restore modal (docs/product.md section 2): a warning, one checkbox per data group; closes on success. */
+/**
+ * The restore modal (docs/product.md section 2): a warning, one checkbox per data group with what the group contains;
+ * when a chosen group holds more than its name says (Licenses also holds the CE rules), Restore asks again in place
+ * (docs/decisions.md "Honest screens"); closes on success.
+ */
 export function RestoreModal({ backup, onClose }: { backup: Backup | null; onClose: () => void }) {
   const restore = useRestoreBackup();
   const [chosen, setChosen] = useState<Record<BackupGroup, boolean>>(ALL);
+  /** The second question, once asked (null while choosing). */
+  const [asking, setAsking] = useState<string | null>(null);
   const none = BACKUP_GROUPS.every((g) => !chosen[g]);
 
   const close = () => {
     if (restore.isPending) return;
     setChosen(ALL);
+    setAsking(null);
     onClose();
   };
 
   const onRestore = () => {
     if (!backup || none) return;
+    const warning = backupBeyondNameWarning(BACKUP_GROUPS.filter((g) => chosen[g]));
+    if (warning && asking === null) {
+      setAsking(warning);
+      return;
+    }
     restore.mutate(
       {
         id: backup.id,
@@ -35,6 +56,7 @@ export function RestoreModal({ backup, onClose }: { backup: Backup | null; onClo
       {
         onSuccess: () => {
           setChosen(ALL);
+          setAsking(null);
           onClose();
         },
       },
@@ -56,33 +78,48 @@ export function RestoreModal({ backup, onClose }: { backup: Backup | null; onClo
           <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title="Warning" role="alert">
             {BACKUP_STRINGS.restoreWarning}
           </Alert>
-          <Text fw={500} size="sm">
-            Data to restore
-          </Text>
-          <Stack gap="xs">
-            {BACKUP_GROUPS.map((g) => (
-              <Checkbox
-                key={g}
-                label={BACKUP_GROUP_LABELS[g]}
-                checked={chosen[g]}
-                onChange={(e) => {
-                  const checked = e.currentTarget.checked;
-                  setChosen((c) => ({ ...c, [g]: checked }));
-                }}
-              />
-            ))}
-          </Stack>
-          {none && (
-            <Text c="red" size="sm">
-              {BACKUP_STRINGS.noGroup}
-            </Text>
+          {asking === null ? (
+            <>
+              <Text fw={500} size="sm" id="restore-groups">
+                Data to restore
+              </Text>
+              <Stack gap="xs" role="group" aria-labelledby="restore-groups">
+                {BACKUP_GROUPS.map((g) => (
+                  <Checkbox
+                    key={g}
+                    label={BACKUP_GROUP_LABELS[g]}
+                    description={backupGroupContents(g)}
+                    checked={chosen[g]}
+                    onChange={(e) => {
+                      const checked = e.currentTarget.checked;
+                      setChosen((c) => ({ ...c, [g]: checked }));
+                    }}
+                  />
+                ))}
+              </Stack>
+              {none && (
+                <Text c="red" size="sm">
+                  {BACKUP_STRINGS.noGroup}
+                </Text>
+              )}
+            </>
+          ) : (
+            <Alert color="red" variant="light" title="Also restored" role="alert" data-testid="restore-ask-again">
+              {asking} Restore anyway?
+            </Alert>
           )}
           <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={restore.isPending}>
-              Cancel
-            </Button>
+            {asking === null ? (
+              <Button variant="default" onClick={close} disabled={restore.isPending}>
+                Cancel
+              </Button>
+            ) : (
+              <Button variant="default" onClick={() => setAsking(null)} disabled={restore.isPending}>
+                Back
+              </Button>
+            )}
             <Button color="orange" onClick={onRestore} disabled={none} loading={restore.isPending}>
-              {BACKUP_STRINGS.restoreButton}
+              {asking === null ? BACKUP_STRINGS.restoreButton : 'Restore anyway'}
             </Button>
           </Group>
         </Stack>

@@ -102,7 +102,7 @@ export function BrokerageDetailDrawer({ brokerage, onClose }: { brokerage: Broke
             <Field label="Created">{formatDate(brokerage.created_at)}</Field>
           </SimpleGrid>
           <div>
-            <Title order={4} mb="xs">
+            <Title order={3} size="h4" mb="xs">
               {BROKERAGE_STRINGS.usersTitle(brokerage.name)}
             </Title>
             <People brokerage={brokerage} />

@@ -1,7 +1,9 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import type { z } from 'zod';
 import { BROKERAGE_STRINGS, brokerageCreateInput, brokerageUpdateInput, type Brokerage } from '@lm/shared';
 import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { useDirtyGuard } from '../../lib/dirty-guard.tsx';
+import { FormModal } from '../../components/form-modal.tsx';
 import { useCreateBrokerage, useUpdateBrokerage } from './api.ts';
 
 type FormValues = {
@@ -30,6 +32,8 @@ function BrokerageForm({ brokerage, onDone }: { brokerage: Brokerage | null; onD
     } satisfies FormValues,
     toInput: (values) => (brokerage ? { id: brokerage.brokerage_id, ...values } : values),
   });
+  // Escape or × on a filled form, or leaving the page, asks first (components/form-modal.tsx).
+  useDirtyGuard(form.isDirty());
 
   const onSubmit = (input: CreateOutput | UpdateOutput) => {
     const done = {
@@ -68,8 +72,8 @@ function BrokerageForm({ brokerage, onDone }: { brokerage: Brokerage | null; onD
 /** Add/edit a brokerage: create mode without a selected record, edit mode with one. */
 export function BrokerageFormModal({ opened, onClose, brokerage }: { opened: boolean; onClose: () => void; brokerage: Brokerage | null }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={brokerage ? BROKERAGE_STRINGS.editTitle : BROKERAGE_STRINGS.addTitle}>
+    <FormModal opened={opened} onClose={onClose} title={brokerage ? BROKERAGE_STRINGS.editTitle : BROKERAGE_STRINGS.addTitle}>
       {opened && <BrokerageForm key={brokerage?.brokerage_id ?? 'new'} brokerage={brokerage} onDone={onClose} />}
-    </Modal>
+    </FormModal>
   );
 }

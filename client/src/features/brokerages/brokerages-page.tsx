@@ -119,14 +119,16 @@ export function BrokeragesPage() {
               </Text>
             ),
           },
-          { accessor: 'address', title: 'Address', sortable: true, render: (b) => b.address ?? dash },
+          // A phone's card: the name, then phone, e-mail, address, agents and website, each long one across the card.
+          { accessor: 'address', title: 'Address', sortable: true, card: 'wide', cardOrder: 3, render: (b) => b.address ?? dash },
           // A phone number reads as one piece: it never wraps.
-          { accessor: 'phone', title: 'Phone', sortable: true, noWrap: true, render: (b) => b.phone ?? dash },
-          { accessor: 'email', title: 'Email', sortable: true, render: (b) => b.email ?? dash },
+          { accessor: 'phone', title: 'Phone', sortable: true, noWrap: true, card: 'wide', cardOrder: 1, render: (b) => b.phone ?? dash },
+          { accessor: 'email', title: 'Email', sortable: true, card: 'wide', cardOrder: 2, render: (b) => b.email ?? dash },
           {
             accessor: 'website',
             title: 'Website',
             sortable: true,
+            cardOrder: 5,
             render: (b) =>
               b.website ? (
                 <Anchor
@@ -148,13 +150,21 @@ export function BrokeragesPage() {
             title: 'Agents',
             sortable: true,
             textAlign: 'center',
+            cardOrder: 4,
             render: (b) => (
               <Badge variant="light" color="green">
                 {b.agent_count}
               </Badge>
             ),
           },
-          { accessor: 'created_at', title: 'Created', sortable: true, noWrap: true, render: (b) => formatDate(b.created_at) },
+          {
+            accessor: 'created_at',
+            title: 'Created',
+            sortable: true,
+            noWrap: true,
+            card: 'hidden',
+            render: (b) => formatDate(b.created_at),
+          },
         ]}
       />
 

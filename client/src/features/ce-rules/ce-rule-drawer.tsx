@@ -44,7 +44,9 @@ export function CeRuleDrawer({ rule, onClose, onEdit }: { rule: CeRule | null; o
               </Stack>
             ))}
           </SimpleGrid>
-          <Title order={4}>Required topics</Title>
+          <Title order={3} size="h4">
+            Required topics
+          </Title>
           {rule.topics.length === 0 ? (
             <Text size="sm" c="dimmed">
               No topic requirements: any approved CE counts.

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { ActionIcon, Button, Checkbox, Group, Input, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Input, NumberInput, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
+import { FormModal } from '../../components/form-modal.tsx';
 import { randomId } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import {
@@ -100,7 +101,7 @@ export function CeRuleFormModal({ opened, rule, onClose }: { opened: boolean; ru
   const topicsError = form.errors.topics;
 
   return (
-    <Modal opened={opened} onClose={onClose} title={rule ? CE_STRINGS.editRule : CE_STRINGS.addRule} size="lg">
+    <FormModal dirty={form.isDirty()} opened={opened} onClose={onClose} title={rule ? CE_STRINGS.editRule : CE_STRINGS.addRule} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
@@ -202,6 +203,6 @@ export function CeRuleFormModal({ opened, rule, onClose }: { opened: boolean; ru
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -112,6 +112,8 @@ export function CeRulesPage() {
               accessor: 'state',
               title: 'State',
               sortable: true,
+              // A phone's card shows type, hours and cycle as fields of their own.
+              renderCard: (r) => <Text fw={600}>{r.state}</Text>,
               render: (r) => (
                 <>
                   <Text fw={600}>{r.state}</Text>

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Group, Input, Modal, NumberInput, Rating, Select, Stack, Text } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
-import { COMPLETION_STRINGS, completionCreateInput, completionForPersonInput, localDateString, type CompletionPerson } from '@lm/shared';
+import { Button, Group, Input, NumberInput, Rating, Select, Stack, Text } from '@mantine/core';
+import { FormModal } from '../../components/form-modal.tsx';
+import { DateField } from '../../components/date-field.tsx';
+import { COMPLETION_STRINGS, completionCreateInput, completionForPersonInput, type CompletionPerson } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
 import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
-import { formatHours } from '../../lib/format.ts';
+import { courseOptionLabel, formatHours, officeToday } from '../../lib/format.ts';
 import { useActiveCourses, useCompletionLicenseOptions, useRecordCompletion } from './api.ts';
 import { PersonSearchSelect } from './person-search-select.tsx';
 
@@ -52,7 +53,7 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
     user_id: role === 'Admin' || role === 'School' ? null : String(user?.user_id ?? ''),
     course_id: null,
     license_id: null,
-    completion_date: localDateString(),
+    completion_date: officeToday(),
     hours: '',
     rating: 0,
   });
@@ -65,7 +66,9 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
 
   useEffect(() => {
     if (!opened) return;
-    form.setValues(initial());
+    const v = initial();
+    form.setValues(v);
+    form.resetDirty(v);
     form.clearErrors();
     setPerson(null);
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -92,7 +95,7 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
   const submit = form.onSubmit((body) => record.mutate(body, { onSuccess: onClose, onError: (err) => showServerErrors(form, err) }));
 
   return (
-    <Modal opened={opened} onClose={onClose} title={COMPLETION_STRINGS.modalTitle} size="lg">
+    <FormModal dirty={form.isDirty()} opened={opened} onClose={onClose} title={COMPLETION_STRINGS.modalTitle} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
           {school && (
@@ -131,10 +134,7 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
             placeholder={courses.isLoading ? 'Loading courses...' : 'Select a course'}
             required
             searchable
-            data={(courses.data ?? []).map((c) => ({
-              value: String(c.course_id),
-              label: `${c.course_name} (${formatHours(c.ce_hours)} h)`,
-            }))}
+            data={(courses.data ?? []).map((c) => ({ value: String(c.course_id), label: courseOptionLabel(c) }))}
             {...form.getInputProps('course_id')}
           />
           <Select
@@ -146,13 +146,7 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
             {...form.getInputProps('license_id')}
           />
           <Group grow align="flex-start">
-            <DateInput
-              label="Completion Date"
-              required
-              valueFormat="YYYY-MM-DD"
-              maxDate={localDateString()}
-              {...form.getInputProps('completion_date')}
-            />
+            <DateField label="Completion Date" required maxDate={officeToday()} {...form.getInputProps('completion_date')} />
             <NumberInput
               label="Hours"
               min={0}
@@ -178,6 +172,6 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -28,7 +28,7 @@ export const completionSortKey = (key: string): CompletionSortColumn =>
 /** The Completions tab: the caller's completions (server-scoped), recording, and review for Schools and Admins. */
 export function CompletionsTab() {
   const { can } = useAuth();
-  const list = useListState({ sort: 'created_at', order: 'desc', filters: { completion_status: '', search: '' } });
+  const list = useListState({ sort: 'created_at', order: 'desc', filters: { completion_status: '', completed_from: '', search: '' } });
   const f = list.filters;
 
   /** The list's filters and sort as completions.page and the CSV export take them. */
@@ -36,6 +36,8 @@ export function CompletionsTab() {
     sort: completionSortKey(list.sort),
     order: list.order,
     status: (f.completion_status || undefined) as CompletionStatus | undefined,
+    // Completed on or after (the School dashboard's "Completions This Month" opens the list with it).
+    completed_from: f.completed_from || undefined,
     search: f.search || undefined,
   };
   const query = useCompletionsPage({ ...view, page: list.page, limit: list.limit });
@@ -60,6 +62,7 @@ export function CompletionsTab() {
         fields={[
           { type: 'search', name: 'search', label: 'Search', placeholder: 'Name, course or license number', w: 260 },
           { name: 'completion_status', label: 'Status', placeholder: 'All statuses', data: [...COMPLETION_STATUSES], w: 180 },
+          { type: 'date', name: 'completed_from', label: 'Completed from', w: 170 },
         ]}
         exportCsv={{ path: '/api/completions/export', params: view, things: 'completions' }}
         actions={
@@ -117,7 +120,7 @@ export function CompletionsTab() {
         }
         columns={[
           { accessor: 'name', title: 'Name', sortable: true, noWrap: true, render: name },
-          { accessor: 'course_name', title: 'Course', sortable: true },
+          { accessor: 'course_name', title: 'Course', sortable: true, card: 'wide' },
           {
             accessor: 'license_number',
             title: 'License',
@@ -126,12 +129,20 @@ export function CompletionsTab() {
           },
           { accessor: 'completion_date', title: 'Completed', sortable: true, noWrap: true, render: (c) => formatDate(c.completion_date) },
           { accessor: 'hours', title: 'Hours', sortable: true, textAlign: 'right', render: (c) => formatHours(c.hours) },
-          { accessor: 'rating', title: 'Rating', sortable: true, noWrap: true, render: (c) => (c.rating ? '★'.repeat(c.rating) : '-') },
+          {
+            accessor: 'rating',
+            title: 'Rating',
+            sortable: true,
+            noWrap: true,
+            card: 'hidden',
+            render: (c) => (c.rating ? '★'.repeat(c.rating) : '-'),
+          },
           { accessor: 'status', title: 'Status', sortable: true, width: 120, render: (c) => <CompletionStatusBadge status={c.status} /> },
           {
             accessor: 'note',
             title: 'Note',
             sortable: true,
+            card: 'wide',
             render: (c) => (
               <Text size="sm" lineClamp={2} maw={240}>
                 {c.note || '-'}

@@ -57,7 +57,9 @@ export function CourseDrawer({ course, onClose, onEdit }: { course: Course | nul
             </Group>
           )}
           <Divider />
-          <Title order={4}>Recent completions</Title>
+          <Title order={3} size="h4">
+            Recent completions
+          </Title>
           {recent.isError ? (
             <QueryError things="completions" query={recent} />
           ) : recent.isLoading ? (

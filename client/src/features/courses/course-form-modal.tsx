@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { Button, Group, Modal, NumberInput, Select, Stack, Switch, TextInput, Textarea } from '@mantine/core';
+import { Button, Group, NumberInput, Select, Stack, Switch, TextInput, Textarea } from '@mantine/core';
+import { FormModal } from '../../components/form-modal.tsx';
 import {
   CE_TOPICS,
   COURSE_DEFAULTS,
@@ -101,7 +102,13 @@ export function CourseFormModal({
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={course ? COURSE_STRINGS.modalEdit : COURSE_STRINGS.modalAdd} size="lg">
+    <FormModal
+      dirty={form.isDirty()}
+      opened={opened}
+      onClose={onClose}
+      title={course ? COURSE_STRINGS.modalEdit : COURSE_STRINGS.modalAdd}
+      size="lg"
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label="Course Name" required data-autofocus {...form.getInputProps('course_name')} />
@@ -146,6 +153,6 @@ export function CourseFormModal({
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

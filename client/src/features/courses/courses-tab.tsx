@@ -20,7 +20,7 @@ export const courseSortKey = (key: string): CourseSortColumn =>
 
 export function CoursesTab() {
   const { user, role, can } = useAuth();
-  const list = useListState({ sort: 'created_at', order: 'desc', filters: { search: '', type: '', status: '' } });
+  const list = useListState({ sort: 'created_at', order: 'desc', filters: { search: '', type: '', status: '', school_id: '' } });
   const f = list.filters;
 
   /** The list's filters and sort as courses.page and the CSV export take them. */
@@ -30,6 +30,8 @@ export function CoursesTab() {
     search: f.search || undefined,
     course_type: (f.type || undefined) as CourseType | undefined,
     is_active: f.status === 'active' ? ('true' as const) : f.status === 'inactive' ? ('false' as const) : undefined,
+    // The owning School (a School's dashboard card "My Courses" opens the list with its own id).
+    school_id: /^[1-9]\d*$/.test(f.school_id) ? Number(f.school_id) : undefined,
   };
   const query = useCoursesPage({ ...view, page: list.page, limit: list.limit });
   const [modal, setModal] = useState<{ opened: boolean; course: Course | null }>({ opened: false, course: null });
@@ -57,6 +59,14 @@ export function CoursesTab() {
           { type: 'search', name: 'search', label: 'Search', placeholder: 'Name, provider or description', w: 260 },
           { name: 'type', label: 'Type', placeholder: 'All types', data: [...COURSE_TYPES], w: 160 },
           { name: 'status', label: 'Status', placeholder: 'All statuses', data: ACTIVE_OPTIONS, w: 160 },
+          role === 'School' &&
+            user && {
+              name: 'school_id',
+              label: 'Owner',
+              placeholder: 'All courses',
+              data: [{ value: String(user.user_id), label: 'My courses' }],
+              w: 160,
+            },
         ]}
         exportCsv={{ path: '/api/courses/export', params: view, things: 'courses' }}
         actions={
@@ -95,6 +105,12 @@ export function CoursesTab() {
             accessor: 'course_name',
             title: 'Course Name',
             sortable: true,
+            card: 'title',
+            renderCard: (c) => (
+              <Text fw={600} size="sm">
+                {c.course_name}
+              </Text>
+            ),
             render: (c) => (
               <Stack gap={2} maw={380} miw={160}>
                 <Text fw={600} size="sm">
@@ -120,16 +136,24 @@ export function CoursesTab() {
                 </Text>
               ),
           },
-          { accessor: 'cost', title: 'Cost', sortable: true, textAlign: 'right', render: (c) => formatMoney(c.cost) },
+          { accessor: 'cost', title: 'Cost', sortable: true, textAlign: 'right', card: 'hidden', render: (c) => formatMoney(c.cost) },
           { accessor: 'is_active', title: 'Status', sortable: true, render: (c) => <ActiveBadge active={c.is_active} /> },
           {
             accessor: 'completion_count',
             title: 'Completions',
             sortable: true,
             textAlign: 'right',
+            card: 'hidden',
             render: (c) => formatCount(c.completion_count),
           },
-          { accessor: 'created_at', title: 'Created', sortable: true, noWrap: true, render: (c) => formatDate(c.created_at) },
+          {
+            accessor: 'created_at',
+            title: 'Created',
+            sortable: true,
+            noWrap: true,
+            card: 'hidden',
+            render: (c) => formatDate(c.created_at),
+          },
         ]}
       />
 

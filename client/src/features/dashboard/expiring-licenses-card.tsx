@@ -1,16 +1,19 @@
-import { Badge, Card, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import { useState } from 'react';
 import { DASHBOARD_STRINGS, DEFAULT_EXPIRING_WINDOW, EXPIRING_CARD_LIMIT, EXPIRING_WINDOWS, expiringBadgeColor } from '@lm/shared';
 import { useExpiringLicenses } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { ComplianceBadge } from '../../components/compliance-badge.tsx';
 import { formatDate } from '../../lib/format.ts';
+import { DASHBOARD_LINKS } from './links.ts';
 
 const WINDOW_OPTIONS = EXPIRING_WINDOWS.map((d) => ({ value: String(d), label: `${d} days` }));
 
 /**
  * At most 5 licenses expiring in the chosen window (30/60/90 days, default 90), refreshed every 5 min. The days left
- * and the compliance state are the server's (the office's calendar), not the browser's clock.
+ * and the compliance state are the server's (the office's calendar), not the browser's clock. Each row opens its
+ * license in the Licenses list; "View all" opens the list of every license expiring in the window.
  */
 export function ExpiringLicensesCard() {
   const [days, setDays] = useState<number>(DEFAULT_EXPIRING_WINDOW);
@@ -48,9 +51,9 @@ export function ExpiringLicensesCard() {
           {items.map((l) => (
             <Group key={l.license_id} component="li" justify="space-between" wrap="nowrap" data-testid="expiring-item">
               <div style={{ minWidth: 0 }}>
-                <Text size="sm" fw={500} truncate="end">
+                <Anchor component={Link} to={DASHBOARD_LINKS.license(l.license_number)} size="sm" fw={500} display="block" truncate="end">
                   {l.first_name} {l.last_name}
-                </Text>
+                </Anchor>
                 <Text size="xs" c="dimmed">
                   {l.license_number} · {l.state} · expires {formatDate(l.expiration_date)}
                 </Text>
@@ -64,6 +67,11 @@ export function ExpiringLicensesCard() {
             </Group>
           ))}
         </Stack>
+      )}
+      {items.length > 0 && (
+        <Anchor component={Link} to={DASHBOARD_LINKS.expiring(days)} size="sm" mt="md">
+          {DASHBOARD_STRINGS.viewAllExpiring(days)}
+        </Anchor>
       )}
     </Card>
   );

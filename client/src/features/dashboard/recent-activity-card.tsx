@@ -1,9 +1,9 @@
 import { Card, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBook, IconCertificate, IconChecklist, IconCoin, IconUserPlus, type Icon } from '@tabler/icons-react';
-import { activityText, DASHBOARD_STRINGS, type ActivityType } from '@lm/shared';
+import { activityText, DASHBOARD_STRINGS, RECENT_ACTIVITY_LIMIT, type ActivityItem, type ActivityType } from '@lm/shared';
 import { useRecentActivity } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDate, formatDateTime } from '../../lib/format.ts';
 
 const ICONS: Record<ActivityType, { icon: Icon; color: string }> = {
   user_created: { icon: IconUserPlus, color: 'blue' },
@@ -14,7 +14,27 @@ const ICONS: Record<ActivityType, { icon: Icon; color: string }> = {
   payment_created: { icon: IconCoin, color: 'yellow' },
 };
 
-/** At most 10 newest events in the caller's scope, refreshed every 60 s. */
+/** A completion or payment that did not go through is marked red (rejected, failed); one waiting, yellow. */
+function colorOf(item: ActivityItem): string {
+  if (item.type === 'completion_created') {
+    return item.data.status === 'Rejected' ? 'red' : item.data.status === 'Pending' ? 'yellow' : ICONS[item.type].color;
+  }
+  if (item.type === 'payment_created') {
+    return item.data.status === 'Failed' ? 'red' : item.data.status === 'Completed' ? ICONS[item.type].color : 'gray';
+  }
+  return ICONS[item.type].color;
+}
+
+/** The item's date line: a completion's own calendar day (as stored, no zone shift), else when it happened. */
+const whenOf = (item: ActivityItem) =>
+  item.type === 'completion_created'
+    ? DASHBOARD_STRINGS.completedOn(formatDate(item.data.completion_date))
+    : formatDateTime(item.timestamp);
+
+/** One skeleton line per item the card may show, each of an item's height, so the card opens at its full size. */
+export const ACTIVITY_ROW_HEIGHT = 44;
+
+/** At most 10 newest events in the caller's scope, refreshed every 60 s; each says what became of it. */
 export function RecentActivityCard() {
   const query = useRecentActivity();
   const items = query.data ?? [];
@@ -26,8 +46,8 @@ export function RecentActivityCard() {
       {query.isError && <QueryError things="recent activity" query={query} />}
       {query.isLoading ? (
         <Stack gap="sm">
-          {Array.from({ length: 4 }, (_, i) => (
-            <Skeleton key={i} h={36} />
+          {Array.from({ length: RECENT_ACTIVITY_LIMIT }, (_, i) => (
+            <Skeleton key={i} h={ACTIVITY_ROW_HEIGHT} />
           ))}
         </Stack>
       ) : items.length === 0 && !query.isError ? (
@@ -37,16 +57,25 @@ export function RecentActivityCard() {
       ) : (
         <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {items.map((item, i) => {
-            const { icon: ItemIcon, color } = ICONS[item.type];
+            const ItemIcon = ICONS[item.type].icon;
+            const status = item.type === 'completion_created' || item.type === 'payment_created' ? item.data.status : undefined;
             return (
-              <Group key={`${item.type}-${i}`} component="li" wrap="nowrap" align="flex-start" gap="sm" data-type={item.type}>
-                <ThemeIcon variant="light" color={color} radius="xl" size="md">
+              <Group
+                key={`${item.type}-${i}`}
+                component="li"
+                wrap="nowrap"
+                align="flex-start"
+                gap="sm"
+                data-type={item.type}
+                data-status={status}
+              >
+                <ThemeIcon variant="light" color={colorOf(item)} radius="xl" size="md">
                   <ItemIcon size={16} />
                 </ThemeIcon>
                 <div style={{ minWidth: 0 }}>
                   <Text size="sm">{activityText(item)}</Text>
                   <Text size="xs" c="dimmed">
-                    {formatDateTime(item.timestamp)}
+                    {whenOf(item)}
                   </Text>
                 </div>
               </Group>

@@ -1,8 +1,9 @@
-import { SimpleGrid, Skeleton } from '@mantine/core';
+import { SimpleGrid } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconAlertOctagon,
   IconBook,
+  IconCalendarStats,
   IconCertificate,
   IconChecklist,
   IconClockHour4,
@@ -12,156 +13,204 @@ import {
   IconUsers,
   type Icon,
 } from '@tabler/icons-react';
-import { AT_RISK_DAYS, DASHBOARD_STRINGS, STAT_LABELS, type AdminDashboardStats, type DashboardStats } from '@lm/shared';
+import {
+  AT_RISK_DAYS,
+  DASHBOARD_STRINGS,
+  STAT_LABELS,
+  type AdminDashboardStats,
+  type AgentDashboardStats,
+  type BrokerDashboardStats,
+  type DashboardStats,
+  type RoleName,
+  type SchoolDashboardStats,
+} from '@lm/shared';
 import { StatCard } from '../../components/stat-card.tsx';
-import { formatCount, formatMoney } from '../../lib/format.ts';
+import { formatCount, formatDate, formatMoney } from '../../lib/format.ts';
+import { DASHBOARD_LINKS } from './links.ts';
 
 type StatKey = keyof typeof STAT_LABELS;
-interface StatCardDef {
+
+/** One card of a role: what it shows of the stats, and the list (filtered as the card counts) it opens. */
+interface CardDef<S> {
   key: StatKey;
-  value: string;
   icon: Icon;
   color: string;
-  hint?: string;
-  /** The list the card opens. */
-  to?: string;
+  value: (s: S) => string;
+  hint?: (s: S) => string;
+  to: (s: S, me: number) => string;
 }
-
-/** The routes the cards open: each list filtered as the card counts. */
-const LINKS = {
-  licenses: '/licenses',
-  atRisk: '/licenses?compliance=at_risk',
-  expired: '/licenses?compliance=expired',
-  expiring: (days: number) => `/licenses?expiring_within=${days}`,
-  users: '/users',
-  agents: '/users?role=Agent',
-  courses: '/courses',
-  completions: '/courses?tab=completions',
-  pending: '/courses?tab=completions&completion_status=Pending',
-} as const;
 
 /** The compliance cards (Admin and Broker): the server's counts of licenses at risk and expired. */
-function complianceCards(compliance: AdminDashboardStats['compliance']): StatCardDef[] {
-  return [
+const complianceCards: CardDef<AdminDashboardStats | BrokerDashboardStats>[] = [
+  {
+    key: 'at_risk',
+    icon: IconHourglassLow,
+    color: 'orange',
+    value: (s) => formatCount(s.compliance.at_risk),
+    hint: () => DASHBOARD_STRINGS.atRiskHint(AT_RISK_DAYS),
+    to: () => DASHBOARD_LINKS.atRisk,
+  },
+  {
+    key: 'expired',
+    icon: IconAlertOctagon,
+    color: 'red',
+    value: (s) => formatCount(s.compliance.expired),
+    hint: () => DASHBOARD_STRINGS.expiredHint,
+    to: () => DASHBOARD_LINKS.expired,
+  },
+];
+
+/**
+ * The stat cards of each role (docs/product.md section 3). Every card opens the list it counts, filtered as the
+ * server counts it (server/src/modules/dashboard/dashboard.service.ts answers each figure with that list's count).
+ */
+const CARDS: {
+  Admin: CardDef<AdminDashboardStats>[];
+  Broker: CardDef<BrokerDashboardStats>[];
+  Agent: CardDef<AgentDashboardStats>[];
+  School: CardDef<SchoolDashboardStats>[];
+} = {
+  Admin: [
+    { key: 'total_users', icon: IconUsers, color: 'blue', value: (s) => formatCount(s.total_users), to: () => DASHBOARD_LINKS.users },
     {
-      key: 'at_risk',
-      value: formatCount(compliance.at_risk),
-      icon: IconHourglassLow,
-      color: 'orange',
-      hint: DASHBOARD_STRINGS.atRiskHint(AT_RISK_DAYS),
-      to: LINKS.atRisk,
+      key: 'total_licenses',
+      icon: IconCertificate,
+      color: 'green',
+      value: (s) => formatCount(s.total_licenses),
+      to: () => DASHBOARD_LINKS.licenses,
+    },
+    ...complianceCards,
+    {
+      key: 'expiring_licenses',
+      icon: IconAlertTriangle,
+      color: 'yellow',
+      value: (s) => formatCount(s.expiring_licenses),
+      hint: (s) => DASHBOARD_STRINGS.withinDays(s.expiring_window_days),
+      to: (s) => DASHBOARD_LINKS.expiring(s.expiring_window_days),
+    },
+    { key: 'total_courses', icon: IconBook, color: 'grape', value: (s) => formatCount(s.total_courses), to: () => DASHBOARD_LINKS.courses },
+    {
+      key: 'total_completions',
+      icon: IconChecklist,
+      color: 'teal',
+      value: (s) => formatCount(s.total_completions),
+      to: () => DASHBOARD_LINKS.completions,
     },
     {
-      key: 'expired',
-      value: formatCount(compliance.expired),
-      icon: IconAlertOctagon,
-      color: 'red',
-      hint: DASHBOARD_STRINGS.expiredHint,
-      to: LINKS.expired,
+      key: 'pending_completions',
+      icon: IconClockHour4,
+      color: 'yellow',
+      value: (s) => formatCount(s.pending_completions),
+      to: () => DASHBOARD_LINKS.pending,
     },
-  ];
-}
+  ],
+  Broker: [
+    { key: 'total_agents', icon: IconUsers, color: 'blue', value: (s) => formatCount(s.total_agents), to: () => DASHBOARD_LINKS.agents },
+    {
+      key: 'agent_licenses',
+      icon: IconCertificate,
+      color: 'green',
+      value: (s) => formatCount(s.agent_licenses),
+      to: () => DASHBOARD_LINKS.licenses,
+    },
+    ...complianceCards,
+    {
+      key: 'expiring_agent_licenses',
+      icon: IconAlertTriangle,
+      color: 'yellow',
+      value: (s) => formatCount(s.expiring_agent_licenses),
+      hint: (s) => DASHBOARD_STRINGS.withinDays(s.expiring_window_days),
+      to: (s) => DASHBOARD_LINKS.expiring(s.expiring_window_days),
+    },
+    {
+      key: 'agent_completions',
+      icon: IconChecklist,
+      color: 'teal',
+      value: (s) => formatCount(s.agent_completions),
+      to: () => DASHBOARD_LINKS.completions,
+    },
+  ],
+  Agent: [
+    {
+      key: 'my_licenses',
+      icon: IconCertificate,
+      color: 'green',
+      value: (s) => formatCount(s.my_licenses),
+      to: () => DASHBOARD_LINKS.licenses,
+    },
+    {
+      key: 'my_completions',
+      icon: IconChecklist,
+      color: 'teal',
+      value: (s) => formatCount(s.my_completions),
+      to: () => DASHBOARD_LINKS.completions,
+    },
+    {
+      key: 'my_payments',
+      icon: IconCoin,
+      color: 'blue',
+      value: (s) => formatMoney(s.my_payments),
+      hint: () => DASHBOARD_STRINGS.completedPayments,
+      to: () => DASHBOARD_LINKS.completedPayments,
+    },
+  ],
+  School: [
+    {
+      key: 'pending_completions',
+      icon: IconClockHour4,
+      color: 'yellow',
+      value: (s) => formatCount(s.pending_completions),
+      to: () => DASHBOARD_LINKS.pending,
+    },
+    {
+      key: 'completions_this_month',
+      icon: IconCalendarStats,
+      color: 'teal',
+      value: (s) => formatCount(s.completions_this_month),
+      hint: (s) => DASHBOARD_STRINGS.sinceDate(formatDate(s.month_start)),
+      to: (s) => DASHBOARD_LINKS.completedSince(s.month_start),
+    },
+    {
+      key: 'course_completions',
+      icon: IconChecklist,
+      color: 'teal',
+      value: (s) => formatCount(s.course_completions),
+      to: () => DASHBOARD_LINKS.completions,
+    },
+    {
+      key: 'my_courses',
+      icon: IconSchool,
+      color: 'grape',
+      value: (s) => formatCount(s.my_courses),
+      to: (_, me) => DASHBOARD_LINKS.coursesOf(me),
+    },
+  ],
+};
 
-/** The stat cards of each role (docs/product.md section 3); Admin's and Broker's open the lists they count. */
-function cardsFor(stats: DashboardStats): StatCardDef[] {
-  switch (stats.role) {
-    case 'Admin':
-      return [
-        { key: 'total_users', value: formatCount(stats.total_users), icon: IconUsers, color: 'blue', to: LINKS.users },
-        { key: 'total_licenses', value: formatCount(stats.total_licenses), icon: IconCertificate, color: 'green', to: LINKS.licenses },
-        ...complianceCards(stats.compliance),
-        {
-          key: 'expiring_licenses',
-          value: formatCount(stats.expiring_licenses),
-          icon: IconAlertTriangle,
-          color: 'yellow',
-          hint: DASHBOARD_STRINGS.withinDays(stats.expiring_window_days),
-          to: LINKS.expiring(stats.expiring_window_days),
-        },
-        { key: 'total_courses', value: formatCount(stats.total_courses), icon: IconBook, color: 'grape', to: LINKS.courses },
-        {
-          key: 'total_completions',
-          value: formatCount(stats.total_completions),
-          icon: IconChecklist,
-          color: 'teal',
-          to: LINKS.completions,
-        },
-        {
-          key: 'pending_completions',
-          value: formatCount(stats.pending_completions),
-          icon: IconClockHour4,
-          color: 'yellow',
-          to: LINKS.pending,
-        },
-      ];
-    case 'Broker':
-      return [
-        { key: 'total_agents', value: formatCount(stats.total_agents), icon: IconUsers, color: 'blue', to: LINKS.agents },
-        { key: 'agent_licenses', value: formatCount(stats.agent_licenses), icon: IconCertificate, color: 'green', to: LINKS.licenses },
-        ...complianceCards(stats.compliance),
-        {
-          key: 'expiring_agent_licenses',
-          value: formatCount(stats.expiring_agent_licenses),
-          icon: IconAlertTriangle,
-          color: 'yellow',
-          hint: DASHBOARD_STRINGS.withinDays(stats.expiring_window_days),
-          to: LINKS.expiring(stats.expiring_window_days),
-        },
-        {
-          key: 'agent_completions',
-          value: formatCount(stats.agent_completions),
-          icon: IconChecklist,
-          color: 'teal',
-          to: LINKS.completions,
-        },
-      ];
-    case 'Agent':
-      return [
-        { key: 'my_licenses', value: formatCount(stats.my_licenses), icon: IconCertificate, color: 'green' },
-        { key: 'my_completions', value: formatCount(stats.my_completions), icon: IconChecklist, color: 'teal' },
-        {
-          key: 'my_payments',
-          value: formatMoney(stats.my_payments),
-          icon: IconCoin,
-          color: 'blue',
-          hint: DASHBOARD_STRINGS.completedPayments,
-        },
-      ];
-    case 'School':
-      return [
-        { key: 'my_courses', value: formatCount(stats.my_courses), icon: IconSchool, color: 'grape' },
-        { key: 'course_completions', value: formatCount(stats.course_completions), icon: IconChecklist, color: 'teal' },
-        { key: 'pending_completions', value: formatCount(stats.pending_completions), icon: IconClockHour4, color: 'yellow' },
-      ];
-  }
-}
+/** Full rows, wide enough for the labels and hints: eight cards in fours, six in threes, four in one row, three in one. */
+const perRow = (n: number) => (n % 4 === 0 ? 4 : Math.min(n, 3));
 
-export function StatCards({ stats, loading }: { stats: DashboardStats | undefined; loading: boolean }) {
-  if (loading || !stats) {
-    return (
-      <SimpleGrid cols={{ base: 2, md: 3, xl: 6 }} spacing={{ base: 'xs', sm: 'md' }}>
-        {Array.from({ length: 4 }, (_, i) => (
-          <Skeleton key={i} h={96} radius="md" />
-        ))}
-      </SimpleGrid>
-    );
-  }
-  const cards = cardsFor(stats);
-  // Full rows, wide enough for the labels and hints: eight cards in fours, six in threes, three in one row.
-  const n = cards.length;
-  const perRow = n % 4 === 0 ? 4 : Math.min(n, 3);
+/**
+ * The role's stat cards. While the figures load, the same cards (label, icon, a hint's line) with a placeholder
+ * figure: the role is known from the session, so the grid keeps its final size and nothing moves when they arrive.
+ */
+export function StatCards({ role, me, stats }: { role: RoleName; me: number; stats: DashboardStats | undefined }) {
+  const defs = CARDS[role] as CardDef<DashboardStats>[];
+  const ready = stats?.role === role ? stats : undefined;
   return (
-    <SimpleGrid cols={{ base: 2, md: perRow }} spacing={{ base: 'xs', sm: 'md' }}>
-      {cards.map((c) => (
+    <SimpleGrid cols={{ base: 2, md: perRow(defs.length) }} spacing={{ base: 'xs', sm: 'md' }} data-testid="stat-cards">
+      {defs.map((c) => (
         <StatCard
           key={c.key}
           label={STAT_LABELS[c.key]}
-          value={c.value}
+          value={ready ? c.value(ready) : null}
+          loading={!ready}
           icon={<c.icon size={22} />}
           color={c.color}
-          hint={c.hint}
+          // A hint's line is kept while loading (a no-break space), so the card does not grow when it arrives.
+          hint={c.hint ? (ready ? c.hint(ready) : '\u00a0') : undefined}
           testId={c.key}
-          to={c.to}
+          to={ready ? c.to(ready, me) : undefined}
         />
       ))}
     </SimpleGrid>

@@ -4,7 +4,7 @@
  * and the upload modal (Dropzone, progress, the server's refusal shown in place).
  */
 import '@mantine/dropzone/styles.layer.css';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert, Badge, Button, Divider, Drawer, Group, Modal, Progress, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -217,7 +217,8 @@ function DrawerBody({ documentId, canEdit, onDeleted }: { documentId: number; ca
       <Preview documentId={doc.document_id} version={current.version} mime={current.mime_type} title={current.file_name} />
       {doc.category === 'ce_certificate' && <ExtractionPanel documentId={doc.document_id} version={current.version} />}
       <Divider label="Versions" labelPosition="left" />
-      <Table.ScrollContainer minWidth={420}>
+      {/* No minimum width: at 390 px the table fits the drawer, each file's Download button whole under its name. */}
+      <Table.ScrollContainer minWidth={0}>
         <Table aria-label="Versions">
           <Table.Thead>
             <Table.Tr>
@@ -225,29 +226,30 @@ function DrawerBody({ documentId, canEdit, onDeleted }: { documentId: number; ca
               <Table.Th>File</Table.Th>
               <Table.Th>Size</Table.Th>
               <Table.Th>Uploaded</Table.Th>
-              <Table.Th />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {[...doc.versions].reverse().map((v) => (
               <Table.Tr key={v.version}>
                 <Table.Td>v{v.version}</Table.Td>
-                <Table.Td style={{ wordBreak: 'break-word' }}>{v.file_name}</Table.Td>
-                <Table.Td>{formatBytes(v.size)}</Table.Td>
-                <Table.Td>
-                  {formatDateTime(v.created_at)}
-                  {v.uploaded_by_name ? ` · ${v.uploaded_by_name}` : ''}
-                </Table.Td>
-                <Table.Td>
+                <Table.Td style={{ wordBreak: 'break-word' }}>
+                  {v.file_name}
                   <Button
+                    display="flex"
                     size="xs"
                     variant="subtle"
+                    px={0}
                     leftSection={<IconDownload size={14} />}
                     aria-label={`Download ${v.file_name} (version ${v.version})`}
                     onClick={() => void downloadVersion(doc.document_id, v.version, v.file_name)}
                   >
                     Download
                   </Button>
+                </Table.Td>
+                <Table.Td>{formatBytes(v.size)}</Table.Td>
+                <Table.Td>
+                  {formatDateTime(v.created_at)}
+                  {v.uploaded_by_name ? ` · ${v.uploaded_by_name}` : ''}
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -337,6 +339,8 @@ function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose
   const manager = can('documents.uploadForOthers');
   const upload = useUploadDocument();
   const [file, setFile] = useState<File | null>(null);
+  /** Opens the file chooser (the Choose button). */
+  const openRef = useRef<() => void>(null);
   const [category, setCategory] = useState<DocumentCategory>('license_copy');
   const [ownerId, setOwnerId] = useState<string | null>(null);
   const [licenseId, setLicenseId] = useState<string | null>(null);
@@ -372,12 +376,27 @@ function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose
   return (
     <Modal opened={opened} onClose={close} title={isVersion ? DOCUMENT_STRINGS.uploadVersion : DOCUMENT_STRINGS.upload} size="lg">
       <Stack>
-        <Dropzone onDrop={(files) => setFile(files[0] ?? null)} multiple={false} disabled={upload.isPending} aria-label="Choose a file">
-          <Stack align="center" gap={4} py="lg" style={{ pointerEvents: 'none' }}>
-            <IconUpload size={32} />
+        {/*
+          The drop zone takes a dragged file; choosing one is a real button inside it (its own name, a Tab stop, Enter and
+          Space), not a focusable area around a hidden input.
+        */}
+        <Dropzone
+          onDrop={(files) => setFile(files[0] ?? null)}
+          multiple={false}
+          disabled={upload.isPending}
+          openRef={openRef}
+          activateOnClick={false}
+          activateOnKeyboard={false}
+          enablePointerEvents
+        >
+          <Stack align="center" gap="xs" py="lg">
+            <IconUpload size={32} aria-hidden />
             <Text size="sm" ta="center">
-              {file ? `${file.name} (${formatBytes(file.size)})` : 'Drag a file here or click to choose one'}
+              {file ? `${file.name} (${formatBytes(file.size)})` : 'Drag a file here, or'}
             </Text>
+            <Button variant="default" size="sm" onClick={() => openRef.current?.()} disabled={upload.isPending}>
+              {file ? 'Choose another file' : 'Choose a file'}
+            </Button>
           </Stack>
         </Dropzone>
         {!isVersion && (

@@ -1,13 +1,11 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Badge, Button, Group, Loader, NumberInput, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import {
   certificateCompletionInput,
   certificateCompletionsInput,
   EXTRACTION_STRINGS,
   fieldCheckColor,
-  localDateString,
   type CertificateCourse,
   type CertificateExtraction,
   type CertificateField,
@@ -15,9 +13,10 @@ import {
   type CompletionSuggestion,
 } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
-import { formatDate, formatHours } from '../../lib/format.ts';
+import { courseOptionLabel, formatDate, formatHours, officeToday } from '../../lib/format.ts';
 import { schemaErrors, showServerErrors, useSchemaForm, type SchemaForm } from '../../lib/schema-form.ts';
 import { QueryError } from '../../components/query-error.tsx';
+import { DateField } from '../../components/date-field.tsx';
 import {
   useCertificateCourses,
   useCertificateLicenses,
@@ -147,11 +146,8 @@ function useChoices(ownerId: number | null) {
   const licenses = useCertificateLicenses(true);
   return {
     loadingCourses: courses.isLoading,
-    // Two courses may share a name: the provider tells them apart.
-    courses: (courses.data ?? []).map((c) => ({
-      value: String(c.course_id),
-      label: `${c.course_name} · ${c.provider} (${formatHours(c.ce_hours)} h)`,
-    })),
+    // Two courses may share a name: the provider and the state tell them apart.
+    courses: (courses.data ?? []).map((c) => ({ value: String(c.course_id), label: courseOptionLabel(c) })),
     licenses: (licenses.data ?? [])
       .filter((l) => ownerId === null || l.user_id === ownerId)
       .map((l) => ({ value: String(l.license_id), label: `${l.license_number} (${l.state})` })),
@@ -208,11 +204,10 @@ function CompletionInputs({
       />
       <Group grow align="flex-start">
         <NumberInput label="Hours" required min={0} step={0.5} decimalScale={2} description={checkNote(fields.hours)} {...input('hours')} />
-        <DateInput
+        <DateField
           label="Completion date"
           required
-          valueFormat="YYYY-MM-DD"
-          maxDate={localDateString()}
+          maxDate={officeToday()}
           description={checkNote(fields.completion_date)}
           {...input('completion_date')}
         />

@@ -32,7 +32,9 @@ export function AdjustmentForm({ licenseId }: { licenseId: number }) {
     <Paper withBorder radius="md" p="sm">
       <form onSubmit={submit} noValidate aria-label={CE_STRINGS.adjust}>
         <Stack gap="xs">
-          <Title order={5}>{CE_STRINGS.adjust}</Title>
+          <Title order={3} size="h5">
+            {CE_STRINGS.adjust}
+          </Title>
           <Group align="flex-start" gap="xs" wrap="wrap">
             <NumberInput
               label="Hours"

@@ -14,7 +14,10 @@ describe('ExpiryBadge', () => {
     ['2026-11-22', 0, '0 days', 'yellow'],
     ['2026-11-30', 8, '8 days', 'yellow'],
     ['2027-01-10', 49, '49 days', 'blue'],
-    ['2027-06-01', 191, '191 days', 'green'],
+    ['2027-01-10', 90, '90 days', 'blue'],
+    ['2027-06-01', 191, '6 months', 'green'],
+    ['2031-04-10', 1588, '4 years 4 months', 'green'],
+    ['2028-11-22', 731, '2 years', 'green'],
   ])('shows %s (%i days left, as the server counts) as %s in %s', (date, daysLeft, label, color) => {
     wrap(<ExpiryBadge expirationDate={date} daysLeft={daysLeft} />);
     const badge = screen.getByTestId('expiry-badge');

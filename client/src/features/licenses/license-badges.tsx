@@ -1,18 +1,21 @@
 import { Badge, Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
-import { addDays, expiryBand, LICENSE_STRINGS, type Compliance } from '@lm/shared';
-import { formatHours, hoursShort } from '../../lib/format.ts';
+import { addDays, EXPIRY_INFO_DAYS, expiryBand, LICENSE_STRINGS, type Compliance } from '@lm/shared';
+import { formatHours, hoursShort, spanText } from '../../lib/format.ts';
 import { ComplianceBadge } from '../../components/compliance-badge.tsx';
 
 /**
  * Expiry badge (docs/product.md): past 'Expired' red; up to 30 days yellow; 31 to 90 blue; beyond 90 green. The days
- * are the server's (`compliance.days_left`, counted on the office's calendar), never the browser's clock.
+ * are the server's (`compliance.days_left`, counted on the office's calendar), never the browser's clock. Up to 90
+ * days they are said as days ('12 days'); beyond, in years and months ('2 years 4 months', not '1467 days').
  */
 export function ExpiryBadge({ expirationDate, daysLeft }: { expirationDate: string; daysLeft: number }) {
   // The band of the shared rule, read on the day the server counted from.
-  const band = expiryBand(expirationDate, addDays(expirationDate, -daysLeft));
+  const today = addDays(expirationDate, -daysLeft);
+  const band = expiryBand(expirationDate, today);
+  const label = band.days > EXPIRY_INFO_DAYS ? spanText(band.days, today, EXPIRY_INFO_DAYS) : band.label;
   return (
     <Badge variant="light" color={band.color} data-testid="expiry-badge" data-color={band.color}>
-      {band.label}
+      {label}
     </Badge>
   );
 }

@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { FormModal } from '../../components/form-modal.tsx';
+import { DateField } from '../../components/date-field.tsx';
 import {
   createLicenseInput,
   holderLabel,
@@ -135,7 +137,13 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={license ? LICENSE_STRINGS.editTitle : LICENSE_STRINGS.addTitle} size="lg">
+    <FormModal
+      dirty={form.isDirty()}
+      opened={opened}
+      onClose={onClose}
+      title={license ? LICENSE_STRINGS.editTitle : LICENSE_STRINGS.addTitle}
+      size="lg"
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           <Select
@@ -161,8 +169,8 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
             />
             <Select label="License Type" data={[...LICENSE_TYPES]} allowDeselect={false} {...form.getInputProps('license_type')} />
             <Select label="Status" data={statusOptions} allowDeselect={false} {...form.getInputProps('status')} />
-            <TextInput label="Issue Date" type="date" required {...form.getInputProps('issue_date')} />
-            <TextInput label="Expiration Date" type="date" required {...form.getInputProps('expiration_date')} />
+            <DateField label="Issue Date" required {...form.getInputProps('issue_date')} />
+            <DateField label="Expiration Date" required {...form.getInputProps('expiration_date')} />
             <NumberInput
               label="CE Hours Required"
               description={suggested ? ceHoursSource(suggested) : undefined}
@@ -189,6 +197,6 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -49,8 +49,9 @@ const sortKey = (key: string): LicenseSortColumn =>
 const complianceState = (value: string): ComplianceState | undefined =>
   (COMPLIANCE_STATES as readonly string[]).includes(value) ? (value as ComplianceState) : undefined;
 /**
- * Columns shown from the sm breakpoint up. At phone width the holder's second line carries the number, state, type
- * and status, so the holder, the number and the compliance badge are in view beside the pinned actions.
+ * Columns shown from the sm breakpoint up. Between the phone's cards and sm the holder's second line carries the
+ * number, state, type and status, so the holder, the number and the compliance badge are in view beside the pinned
+ * actions. A phone's card shows the holder, then number, state, expiry (with its badge), compliance and status.
  */
 const wide = (theme: MantineTheme) => `(min-width: ${theme.breakpoints.sm})`;
 /** The issue date only where the table has room for every column (it is in the transcript and the export). */
@@ -167,6 +168,12 @@ function LicensesTable() {
             accessor: 'holder',
             title: 'Holder',
             sortable: true,
+            card: 'title',
+            renderCard: (l) => (
+              <Text size="sm" fw={600}>
+                {l.first_name} {l.last_name}
+              </Text>
+            ),
             render: (l) => (
               <>
                 <Text size="sm" fw={500}>
@@ -178,21 +185,23 @@ function LicensesTable() {
               </>
             ),
           },
-          { accessor: 'license_number', title: 'License Number', sortable: true, noWrap: true, visibleMediaQuery: wide },
+          { accessor: 'license_number', title: 'License Number', sortable: true, noWrap: true, visibleMediaQuery: wide, cardOrder: 1 },
           {
             accessor: 'compliance',
             title: LICENSE_STRINGS.complianceColumn,
             sortable: true,
+            cardOrder: 4,
             render: (l) => <ComplianceCell compliance={l.compliance} />,
           },
-          { accessor: 'state', title: 'State', sortable: true, visibleMediaQuery: wide },
-          { accessor: 'license_type', title: 'Type', sortable: true, noWrap: true, visibleMediaQuery: wide },
+          { accessor: 'state', title: 'State', sortable: true, visibleMediaQuery: wide, cardOrder: 2 },
+          { accessor: 'license_type', title: 'Type', sortable: true, noWrap: true, visibleMediaQuery: wide, card: 'hidden' },
           {
             accessor: 'issue_date',
             title: 'Issue Date',
             sortable: true,
             noWrap: true,
             visibleMediaQuery: widest,
+            card: 'hidden',
             render: (l) => formatDate(l.issue_date),
           },
           {
@@ -200,6 +209,7 @@ function LicensesTable() {
             title: 'Expiration',
             sortable: true,
             noWrap: true,
+            cardOrder: 3,
             render: (l) => (
               <Stack gap={4} align="flex-start">
                 <Text size="sm">{formatDate(l.expiration_date)}</Text>
@@ -213,6 +223,7 @@ function LicensesTable() {
             sortable: true,
             noWrap: true,
             visibleMediaQuery: wide,
+            cardOrder: 5,
             render: (l) => <LicenseStatusBadge status={l.status} />,
           },
           {
@@ -220,6 +231,7 @@ function LicensesTable() {
             title: LICENSE_STRINGS.ceColumn,
             sortable: true,
             visibleMediaQuery: wide,
+            card: 'hidden',
             render: (l) => (
               <CeProgress completed={l.ce_hours_completed} required={l.ce_hours_required} complete={l.compliance.state === 'complete'} />
             ),

@@ -52,7 +52,9 @@ export function TemplateDrawer({ template, onClose }: { template: NotificationTe
                 : 'None'}
             </Group>
           </Field>
-          <Title order={5}>Latest deliveries</Title>
+          <Title order={3} size="h5">
+            Latest deliveries
+          </Title>
           {deliveries.isError ? (
             <QueryError things="deliveries" query={deliveries} />
           ) : deliveries.data && deliveries.data.deliveries.length === 0 ? (

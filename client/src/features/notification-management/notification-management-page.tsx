@@ -241,7 +241,8 @@ function DeliveriesList() {
         )}
         columns={[
           { accessor: 'created_at', title: 'Date', sortable: true, noWrap: true, render: (d) => formatDateTime(d.created_at) },
-          { accessor: 'recipient', title: 'Recipient', sortable: true },
+          // A phone's card is headed by the recipient.
+          { accessor: 'recipient', title: 'Recipient', sortable: true, card: 'title' },
           { accessor: 'template_name', title: 'Template', sortable: true },
           { accessor: 'channel', title: 'Channel', sortable: true, render: (d) => DELIVERY_CHANNEL_LABELS[d.channel] },
           { accessor: 'status', title: 'Status', sortable: true, render: (d) => <DeliveryStatusBadge delivery={d} /> },

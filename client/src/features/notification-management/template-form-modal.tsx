@@ -5,7 +5,6 @@ import {
   Divider,
   Grid,
   Group,
-  Modal,
   Paper,
   Select,
   Stack,
@@ -16,6 +15,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
+import { FormModal } from '../../components/form-modal.tsx';
 import {
   extractVariables,
   NOTIFICATION_MANAGEMENT_STRINGS,
@@ -34,6 +34,7 @@ import {
 } from '@lm/shared';
 import { notify } from '../../lib/notify.ts';
 import { blankToUndefined, showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { DraftRestoredAlert, useFormDraft } from '../../lib/dirty-guard.tsx';
 import { useSaveTemplate } from './api.ts';
 
 // A type (not an interface) so it fits the form helper's Record<string, unknown>.
@@ -79,6 +80,12 @@ export function TemplateFormModal({
     form.clearErrors();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, template]);
+  // A long form: unsaved edits survive a reload or an ended session (docs/decisions.md "Nothing lost").
+  const draft = useFormDraft(form, opened ? `template.${template?.id ?? 'new'}` : null, () => {
+    const v = valuesOf(template);
+    form.setValues(v);
+    form.resetDirty(v);
+  });
 
   const { create, update, busy } = useSaveTemplate(onClose);
 
@@ -108,13 +115,15 @@ export function TemplateFormModal({
   const used = new Set(extractVariables(form.values.subject, form.values.body));
 
   return (
-    <Modal
+    <FormModal
+      dirty={form.isDirty()}
       opened={opened}
       onClose={onClose}
       title={template ? NOTIFICATION_MANAGEMENT_STRINGS.editTitle : NOTIFICATION_MANAGEMENT_STRINGS.addTitle}
       size="70rem"
     >
       <form onSubmit={submit} noValidate>
+        <DraftRestoredAlert draft={draft} />
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack>
@@ -170,7 +179,7 @@ export function TemplateFormModal({
               </div>
               <Divider />
               <Paper withBorder p="md" radius="md" bg="var(--mantine-color-default-hover)" aria-label="Preview">
-                <Title order={6} mb="xs">
+                <Title order={3} size="h6" mb="xs">
                   Preview
                 </Title>
                 <Text size="xs" c="dimmed">
@@ -201,6 +210,6 @@ export function TemplateFormModal({
           </Button>
         </Group>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

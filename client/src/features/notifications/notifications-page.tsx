@@ -15,7 +15,6 @@ import {
   Tabs,
   Text,
   TextInput,
-  Tooltip,
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
@@ -33,7 +32,7 @@ import {
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
 import { confirm } from '../../components/confirm.ts';
-import { formatDate, formatDateTime } from '../../lib/format.ts';
+import { formatDate, formatDatesIn, formatDateTime } from '../../lib/format.ts';
 import { useUrlState } from '../../lib/use-url-state.ts';
 import {
   useCalendarStatus,
@@ -173,12 +172,12 @@ function NotificationCard({ n, onOpen }: { n: UserNotification; onOpen: () => vo
           <Stack gap={2} style={{ minWidth: 0 }}>
             <Text fw={unread ? 700 : 500} size="sm">
               {unread && <VisuallyHidden>Unread: </VisuallyHidden>}
-              {n.title}
+              {formatDatesIn(n.title)}
             </Text>
             {/* Dimmed text is tuned for the plain surfaces; on the unread card's blue tint it falls below 4.5:1. */}
             {n.body && (
               <Text size="sm" c={unread ? undefined : 'dimmed'}>
-                {n.body}
+                {formatDatesIn(n.body)}
               </Text>
             )}
             <Text size="xs" c={unread ? undefined : 'dimmed'}>
@@ -227,13 +226,27 @@ function PreferencesPanel() {
     { channel: 'sms', label: 'SMS' },
   ];
 
+  /** The visible sentence that says why a switch is off (each off switch points at it: aria-describedby). */
+  const reasonId = (channel: Channel, external: boolean, event: string) =>
+    !external ? `pref-in-app-only-${event}` : channel === 'email' ? 'pref-email-reason' : 'pref-sms-reason';
+
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
         Choose how each kind of notification reaches you. E-mail and SMS follow the office settings: a channel the administrator switched
         off cannot be switched on here.
       </Text>
-      {prefs.channels.email_reason && <Alert color="yellow">{prefs.channels.email_reason}</Alert>}
+      {/* Why a channel is off and how it comes back, in words on the page (not only in a tooltip). */}
+      {prefs.channels.email_reason && (
+        <Alert color="yellow" title="E-mail is off" id="pref-email-reason">
+          {prefs.channels.email_reason}
+        </Alert>
+      )}
+      {prefs.channels.email_note && (
+        <Alert color="blue" title="E-mails are not sent yet" data-testid="pref-email-note">
+          {prefs.channels.email_note}
+        </Alert>
+      )}
       <Table.ScrollContainer minWidth={360}>
         <Table striped withTableBorder verticalSpacing="xs">
           <Table.Thead>
@@ -251,27 +264,26 @@ function PreferencesPanel() {
               const value = draft.find((d) => d.event === row.event)!;
               return (
                 <Table.Tr key={row.event}>
-                  <Table.Td>{row.label}</Table.Td>
+                  <Table.Td>
+                    {row.label}
+                    {!row.external && (
+                      <Text size="xs" c="dimmed" id={`pref-in-app-only-${row.event}`}>
+                        {NOTIFICATION_STRINGS.inAppOnly}
+                      </Text>
+                    )}
+                  </Table.Td>
                   {columns.map(({ channel, label }) => {
                     const why = reason(channel, row.external);
-                    const sw = (
-                      <Switch
-                        aria-label={`${label} for ${row.label}`}
-                        checked={why ? false : value[channel]}
-                        disabled={Boolean(why)}
-                        onChange={(e) => set(row.event, channel, e.currentTarget.checked)}
-                        style={{ display: 'inline-block' }}
-                      />
-                    );
                     return (
                       <Table.Td key={channel} ta="center">
-                        {why ? (
-                          <Tooltip label={why}>
-                            <span>{sw}</span>
-                          </Tooltip>
-                        ) : (
-                          sw
-                        )}
+                        <Switch
+                          aria-label={`${label} for ${row.label}`}
+                          aria-describedby={why ? reasonId(channel, row.external, row.event) : undefined}
+                          checked={why ? false : value[channel]}
+                          disabled={Boolean(why)}
+                          onChange={(e) => set(row.event, channel, e.currentTarget.checked)}
+                          style={{ display: 'inline-block' }}
+                        />
                       </Table.Td>
                     );
                   })}
@@ -282,8 +294,8 @@ function PreferencesPanel() {
         </Table>
       </Table.ScrollContainer>
       {prefs.channels.sms_reason && (
-        <Text size="xs" c="dimmed">
-          SMS: {prefs.channels.sms_reason}.
+        <Text size="sm" c="dimmed" id="pref-sms-reason">
+          SMS is off: {prefs.channels.sms_reason}
         </Text>
       )}
       <Group>

@@ -60,7 +60,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <Stack gap="sm" component="section" aria-labelledby={id}>
-      <Title order={4} id={id}>
+      <Title order={3} size="h4" id={id}>
         {title}
       </Title>
       {children}

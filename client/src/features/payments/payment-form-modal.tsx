@@ -1,9 +1,11 @@
 import { useEffect, useMemo } from 'react';
-import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
+import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea } from '@mantine/core';
+import { FormModal } from '../../components/form-modal.tsx';
+import { DateField } from '../../components/date-field.tsx';
+import { officeToday } from '../../lib/format.ts';
 import {
   createPaymentInput,
   holderLabel,
-  localDateString,
   PAYMENT_DEFAULTS,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
@@ -32,7 +34,7 @@ type Values = {
 /** A new payment starts from the shared defaults (License Fee, Credit Card, Completed) and today. */
 export function paymentFormValues(payment: Payment | null): Values {
   if (!payment) {
-    return { user_id: null, amount: '', ...PAYMENT_DEFAULTS, payment_date: localDateString(), license_id: null, description: '' };
+    return { user_id: null, amount: '', ...PAYMENT_DEFAULTS, payment_date: officeToday(), license_id: null, description: '' };
   }
   return {
     user_id: String(payment.user_id),
@@ -100,7 +102,13 @@ export function PaymentFormModal({ opened, payment, onClose }: { opened: boolean
 
   const userInput = form.getInputProps('user_id');
   return (
-    <Modal opened={opened} onClose={onClose} title={payment ? PAYMENT_STRINGS.editTitle : PAYMENT_STRINGS.addTitle} size="lg">
+    <FormModal
+      dirty={form.isDirty()}
+      opened={opened}
+      onClose={onClose}
+      title={payment ? PAYMENT_STRINGS.editTitle : PAYMENT_STRINGS.addTitle}
+      size="lg"
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           <Select
@@ -129,7 +137,7 @@ export function PaymentFormModal({ opened, payment, onClose }: { opened: boolean
               thousandSeparator=","
               {...form.getInputProps('amount')}
             />
-            <TextInput label="Payment Date" type="date" {...form.getInputProps('payment_date')} />
+            <DateField label="Payment Date" {...form.getInputProps('payment_date')} />
             <Select label="Payment Type" required data={[...PAYMENT_TYPES]} {...form.getInputProps('payment_type')} />
             <Select label="Payment Method" data={[...PAYMENT_METHODS]} allowDeselect={false} {...form.getInputProps('payment_method')} />
             <Select label="Status" data={[...PAYMENT_STATUSES]} allowDeselect={false} {...form.getInputProps('status')} />
@@ -153,6 +161,6 @@ export function PaymentFormModal({ opened, payment, onClose }: { opened: boolean
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

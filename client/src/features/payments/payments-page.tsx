@@ -143,11 +143,20 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
             : undefined
         }
         columns={[
-          { accessor: 'payment_date', title: 'Date', sortable: true, noWrap: true, render: (p) => formatDate(p.payment_date) },
+          // A phone's card: the payer, then amount, status, date, type and description.
+          {
+            accessor: 'payment_date',
+            title: 'Date',
+            sortable: true,
+            noWrap: true,
+            cardOrder: 3,
+            render: (p) => formatDate(p.payment_date),
+          },
           {
             accessor: 'user',
             title: 'User',
             sortable: true,
+            card: 'title',
             render: (p) => (
               <Text size="sm" fw={500}>
                 {p.first_name} {p.last_name}
@@ -159,21 +168,45 @@ function PaymentsTable({ canManage, onEdit }: { canManage: boolean; onEdit: (p: 
             title: 'Type',
             sortable: true,
             noWrap: true,
+            cardOrder: 4,
             render: (p) => <PaymentTypeBadge type={p.payment_type} />,
           },
-          { accessor: 'amount', title: 'Amount', sortable: true, noWrap: true, textAlign: 'right', render: (p) => formatMoney(p.amount) },
+          {
+            accessor: 'amount',
+            title: 'Amount',
+            sortable: true,
+            noWrap: true,
+            textAlign: 'right',
+            cardOrder: 1,
+            render: (p) => formatMoney(p.amount),
+            renderCard: (p) => (
+              <Text size="sm" fw={600}>
+                {formatMoney(p.amount)}
+              </Text>
+            ),
+          },
           {
             accessor: 'payment_method',
             title: 'Method',
             sortable: true,
             noWrap: true,
+            card: 'hidden',
             render: (p) => <PaymentMethodBadge method={p.payment_method} />,
           },
-          { accessor: 'status', title: 'Status', sortable: true, noWrap: true, render: (p) => <PaymentStatusBadge status={p.status} /> },
+          {
+            accessor: 'status',
+            title: 'Status',
+            sortable: true,
+            noWrap: true,
+            cardOrder: 2,
+            render: (p) => <PaymentStatusBadge status={p.status} />,
+          },
           {
             accessor: 'description',
             title: 'Description',
             sortable: true,
+            card: 'wide',
+            cardOrder: 5,
             render: (p) => (
               <Text size="sm" c={p.description ? undefined : 'dimmed'} lineClamp={2} maw={280}>
                 {p.description || '-'}

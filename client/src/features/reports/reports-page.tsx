@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Group, Select, Stack, Tabs, TextInput } from '@mantine/core';
+import { Alert, Button, Card, Group, Select, Stack, Tabs } from '@mantine/core';
 import { IconDownload, IconFileSpreadsheet } from '@tabler/icons-react';
-import { defaultReportPeriod, localDateString, REPORT_LICENSE_STATUSES, REPORT_STATES, REPORT_STRINGS, type ReportName } from '@lm/shared';
+import { defaultReportPeriod, REPORT_LICENSE_STATUSES, REPORT_STATES, REPORT_STRINGS, type ReportName } from '@lm/shared';
 import { useUrlState } from '../../lib/use-url-state.ts';
 import { PageHeader } from '../../components/page-header.tsx';
+import { DateField } from '../../components/date-field.tsx';
+import { officeToday } from '../../lib/format.ts';
 import { exportReport, type ReportQuery } from './export-report.ts';
 import { OverviewTab } from './overview-tab.tsx';
 import { LicenseTab } from './license-tab.tsx';
@@ -17,7 +19,7 @@ const TAB_EXPORT: Record<Tab, ReportName> = { overview: 'comprehensive', license
 
 /** Reports and Analytics (docs/product.md section 2), Admin only (wrapped in <RequireAccess action="reports.read"> by the routes). */
 export function ReportsPage() {
-  const [defaults] = useState(() => defaultReportPeriod(localDateString()));
+  const [defaults] = useState(() => defaultReportPeriod(officeToday()));
   const [state, setState] = useUrlState({ tab: 'overview', ...defaults, state: '', license_status: '' });
   const [busy, setBusy] = useState<ReportName | null>(null);
   const tab: Tab = (TABS as readonly string[]).includes(state.tab) ? (state.tab as Tab) : 'overview';
@@ -68,21 +70,14 @@ export function ReportsPage() {
       <Stack>
         <Card withBorder radius="md" padding="md">
           <Group align="flex-end" wrap="wrap" gap="sm">
-            <TextInput
+            <DateField
               label="Start Date"
-              type="date"
               value={state.start_date}
-              onChange={(e) => setState({ start_date: e.currentTarget.value })}
+              onChange={(v) => setState({ start_date: v })}
               error={state.start_date && state.end_date && state.start_date > state.end_date ? REPORT_STRINGS.dateOrder : undefined}
               w={170}
             />
-            <TextInput
-              label="End Date"
-              type="date"
-              value={state.end_date}
-              onChange={(e) => setState({ end_date: e.currentTarget.value })}
-              w={170}
-            />
+            <DateField label="End Date" value={state.end_date} onChange={(v) => setState({ end_date: v })} w={170} />
             <Select
               label="State"
               data={[{ value: '', label: 'All' }, ...REPORT_STATES.map((s) => ({ value: s, label: s }))]}

@@ -1,4 +1,11 @@
-import { LOG_LEVELS, NOTIFICATION_FREQUENCIES, NOTIFICATION_MANAGEMENT_STRINGS, type Settings } from '@lm/shared';
+import {
+  DATE_FORMATS,
+  LOG_LEVELS,
+  NOTIFICATION_FREQUENCIES,
+  NOTIFICATION_MANAGEMENT_STRINGS,
+  type Settings,
+  writeCalendarDate,
+} from '@lm/shared';
 
 /** Shown under the SMS switch, which is disabled while no SMS gateway exists. */
 export const SMS_UNAVAILABLE = `${NOTIFICATION_MANAGEMENT_STRINGS.noSmsGateway}: text messages cannot be sent, so this switch is not available.`;
@@ -9,6 +16,7 @@ export const SETTING_LABELS: Record<keyof Settings, { label: string; description
   app_description: { label: 'App Description' },
   support_email: { label: 'Support Email' },
   support_phone: { label: 'Support Phone' },
+  date_format: { label: 'Date Format', description: 'How every screen writes dates, e.g. 07/30/2026 or 2026-07-30' },
   default_ce_hours: { label: 'Default CE Hours' },
   license_expiry_warning_days: {
     label: 'License Expiry Warning (days)',
@@ -52,6 +60,8 @@ export const SETTING_LABELS: Record<keyof Settings, { label: string; description
 
 const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export const FREQUENCY_OPTIONS = NOTIFICATION_FREQUENCIES.map((v) => ({ value: v, label: title(v) }));
+/** Each format with an example, so the choice shows what it gives: 'MM/DD/YYYY (07/30/2026)'. */
+export const DATE_FORMAT_OPTIONS = DATE_FORMATS.map((v) => ({ value: v, label: `${v} (${writeCalendarDate('2026-07-30', v)})` }));
 export const LOG_LEVEL_OPTIONS = LOG_LEVELS.map((v) => ({ value: v, label: title(v) }));
 
 export const NUMBER_FIELDS = [

@@ -5,11 +5,14 @@ import { DEFAULT_SETTINGS, SETTINGS_RANGES, SETTINGS_STRINGS, SETTINGS_TABS, set
 import { notify } from '../../lib/notify.ts';
 import { fieldErrors, httpStatus } from '../../lib/errors.ts';
 import { useSchemaForm } from '../../lib/schema-form.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { DraftRestoredAlert, useFormDraft } from '../../lib/dirty-guard.tsx';
 import { useDeliveryStatus, useResetSettings, useSettings, useUpdateSettings } from './api.ts';
 import { confirm } from '../../components/confirm.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryError } from '../../components/query-error.tsx';
 import {
+  DATE_FORMAT_OPTIONS,
   FREQUENCY_OPTIONS,
   LOG_LEVEL_OPTIONS,
   NUMBER_FIELDS,
@@ -70,9 +73,13 @@ function SettingsForm({ initial }: { initial: Settings }) {
   // The shared schema's messages (docs/product.md section 5), the same the server answers.
   const form = useSchemaForm({ schema: settingsSchema, initialValues: initial as FormValues, toInput });
   const saved = (settings: Settings) => {
+    form.setInitialValues(settings);
     form.setValues(settings);
     form.resetDirty(settings);
   };
+  // Unsaved edits ask before leaving and survive a reload or an ended session (docs/decisions.md "Nothing lost").
+  const { user } = useAuth();
+  const draft = useFormDraft(form, user ? `settings.${user.user_id}` : null);
   const update = useUpdateSettings(saved);
   const reset = useResetSettings(saved);
 
@@ -139,6 +146,7 @@ function SettingsForm({ initial }: { initial: Settings }) {
           </>
         }
       />
+      <DraftRestoredAlert draft={draft} />
       {form.values.maintenance_mode && (
         <Alert color="orange" icon={<IconAlertTriangle size={18} />} mb="md" title="Maintenance mode">
           While maintenance mode is on, only Admins can use the system.
@@ -166,6 +174,13 @@ function SettingsForm({ initial }: { initial: Settings }) {
               />
               {text('support_email', true)}
               {text('support_phone')}
+              <Select
+                {...SETTING_LABELS.date_format}
+                data={DATE_FORMAT_OPTIONS}
+                allowDeselect={false}
+                key={form.key('date_format')}
+                {...form.getInputProps('date_format')}
+              />
             </Stack>
           </Tabs.Panel>
 

@@ -101,7 +101,7 @@ export function UserDetailDrawer({ user, onClose }: { user: User | null; onClose
             <Field label="Last Login">{formatDateTime(user.last_login, 'Never')}</Field>
           </SimpleGrid>
           <div>
-            <Title order={4} mb="xs">
+            <Title order={3} size="h4" mb="xs">
               Licenses
             </Title>
             <UserLicenses userId={user.user_id} />

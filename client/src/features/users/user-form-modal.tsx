@@ -1,7 +1,9 @@
-import { Button, Grid, Group, Modal, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
+import { Button, Grid, Group, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import type { z } from 'zod';
 import { USER_STRINGS, userCreateInput, userUpdateInput, type User } from '@lm/shared';
 import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
+import { useDirtyGuard } from '../../lib/dirty-guard.tsx';
+import { FormModal } from '../../components/form-modal.tsx';
 import { ContactFields } from '../../components/contact-fields.tsx';
 import { useAuth } from '../../lib/auth.tsx';
 import { useCreateUser, useUpdateUser } from './api.ts';
@@ -43,6 +45,8 @@ function UserForm({
     initialValues: initialValues(user, brokerMode, ownBrokerage),
     toInput: (values) => toInput(values, user, brokerMode),
   });
+  // Escape or × on a filled form, or leaving the page, asks first (components/form-modal.tsx).
+  useDirtyGuard(form.isDirty());
 
   const onSubmit = (input: UserUpdateOutput | UserCreateOutput) => {
     const done = {
@@ -118,8 +122,8 @@ function UserForm({
 /** The add/edit modal: create mode without a selected user, edit mode with one. */
 export function UserFormModal({ opened, onClose, user, ...rest }: Props) {
   return (
-    <Modal opened={opened} onClose={onClose} title={user ? USER_STRINGS.editTitle : USER_STRINGS.addTitle} size="lg">
+    <FormModal opened={opened} onClose={onClose} title={user ? USER_STRINGS.editTitle : USER_STRINGS.addTitle} size="lg">
       {opened && <UserForm key={user?.user_id ?? 'new'} user={user} onDone={onClose} {...rest} />}
-    </Modal>
+    </FormModal>
   );
 }

@@ -3,6 +3,7 @@ import { Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { ROLE_NAMES, roleName, USER_SORTS, USER_STRINGS, type User, type UserSort } from '@lm/shared';
 import { PageHeader } from '../../components/page-header.tsx';
+import { RequireAccess } from '../../components/require-role.tsx';
 import { ListTable } from '../../components/list-table.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
 import { ACTIVE_OPTIONS, ListToolbar } from '../../components/list-toolbar.tsx';
@@ -21,11 +22,25 @@ import { formatDateTime } from '../../lib/format.ts';
 const sortKey = (key: string): UserSort => ((USER_SORTS as readonly string[]).includes(key) ? (key as UserSort) : 'name');
 const positiveId = (value: string) => (/^[1-9]\d*$/.test(value) ? Number(value) : undefined);
 
+export const USERS_DENIED = 'Access denied. Users are available to Admins and Brokers.';
+
+/**
+ * User Management (docs/product.md) for those the policy lets read users (users.read: Admins and Brokers); an
+ * Agent or a School who types /users sees the title and the access-denied text, no "Add User" and no data calls.
+ */
+export function UsersPage() {
+  return (
+    <RequireAccess action="users.read" message={USERS_DENIED} title={USER_STRINGS.title}>
+      <UsersScreen />
+    </RequireAccess>
+  );
+}
+
 /**
  * User Management (docs/product.md): Admins see everyone; Brokers see their own brokerage and manage its
  * Agents. The list state (page, size, sort, filters, search) lives in the URL.
  */
-export function UsersPage() {
+function UsersScreen() {
   const { user: me, can } = useAuth();
   // Choosing among every brokerage (the filter, bulk reassign, the form's role and brokerage) is the Admin's:
   // the brokerages list is brokerages.read. A Broker works in its own brokerage.
@@ -159,26 +174,30 @@ export function UsersPage() {
             accessor: 'name',
             title: 'Name',
             sortable: true,
+            card: 'title',
             render: (u) => (
               <Text size="sm" fw={500}>
                 {u.first_name} {u.last_name}
               </Text>
             ),
           },
-          { accessor: 'email', title: 'Email', sortable: true },
-          { accessor: 'role', title: 'Role', sortable: true, render: (u) => <RoleBadge role={roleName(u.role_id)} /> },
+          // A phone's card: the name, then e-mail, role, status and brokerage.
+          { accessor: 'email', title: 'Email', sortable: true, card: 'wide' },
+          { accessor: 'role', title: 'Role', sortable: true, cardOrder: 2, render: (u) => <RoleBadge role={roleName(u.role_id)} /> },
           {
             accessor: 'brokerage',
             title: 'Brokerage',
             sortable: true,
+            cardOrder: 4,
             render: (u) => u.brokerage_name ?? <Text c="dimmed">-</Text>,
           },
-          { accessor: 'status', title: 'Status', sortable: true, render: (u) => <StatusBadge active={u.is_active} /> },
+          { accessor: 'status', title: 'Status', sortable: true, cardOrder: 3, render: (u) => <StatusBadge active={u.is_active} /> },
           {
             accessor: 'last_login',
             title: 'Last Login',
             sortable: true,
             noWrap: true,
+            card: 'hidden',
             render: (u) => formatDateTime(u.last_login, 'Never'),
           },
         ]}

@@ -7,7 +7,7 @@
  * refuses the whole restore (409, nothing changed).
  */
 import { and, eq, isNull, ne } from 'drizzle-orm';
-import { can, type BackupGroup, type RestoreResult } from '@lm/shared';
+import { BACKUP_GROUP_CONTENTS, BACKUP_GROUPS, can, type BackupGroup, type RestoreResult } from '@lm/shared';
 import type { AuthedContext } from '../../core/context.ts';
 import { audit } from '../../core/audit.ts';
 import { knownSources, sessions, users } from '../../db/schema/index.ts';
@@ -15,18 +15,11 @@ import { restoreFromSnapshot } from '../../db/portable.ts';
 import type { Tx } from '../../db/client.ts';
 import { refreshAllCeCaches } from '../licenses/ce-ledger.ts';
 
-/** Tables of each group. audit_logs is never restored (append-only); backups describe files on disk. */
-export const GROUP_TABLES: Record<BackupGroup, string[]> = {
-  users: ['users'],
-  brokerages: ['brokerages'],
-  // The CE ledger's tables travel with the licenses (docs/decisions.md "CE ledger and cycles").
-  licenses: ['licenses', 'ce_adjustments', 'license_cycles', 'ce_rules'],
-  courses: ['courses', 'completions'],
-  payments: ['payments'],
-  // The rows; their stored files come back through the file store (backups.service.ts restoreDocumentFiles).
-  documents: ['documents', 'document_versions', 'certificate_completions'],
-  settings: ['settings'],
-};
+/** Tables of each group: what the restore modal lists (BACKUP_GROUP_CONTENTS, shared with the client). */
+export const GROUP_TABLES = Object.fromEntries(BACKUP_GROUPS.map((g) => [g, BACKUP_GROUP_CONTENTS[g].map((c) => c.table)])) as Record<
+  BackupGroup,
+  string[]
+>;
 
 export interface RestoreMeta {
   backupId: number;

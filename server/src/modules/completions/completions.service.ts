@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   can,
   CE_MESSAGES,
@@ -86,12 +86,14 @@ async function written(tx: Tx, id: number): Promise<Completion> {
   return row!;
 }
 
-function whereOf(ctx: AuthedContext, q: z.output<typeof completionPageQuery> | undefined): SQL | undefined {
+function whereOf(ctx: Pick<AuthedContext, 'user'>, q: z.output<typeof completionPageQuery> | undefined): SQL | undefined {
   const where: Array<SQL | undefined> = [scopeCondition(ctx.user)];
   if (q?.status) where.push(eq(completions.status, q.status));
   if (q?.course_id) where.push(eq(completions.course_id, q.course_id));
   if (q?.user_id) where.push(eq(completions.user_id, q.user_id));
   if (q?.license_id) where.push(eq(completions.license_id, q.license_id));
+  if (q?.completed_from) where.push(gte(completions.completion_date, q.completed_from));
+  if (q?.completed_to) where.push(lte(completions.completion_date, q.completed_to));
   if (q?.search) {
     const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
     where.push(
@@ -121,20 +123,31 @@ const SORTS: Record<CompletionSortColumn, SQL[]> = {
   created_at: [sql`${completions.created_at}`],
 };
 
+/** How many of the caller's completions match `where` (the list's total). */
+async function countWhere(db: DbOrTx, where: SQL | undefined): Promise<number> {
+  const [row] = await db
+    .select({ n: countOf() })
+    .from(completions)
+    .innerJoin(users, eq(users.user_id, completions.user_id))
+    .innerJoin(courses, eq(courses.course_id, completions.course_id))
+    .leftJoin(licenses, eq(licenses.license_id, completions.license_id))
+    .where(where);
+  return Number(row?.n ?? 0);
+}
+
+/** How many completions in the caller's scope match the list's filters (the list's total; the dashboard's counts). */
+export async function countCompletions(
+  ctx: Pick<AuthedContext, 'db' | 'user'>,
+  q: z.output<typeof completionPageQuery> = {},
+): Promise<number> {
+  return countWhere(ctx.db, whereOf(ctx, q));
+}
+
 /** GET /completions/page: one page of the caller's completions in the chosen order (the id breaks ties), and the total. */
 export async function pageCompletions(ctx: AuthedContext, q: z.output<typeof completionPageQuery> = {}): Promise<CompletionPage> {
   const where = whereOf(ctx, q);
   const { rows, pagination } = await readPage(q, {
-    count: async () =>
-      (
-        await ctx.db
-          .select({ n: countOf() })
-          .from(completions)
-          .innerJoin(users, eq(users.user_id, completions.user_id))
-          .innerJoin(courses, eq(courses.course_id, completions.course_id))
-          .leftJoin(licenses, eq(licenses.license_id, completions.license_id))
-          .where(where)
-      )[0]?.n,
+    count: () => countWhere(ctx.db, where),
     rows: ({ limit, offset }) =>
       baseQuery(ctx.db)
         .where(where)

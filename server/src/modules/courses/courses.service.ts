@@ -105,11 +105,19 @@ const SORTS: Record<CourseSortColumn, SQL[]> = {
   created_at: [sql`${courses.created_at}`],
 };
 
+const countWhere = async (db: DbOrTx, where: SQL | undefined) =>
+  Number((await db.select({ n: countOf() }).from(courses).where(where))[0]?.n ?? 0);
+
+/** How many courses match the list's filters (the list's total; the dashboard's counts). */
+export async function countCourses(ctx: Pick<AuthedContext, 'db'>, q: z.output<typeof coursePageQuery> = {}): Promise<number> {
+  return countWhere(ctx.db, whereOf(q));
+}
+
 /** GET /courses/page: one page of the filtered list in the chosen order (the id breaks ties), and the total. */
 export async function pageCourses(ctx: AuthedContext, q: z.output<typeof coursePageQuery> = {}): Promise<CoursePage> {
   const where = whereOf(q);
   const { rows, pagination } = await readPage(q, {
-    count: async () => (await ctx.db.select({ n: countOf() }).from(courses).where(where))[0]?.n,
+    count: () => countWhere(ctx.db, where),
     rows: ({ limit, offset }) =>
       ctx.db
         .select(selection())

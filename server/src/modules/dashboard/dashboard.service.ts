@@ -1,15 +1,18 @@
 /**
  * Dashboard figures per role (docs/product.md section 3), each computed inside the caller's scope
  * (docs/decisions.md): Admin everything, Broker its brokerage, Agent itself, School its courses.
- * Read-only queries straight on the tables; every count is served by an index.
+ * Every figure is the total of the list its card opens, counted by that list's own count (countLicenses,
+ * countUsers, countCourses, countCompletions, paymentSummary) with the filters the card's link carries
+ * (docs/decisions.md "Dashboards: every figure a way in"), so a card and its list never disagree.
  */
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   DEFAULT_EXPIRING_WINDOW,
   EXPIRING_CARD_LIMIT,
   RECENT_ACTIVITY_LIMIT,
   roleName,
   ROLE,
+  startOfMonth,
   toDollars,
   type ActivityItem,
   type DashboardStats,
@@ -18,16 +21,18 @@ import {
   type AgentDashboardStats,
 } from '@lm/shared';
 import { complianceSummary, countLicenses, listLicenses } from '../licenses/licenses.service.ts';
+import { countUsers } from '../users/users.service.ts';
+import { countCourses } from '../courses/courses.service.ts';
+import { countCompletions } from '../completions/completions.service.ts';
+import { paymentSummary } from '../payments/payments.service.ts';
 import { completions, courses, licenses, payments, users } from '../../db/schema/index.ts';
-import { sumOf } from '../../db/sql.ts';
 import { getSettings } from '../../core/settings.ts';
+import { today } from '../../core/dates.ts';
 import { isAdmin, isAgent, isBroker, isSchool, visibleUsersCondition } from '../../core/scope.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 
 /** What the dashboard reads need of the signed-in context (bench/run.ts builds one from a session). */
 export type DashboardCtx = Pick<AuthedContext, 'db' | 'user'>;
-
-const one = (rows: Array<{ n: number | null }>) => Number(rows[0]?.n ?? 0);
 
 /**
  * Expiring, expired, at risk: the licenses list's own filters answer every license figure here (docs/decisions.md
@@ -42,68 +47,52 @@ export async function stats(ctx: DashboardCtx): Promise<DashboardStats> {
   if (isAdmin(user)) {
     return {
       role: 'Admin',
-      total_users: one(await db.select({ n: count() }).from(users).where(isNull(users.deleted_at))),
-      total_licenses: one(await db.select({ n: count() }).from(licenses)),
+      total_users: await countUsers(ctx),
+      total_licenses: await countLicenses(ctx),
       expiring_licenses: await countExpiring(ctx, warningDays),
       expiring_window_days: warningDays,
-      total_courses: one(await db.select({ n: count() }).from(courses)),
-      total_completions: one(await db.select({ n: count() }).from(completions)),
-      pending_completions: one(await db.select({ n: count() }).from(completions).where(eq(completions.status, 'Pending'))),
+      total_courses: await countCourses(ctx),
+      total_completions: await countCompletions(ctx),
+      pending_completions: await countCompletions(ctx, { status: 'Pending' }),
       compliance: await complianceSummary(ctx),
     };
   }
 
   if (isBroker(user)) {
-    const scope = visibleUsersCondition(user, licenses.user_id);
-    const agents =
-      user.brokerage_id === null
-        ? 0
-        : one(
-            await db
-              .select({ n: count() })
-              .from(users)
-              .where(and(eq(users.brokerage_id, user.brokerage_id), eq(users.role_id, ROLE.Agent), isNull(users.deleted_at))),
-          );
     return {
       role: 'Broker',
-      total_agents: agents,
-      agent_licenses: one(await db.select({ n: count() }).from(licenses).where(scope)),
+      // The users list's scope for a Broker is its brokerage (itself alone without one): its Agents there.
+      total_agents: await countUsers(ctx, { role: ROLE.Agent }),
+      agent_licenses: await countLicenses(ctx),
       expiring_agent_licenses: await countExpiring(ctx, warningDays),
       expiring_window_days: warningDays,
-      agent_completions: one(await db.select({ n: count() }).from(completions).where(visibleUsersCondition(user, completions.user_id))),
+      agent_completions: await countCompletions(ctx),
       compliance: await complianceSummary(ctx),
     };
   }
 
   if (isAgent(user)) {
-    const [paid] = await db
-      .select({ cents: sumOf(payments.amount_cents) })
-      .from(payments)
-      .where(and(eq(payments.user_id, user.user_id), eq(payments.status, 'Completed')));
+    // Revenue of the payments list's summary: the exact sum of the Completed payments in the caller's scope.
+    const paid = await paymentSummary(ctx, { status: 'Completed' });
     return {
       role: 'Agent',
-      my_licenses: one(await db.select({ n: count() }).from(licenses).where(eq(licenses.user_id, user.user_id))),
-      my_completions: one(await db.select({ n: count() }).from(completions).where(eq(completions.user_id, user.user_id))),
-      my_payments: toDollars(Number(paid?.cents ?? 0)),
+      my_licenses: await countLicenses(ctx),
+      my_completions: await countCompletions(ctx),
+      my_payments: paid.total_revenue,
       ...(await ceCards(ctx)),
     };
   }
 
-  // School: its own courses and their completions.
-  const ownCourses = eq(courses.school_id, user.user_id);
+  // School: its own courses and their completions (the completions list's scope for a School). A completion date
+  // is never in the future (the completion schema), so "this month" is every completion from the month's first day.
+  const monthStart = startOfMonth(today());
   return {
     role: 'School',
-    my_courses: one(await db.select({ n: count() }).from(courses).where(ownCourses)),
-    course_completions: one(
-      await db.select({ n: count() }).from(completions).innerJoin(courses, eq(courses.course_id, completions.course_id)).where(ownCourses),
-    ),
-    pending_completions: one(
-      await db
-        .select({ n: count() })
-        .from(completions)
-        .innerJoin(courses, eq(courses.course_id, completions.course_id))
-        .where(and(ownCourses, eq(completions.status, 'Pending'))),
-    ),
+    my_courses: await countCourses(ctx, { school_id: user.user_id }),
+    course_completions: await countCompletions(ctx),
+    pending_completions: await countCompletions(ctx, { status: 'Pending' }),
+    completions_this_month: await countCompletions(ctx, { completed_from: monthStart }),
+    month_start: monthStart,
   };
 }
 
@@ -213,6 +202,7 @@ export async function recentActivity(ctx: DashboardCtx): Promise<ActivityItem[]>
         last_name: users.last_name,
         amount_cents: payments.amount_cents,
         payment_type: payments.payment_type,
+        status: payments.status,
         created_at: payments.created_at,
       })
       .from(payments)
@@ -237,6 +227,7 @@ export async function recentActivity(ctx: DashboardCtx): Promise<ActivityItem[]>
       last_name: users.last_name,
       course_name: courses.course_name,
       status: completions.status,
+      completion_date: completions.completion_date,
       created_at: completions.created_at,
     })
     .from(completions)

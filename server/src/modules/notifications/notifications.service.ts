@@ -7,7 +7,6 @@ import {
   NOTIFICATION_EVENT_LABELS,
   NOTIFICATION_EVENT_TRIGGERS,
   NOTIFICATION_STRINGS,
-  NOTIFICATION_MANAGEMENT_STRINGS,
   type NotificationList,
   type Preferences,
   type PreferencesInput,
@@ -93,20 +92,29 @@ export async function markAllRead(ctx: AuthedContext): Promise<{ success: true; 
   return { success: true, unread: 0, updated: updated.length };
 }
 
-/** Which channels a user may switch on: e-mail if the Admin allows it; SMS if allowed and a gateway exists. */
+/**
+ * Which channels a user may switch on: e-mail if the Admin allows it; SMS if allowed and a gateway exists. A reason
+ * says why not and how the channel comes back (docs/decisions.md "Honest screens"); without a gateway no switch of
+ * the Admin's helps, so that reason comes first. E-mail without a mail server may be switched on but is kept in the
+ * outbox: the note says so.
+ */
 async function channelsAllowed(ctx: AuthedContext): Promise<Preferences['channels']> {
   const settings = await getSettings(ctx.db);
-  const gateway = deliveryStatus(ctx.config).sms_gateway;
+  const delivery = deliveryStatus(ctx.config);
+  const gateway = delivery.sms_gateway;
   return {
     in_app: true,
     email: settings.email_notifications_enabled,
     sms: settings.sms_notifications_enabled && gateway,
-    email_reason: settings.email_notifications_enabled ? null : NOTIFICATION_STRINGS.emailDisabled,
-    sms_reason: !settings.sms_notifications_enabled
-      ? NOTIFICATION_STRINGS.smsDisabled
-      : gateway
+    email_reason: settings.email_notifications_enabled
+      ? null
+      : `${NOTIFICATION_STRINGS.emailDisabled}. ${NOTIFICATION_STRINGS.channelOffHowTo}`,
+    sms_reason: !gateway
+      ? NOTIFICATION_STRINGS.smsNoGateway
+      : settings.sms_notifications_enabled
         ? null
-        : NOTIFICATION_MANAGEMENT_STRINGS.noSmsGateway,
+        : `${NOTIFICATION_STRINGS.smsDisabled}. ${NOTIFICATION_STRINGS.channelOffHowTo}`,
+    email_note: settings.email_notifications_enabled && delivery.email === 'outbox' ? NOTIFICATION_STRINGS.emailOutbox : null,
   };
 }
 
@@ -145,7 +153,7 @@ export async function savePreferences(ctx: AuthedContext, input: PreferencesInpu
     throw badRequest(channels.email_reason ?? NOTIFICATION_STRINGS.emailDisabled);
   }
   if (!channels.sms && input.events.some((e) => e.sms && NOTIFICATION_EVENT_TRIGGERS[e.event] !== null)) {
-    throw badRequest(`SMS notifications cannot be switched on: ${channels.sms_reason ?? NOTIFICATION_MANAGEMENT_STRINGS.noSmsGateway}`);
+    throw badRequest(`SMS notifications cannot be switched on. ${channels.sms_reason ?? NOTIFICATION_STRINGS.smsNoGateway}`);
   }
   const userId = ctx.user.user_id;
   await ctx.db.transaction(async (tx) => {

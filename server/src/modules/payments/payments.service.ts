@@ -115,7 +115,7 @@ interface ListShape {
 const FILTERS: PaymentFilter[] = ['user_id', 'license_id', 'status', 'payment_type', 'payment_method', 'start_date', 'end_date', 'search'];
 
 /** Newest first unless told otherwise. */
-function listShape(ctx: AuthedContext, q: PaymentListQuery, paged: boolean): ListShape {
+function listShape(ctx: Pick<AuthedContext, 'user'>, q: PaymentListQuery, paged: boolean): ListShape {
   return {
     scope: scopeKind(ctx.user),
     filters: FILTERS.filter((f) => q[f]),
@@ -126,7 +126,7 @@ function listShape(ctx: AuthedContext, q: PaymentListQuery, paged: boolean): Lis
 }
 
 /** The filters' values (not the page or sort: a count kept for one page serves the others). */
-function listValues(ctx: AuthedContext, q: PaymentSummaryQuery): Record<string, unknown> {
+function listValues(ctx: Pick<AuthedContext, 'user'>, q: PaymentSummaryQuery): Record<string, unknown> {
   const values: Record<string, unknown> = scopeValues(ctx.user);
   for (const f of FILTERS) values[f] = f === 'search' ? (q.search ? likePattern(q.search) : undefined) : q[f];
   return values;
@@ -223,7 +223,7 @@ const summaryRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<
 type PaymentSummaryRow = Omit<PaymentSummary, 'total_revenue'> & { revenue_cents: number };
 
 /** GET /payments/summary: revenue is the exact sum of Completed payments' cents; the rest are counts. */
-export async function paymentSummary(ctx: AuthedContext, q: PaymentSummaryQuery = {}): Promise<PaymentSummary> {
+export async function paymentSummary(ctx: Pick<AuthedContext, 'db' | 'user'>, q: PaymentSummaryQuery = {}): Promise<PaymentSummary> {
   const shape = { scope: scopeKind(ctx.user), filters: FILTERS.filter((f) => q[f]) };
   const [row] = await summaryRead(ctx.db, shape, listValues(ctx, q));
   const { revenue_cents, ...counts } = row!;

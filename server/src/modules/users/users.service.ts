@@ -106,26 +106,39 @@ const pageRead = preparedSelect<typeof publicUserColumns, ListShape, Record<stri
   },
 );
 
-/** GET /users: the caller's scope, filters, search, sort and one page. */
-export async function listUsers(ctx: AuthedContext, input: z.output<typeof usersListQuery>): Promise<UsersListOutput> {
+type UserFilters = Pick<z.output<typeof usersListQuery>, 'role' | 'brokerage_id' | 'is_active' | 'search'>;
+
+/** The filters set and their values, the scope's last (spreads last: see listValues in licenses.service.ts). */
+function listFilters(ctx: Pick<AuthedContext, 'user'>, input: UserFilters) {
   const filters: UserFilter[] = [];
   if (input.role !== undefined) filters.push('role');
   if (input.brokerage_id !== undefined) filters.push('brokerage_id');
   if (input.is_active !== undefined) filters.push('is_active');
   if (input.search) filters.push('search');
-  const shape: ListShape = {
-    scope: scopeKind(ctx.user),
-    filters,
-    sort: input.sort ?? 'name',
-    order: input.order === 'desc' ? 'desc' : 'asc',
-  };
-  // Spreads last: see listValues in licenses.service.ts.
   const values = {
     role: input.role,
     brokerage_id: input.brokerage_id,
     is_active: input.is_active,
     search: input.search ? likePattern(input.search) : undefined,
     ...scopeValues(ctx.user),
+  };
+  return { filters, values };
+}
+
+/** How many users in the caller's scope match the list's filters (the list's total; the dashboard's counts). */
+export async function countUsers(ctx: Pick<AuthedContext, 'db' | 'user'>, input: UserFilters = {}): Promise<number> {
+  const { filters, values } = listFilters(ctx, input);
+  return Number((await countRead(ctx.db, { scope: scopeKind(ctx.user), filters }, values))[0]?.n ?? 0);
+}
+
+/** GET /users: the caller's scope, filters, search, sort and one page. */
+export async function listUsers(ctx: AuthedContext, input: z.output<typeof usersListQuery>): Promise<UsersListOutput> {
+  const { filters, values } = listFilters(ctx, input);
+  const shape: ListShape = {
+    scope: scopeKind(ctx.user),
+    filters,
+    sort: input.sort ?? 'name',
+    order: input.order === 'desc' ? 'desc' : 'asc',
   };
   // The count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
   const { rows, pagination } = await readPage(input, {
