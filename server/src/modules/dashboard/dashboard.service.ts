@@ -28,6 +28,8 @@ import { paymentSummary } from '../payments/payments.service.ts';
 import { completions, courses, licenses, payments, users } from '../../db/schema/index.ts';
 import { getSettings } from '../../core/settings.ts';
 import { today } from '../../core/dates.ts';
+import { keptUntilChange } from '../../db/prepared.ts';
+import type { DbOrTx } from '../../db/types.ts';
 import { isAdmin, isAgent, isBroker, isSchool, visibleUsersCondition } from '../../core/scope.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 
@@ -40,7 +42,21 @@ export type DashboardCtx = Pick<AuthedContext, 'db' | 'user'>;
  */
 const countExpiring = (ctx: DashboardCtx, days: number) => countLicenses(ctx, { expiring_within: days });
 
-export async function stats(ctx: DashboardCtx): Promise<DashboardStats> {
+/**
+ * The figures of one person's dashboard on the office's date, kept until the database changes (db/prepared.ts
+ * keptUntilChange; on PostgreSQL every call counts): each figure is its list's own count, and a dashboard polled
+ * by many people does not count every table again while nothing commits (docs/performance.md "API throughput").
+ */
+const keptStats = keptUntilChange((db: DbOrTx, _shape: 'stats', p: { user: DashboardCtx['user']; day: string }) =>
+  // The handle given below, ctx.db, handed back as it was.
+  countStats({ db: db as DashboardCtx['db'], user: p.user }),
+);
+
+export function stats(ctx: DashboardCtx): Promise<DashboardStats> {
+  return keptStats(ctx.db, 'stats', { user: ctx.user, day: today() });
+}
+
+async function countStats(ctx: DashboardCtx): Promise<DashboardStats> {
   const { db, user } = ctx;
   const warningDays = (await getSettings(db)).license_expiry_warning_days;
 
