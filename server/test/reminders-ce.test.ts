@@ -244,6 +244,9 @@ describe('the Broker digest: CE at risk', () => {
     expect(text).toContain(
       `${risky.license_number} (TX), expires ${risky.expiration_date} (in 75 days): 8 hours remaining; missing topics: Ethics (3 hours)`,
     );
+    // Each section ends with the link to the list it is drawn from, filtered as the section is.
+    expect(text).toContain(`Open the list: ${env.config.publicUrl}/licenses?expiring_within=30`);
+    expect(text).toContain(`Open the list: ${env.config.publicUrl}/licenses?compliance=at_risk`);
     expect(text).not.toContain(fine.license_number);
     expect(text).not.toContain(elsewhere.license_number);
   });

@@ -6,7 +6,7 @@ import { useExpiringLicenses } from './api.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { ComplianceBadge } from '../../components/compliance-badge.tsx';
 import { formatDate } from '../../lib/format.ts';
-import { DASHBOARD_LINKS } from './links.ts';
+import { LIST_LINKS } from '@lm/shared/list-links';
 
 const WINDOW_OPTIONS = EXPIRING_WINDOWS.map((d) => ({ value: String(d), label: `${d} days` }));
 
@@ -51,7 +51,7 @@ export function ExpiringLicensesCard() {
           {items.map((l) => (
             <Group key={l.license_id} component="li" justify="space-between" wrap="nowrap" data-testid="expiring-item">
               <div style={{ minWidth: 0 }}>
-                <Anchor component={Link} to={DASHBOARD_LINKS.license(l.license_number)} size="sm" fw={500} display="block" truncate="end">
+                <Anchor component={Link} to={LIST_LINKS.license(l.license_number)} size="sm" fw={500} display="block" truncate="end">
                   {l.first_name} {l.last_name}
                 </Anchor>
                 <Text size="xs" c="dimmed">
@@ -69,7 +69,7 @@ export function ExpiringLicensesCard() {
         </Stack>
       )}
       {items.length > 0 && (
-        <Anchor component={Link} to={DASHBOARD_LINKS.expiring(days)} size="sm" mt="md">
+        <Anchor component={Link} to={LIST_LINKS.expiring(days)} size="sm" mt="md">
           {DASHBOARD_STRINGS.viewAllExpiring(days)}
         </Anchor>
       )}

@@ -4,7 +4,7 @@ import { DASHBOARD_STRINGS, EXPIRING_CARD_LIMIT } from '@lm/shared';
 import { QueryError } from '../../components/query-error.tsx';
 import { formatDate, hoursText } from '../../lib/format.ts';
 import { usePendingApprovals } from './api.ts';
-import { DASHBOARD_LINKS } from './links.ts';
+import { LIST_LINKS } from '@lm/shared/list-links';
 
 /**
  * A School's work: the completions of its courses waiting for its approval, the longest waiting first (at most 5).
@@ -38,7 +38,7 @@ export function PendingApprovalsCard() {
             return (
               <Group key={c.completion_id} component="li" justify="space-between" wrap="nowrap" data-testid="pending-item">
                 <div style={{ minWidth: 0 }}>
-                  <Anchor component={Link} to={DASHBOARD_LINKS.pendingOf(name)} size="sm" fw={500} display="block" truncate="end">
+                  <Anchor component={Link} to={LIST_LINKS.pendingOf(name)} size="sm" fw={500} display="block" truncate="end">
                     {name}
                   </Anchor>
                   <Text size="xs" c="dimmed">
@@ -54,7 +54,7 @@ export function PendingApprovalsCard() {
         </Stack>
       )}
       {total > 0 && (
-        <Anchor component={Link} to={DASHBOARD_LINKS.pending} size="sm" mt="md">
+        <Anchor component={Link} to={LIST_LINKS.pending} size="sm" mt="md">
           {DASHBOARD_STRINGS.allPending(total)}
         </Anchor>
       )}

@@ -26,7 +26,7 @@ import {
 } from '@lm/shared';
 import { StatCard } from '../../components/stat-card.tsx';
 import { formatCount, formatDate, formatMoney } from '../../lib/format.ts';
-import { DASHBOARD_LINKS } from './links.ts';
+import { LIST_LINKS } from '@lm/shared/list-links';
 
 type StatKey = keyof typeof STAT_LABELS;
 
@@ -48,7 +48,7 @@ const complianceCards: CardDef<AdminDashboardStats | BrokerDashboardStats>[] = [
     color: 'orange',
     value: (s) => formatCount(s.compliance.at_risk),
     hint: () => DASHBOARD_STRINGS.atRiskHint(AT_RISK_DAYS),
-    to: () => DASHBOARD_LINKS.atRisk,
+    to: () => LIST_LINKS.atRisk,
   },
   {
     key: 'expired',
@@ -56,7 +56,7 @@ const complianceCards: CardDef<AdminDashboardStats | BrokerDashboardStats>[] = [
     color: 'red',
     value: (s) => formatCount(s.compliance.expired),
     hint: () => DASHBOARD_STRINGS.expiredHint,
-    to: () => DASHBOARD_LINKS.expired,
+    to: () => LIST_LINKS.expired,
   },
 ];
 
@@ -71,13 +71,13 @@ const CARDS: {
   School: CardDef<SchoolDashboardStats>[];
 } = {
   Admin: [
-    { key: 'total_users', icon: IconUsers, color: 'blue', value: (s) => formatCount(s.total_users), to: () => DASHBOARD_LINKS.users },
+    { key: 'total_users', icon: IconUsers, color: 'blue', value: (s) => formatCount(s.total_users), to: () => LIST_LINKS.users },
     {
       key: 'total_licenses',
       icon: IconCertificate,
       color: 'green',
       value: (s) => formatCount(s.total_licenses),
-      to: () => DASHBOARD_LINKS.licenses,
+      to: () => LIST_LINKS.licenses,
     },
     ...complianceCards,
     {
@@ -86,32 +86,32 @@ const CARDS: {
       color: 'yellow',
       value: (s) => formatCount(s.expiring_licenses),
       hint: (s) => DASHBOARD_STRINGS.withinDays(s.expiring_window_days),
-      to: (s) => DASHBOARD_LINKS.expiring(s.expiring_window_days),
+      to: (s) => LIST_LINKS.expiring(s.expiring_window_days),
     },
-    { key: 'total_courses', icon: IconBook, color: 'grape', value: (s) => formatCount(s.total_courses), to: () => DASHBOARD_LINKS.courses },
+    { key: 'total_courses', icon: IconBook, color: 'grape', value: (s) => formatCount(s.total_courses), to: () => LIST_LINKS.courses },
     {
       key: 'total_completions',
       icon: IconChecklist,
       color: 'teal',
       value: (s) => formatCount(s.total_completions),
-      to: () => DASHBOARD_LINKS.completions,
+      to: () => LIST_LINKS.completions,
     },
     {
       key: 'pending_completions',
       icon: IconClockHour4,
       color: 'yellow',
       value: (s) => formatCount(s.pending_completions),
-      to: () => DASHBOARD_LINKS.pending,
+      to: () => LIST_LINKS.pending,
     },
   ],
   Broker: [
-    { key: 'total_agents', icon: IconUsers, color: 'blue', value: (s) => formatCount(s.total_agents), to: () => DASHBOARD_LINKS.agents },
+    { key: 'total_agents', icon: IconUsers, color: 'blue', value: (s) => formatCount(s.total_agents), to: () => LIST_LINKS.agents },
     {
       key: 'agent_licenses',
       icon: IconCertificate,
       color: 'green',
       value: (s) => formatCount(s.agent_licenses),
-      to: () => DASHBOARD_LINKS.licenses,
+      to: () => LIST_LINKS.licenses,
     },
     ...complianceCards,
     {
@@ -120,14 +120,14 @@ const CARDS: {
       color: 'yellow',
       value: (s) => formatCount(s.expiring_agent_licenses),
       hint: (s) => DASHBOARD_STRINGS.withinDays(s.expiring_window_days),
-      to: (s) => DASHBOARD_LINKS.expiring(s.expiring_window_days),
+      to: (s) => LIST_LINKS.expiring(s.expiring_window_days),
     },
     {
       key: 'agent_completions',
       icon: IconChecklist,
       color: 'teal',
       value: (s) => formatCount(s.agent_completions),
-      to: () => DASHBOARD_LINKS.completions,
+      to: () => LIST_LINKS.completions,
     },
   ],
   Agent: [
@@ -136,14 +136,14 @@ const CARDS: {
       icon: IconCertificate,
       color: 'green',
       value: (s) => formatCount(s.my_licenses),
-      to: () => DASHBOARD_LINKS.licenses,
+      to: () => LIST_LINKS.licenses,
     },
     {
       key: 'my_completions',
       icon: IconChecklist,
       color: 'teal',
       value: (s) => formatCount(s.my_completions),
-      to: () => DASHBOARD_LINKS.completions,
+      to: () => LIST_LINKS.completions,
     },
     {
       key: 'my_payments',
@@ -151,7 +151,7 @@ const CARDS: {
       color: 'blue',
       value: (s) => formatMoney(s.my_payments),
       hint: () => DASHBOARD_STRINGS.completedPayments,
-      to: () => DASHBOARD_LINKS.completedPayments,
+      to: () => LIST_LINKS.completedPayments,
     },
   ],
   School: [
@@ -160,7 +160,7 @@ const CARDS: {
       icon: IconClockHour4,
       color: 'yellow',
       value: (s) => formatCount(s.pending_completions),
-      to: () => DASHBOARD_LINKS.pending,
+      to: () => LIST_LINKS.pending,
     },
     {
       key: 'completions_this_month',
@@ -168,21 +168,21 @@ const CARDS: {
       color: 'teal',
       value: (s) => formatCount(s.completions_this_month),
       hint: (s) => DASHBOARD_STRINGS.sinceDate(formatDate(s.month_start)),
-      to: (s) => DASHBOARD_LINKS.completedSince(s.month_start),
+      to: (s) => LIST_LINKS.completedSince(s.month_start),
     },
     {
       key: 'course_completions',
       icon: IconChecklist,
       color: 'teal',
       value: (s) => formatCount(s.course_completions),
-      to: () => DASHBOARD_LINKS.completions,
+      to: () => LIST_LINKS.completions,
     },
     {
       key: 'my_courses',
       icon: IconSchool,
       color: 'grape',
       value: (s) => formatCount(s.my_courses),
-      to: (_, me) => DASHBOARD_LINKS.coursesOf(me),
+      to: (_, me) => LIST_LINKS.coursesOf(me),
     },
   ],
 };

@@ -40,6 +40,7 @@ import {
 import { brokerages, licenses, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
+import { LIST_LINKS } from '@lm/shared/list-links';
 import { getSettings } from '../../core/settings.ts';
 import { today as officeToday } from '../../core/dates.ts';
 import { atRiskEdge, complianceIs, expiredSql, expiringSql, LICENSE_COLUMNS, statusIs } from '../licenses/compliance.sql.ts';
@@ -280,15 +281,19 @@ function describeAtRisk(l: HolderLicense): string {
   );
 }
 
-/** A digest section: its heading, at most DIGEST_SECTION_LIMIT lines, and how many more there are. */
-function section(heading: string, lines: string[]): string[] {
+/**
+ * A digest section: its heading, at most DIGEST_SECTION_LIMIT lines, how many more there are, and the link to the
+ * list the section is drawn from (shared/src/list-links.ts), so every line of the e-mail is a way in.
+ */
+function section(heading: string, lines: string[], link: string): string[] {
   if (lines.length === 0) return [];
   const shown = lines.slice(0, DIGEST_SECTION_LIMIT);
   const more = lines.length - shown.length;
-  return [heading, ...shown, ...(more > 0 ? [`- and ${more} more`] : []), ''];
+  return [heading, ...shown, ...(more > 0 ? [`- and ${more} more`] : []), `Open the list: ${link}`, ''];
 }
 
 function brokerMessage(
+  config: Pick<Config, 'publicUrl'>,
   broker: { first_name: string; last_name: string },
   items: DueLicense[],
   settings: Settings,
@@ -298,15 +303,17 @@ function brokerMessage(
 ) {
   const expiring = items.filter((i) => i.trigger === 'license_expiring');
   const expired = items.filter((i) => i.trigger === 'license_expired');
+  const days = settings.license_expiry_warning_days;
+  const at = (path: string) => `${config.publicUrl}${path}`;
   return [
     `Hello ${broker.first_name} ${broker.last_name},`,
     '',
     heading,
     '',
-    ...section(`Expiring within ${settings.license_expiry_warning_days} days:`, expiring.map(describe)),
-    ...section('Expired:', expired.map(describe)),
-    ...section(`CE at risk (not complete, expiring within ${AT_RISK_DAYS} days):`, atRisk.map(describeAtRisk)),
-    ...section('Payments due:', pays.map(describePayment)),
+    ...section(`Expiring within ${days} days:`, expiring.map(describe), at(LIST_LINKS.expiring(days))),
+    ...section('Expired:', expired.map(describe), at(LIST_LINKS.expired)),
+    ...section(`CE at risk (not complete, expiring within ${AT_RISK_DAYS} days):`, atRisk.map(describeAtRisk), at(LIST_LINKS.atRisk)),
+    ...section('Payments due:', pays.map(describePayment), at(LIST_LINKS.pendingPayments)),
     settings.app_name,
   ].join('\n');
 }
@@ -454,7 +461,7 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
             channel: 'email',
             recipient: b.email,
             subject: `Payment due: ${p.first_name} ${p.last_name} (${p.payment_type})`,
-            body: brokerMessage(b, [], settings, 'A payment of one of your agents is due:', [p]),
+            body: brokerMessage(config, b, [], settings, 'A payment of one of your agents is due:', [p]),
             template: { id: null, name: NOTICE_TEMPLATE_NAME },
             user_id: b.user_id,
             reminder_key: `broker_notice:${b.user_id}:payment_due:${p.payment_id}`,
@@ -469,7 +476,7 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
             channel: 'email',
             recipient: b.email,
             subject: `License ${what}: ${item.first_name} ${item.last_name} (${item.license_number})`,
-            body: brokerMessage(b, [item], settings, `A license of one of your agents ${what}:`),
+            body: brokerMessage(config, b, [item], settings, `A license of one of your agents ${what}:`),
             template: { id: null, name: NOTICE_TEMPLATE_NAME },
             user_id: b.user_id,
             license_id: item.license_id,
@@ -485,7 +492,7 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
             channel: 'email',
             recipient: b.email,
             subject: `CE at risk: ${item.first_name} ${item.last_name} (${item.license_number})`,
-            body: brokerMessage(b, [], settings, 'The CE of a license of one of your agents is not complete:', [], [item]),
+            body: brokerMessage(config, b, [], settings, 'The CE of a license of one of your agents is not complete:', [], [item]),
             template: { id: null, name: NOTICE_TEMPLATE_NAME },
             user_id: b.user_id,
             license_id: item.license_id,
@@ -503,6 +510,7 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
         recipient: b.email,
         subject: digestSubject(licenseCount, pays.length),
         body: brokerMessage(
+          config,
           b,
           items,
           settings,

@@ -1,8 +1,9 @@
 /**
- * The lists the dashboard opens, each filtered as the figure that opens it is counted (the filters are the lists'
- * own URL keys: lib/use-url-state.ts keeps a list's filters in its URL, so a link can be shared).
+ * The lists a figure opens (the dashboards' cards and rows, the Broker's e-mailed digest), each filtered as the
+ * figure is counted. The filters are the lists' own URL keys (the client keeps a list's filters in its URL,
+ * client/src/lib/use-url-state.ts), so a link can be shared.
  */
-export const DASHBOARD_LINKS = {
+export const LIST_LINKS = {
   users: '/users',
   agents: '/users?role=Agent',
   licenses: '/licenses',
@@ -19,4 +20,5 @@ export const DASHBOARD_LINKS = {
   pendingOf: (name: string) => `/courses?tab=completions&completion_status=Pending&search=${encodeURIComponent(name)}`,
   completedSince: (date: string) => `/courses?tab=completions&completed_from=${date}`,
   completedPayments: '/payments?status=Completed',
+  pendingPayments: '/payments?status=Pending',
 } as const;
