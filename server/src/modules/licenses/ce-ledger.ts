@@ -32,6 +32,7 @@ import {
 import { ceAdjustments, ceRules, completions, courses, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { conflict } from '../../base/errors.ts';
+import { preparedShapes } from '../../db/prepared.ts';
 
 type LicenseRow = typeof licenses.$inferSelect;
 type CycleRow = typeof licenseCycles.$inferSelect;
@@ -63,11 +64,16 @@ const nameOf = (first: string | null, last: string | null) => (first === null ? 
 // Rules
 
 /** The state CE rule of a state and license type, if the office keeps one. */
-export async function ruleFor(db: DbOrTx, state: string, licenseType: LicenseRow['license_type']): Promise<RuleRow | undefined> {
-  const [row] = await db
+/** The rule of a state and license type, prepared once per connection (every license create and renewal reads it). */
+const ruleRead = preparedShapes<'rule', { state: string; type: string }, RuleRow[]>('ce_rule_for', (d) =>
+  d
     .select()
     .from(ceRules)
-    .where(and(eq(ceRules.state, state), eq(ceRules.license_type, licenseType)));
+    .where(and(eq(ceRules.state, sql.placeholder('state')), eq(ceRules.license_type, sql.placeholder('type')))),
+);
+
+export async function ruleFor(db: DbOrTx, state: string, licenseType: LicenseRow['license_type']): Promise<RuleRow | undefined> {
+  const [row] = await ruleRead(db, 'rule', { state, type: licenseType });
   return row;
 }
 
