@@ -21,6 +21,7 @@ import { appRouter } from '../src/router.ts';
 import { createSession } from '../src/core/sessions.ts';
 import type { FastifyInstance } from 'fastify';
 import { toErrorBody } from '../src/base/errors.ts';
+import { backgroundSettled } from '../src/core/background.ts';
 import { createTestDatabase } from './pg.ts';
 
 export const TEST_PASSWORD = 'Passw0rd!Test';
@@ -65,6 +66,8 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<T
     services,
     dir,
     close: async () => {
+      // Work after an answer (e-mails, core/background.ts) finishes before its database closes under it.
+      await backgroundSettled();
       await app.close();
       await db.close();
       await server.drop();
