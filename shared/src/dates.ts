@@ -58,14 +58,15 @@ export function localDateString(d: Date = new Date()): string {
   return `${y}-${m}-${day}`;
 }
 
-/** How a calendar date is written (the office's setting, shared/src/settings.ts DATE_FORMATS). */
-export type CalendarDateFormat = 'MM/DD/YYYY' | 'YYYY-MM-DD';
+/** How a calendar date may be written (the office's setting, Settings › General). */
+export const DATE_FORMATS = ['MM/DD/YYYY', 'YYYY-MM-DD'] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
 
 /**
  * A YYYY-MM-DD date written in the office's format: '2026-07-30' → '07/30/2026' (MM/DD/YYYY) or as is (YYYY-MM-DD).
  * Pure string work: no time zone can shift the day. Anything not a calendar date comes back unchanged.
  */
-export function writeCalendarDate(date: string, format: CalendarDateFormat): string {
+export function writeCalendarDate(date: string, format: DateFormat): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!m) return date;
   return format === 'YYYY-MM-DD' ? date : `${m[2]}/${m[3]}/${m[1]}`;

@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { multiLine, singleLine } from './text.ts';
 import { EMAIL_RE } from './common.ts';
-import type { CalendarDateFormat } from './dates.ts';
+import { DATE_FORMATS } from './dates.ts';
 
 export const NOTIFICATION_FREQUENCIES = ['immediate', 'daily', 'weekly', 'monthly'] as const;
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 /** How every screen writes a calendar date (Settings › General; docs/decisions.md "One date language"). */
-export const DATE_FORMATS = ['MM/DD/YYYY', 'YYYY-MM-DD'] as const satisfies readonly CalendarDateFormat[];
-export type DateFormat = (typeof DATE_FORMATS)[number];
 
 /** Input ranges of docs/product.md section 5 (the number inputs use them as min and max). */
 export const SETTINGS_RANGES = {

@@ -164,19 +164,6 @@ export function spanText(days: number, from: string = officeToday(), daysUpTo = 
   return [years ? plural(years, 'year') : '', months ? plural(months, 'month') : ''].filter(Boolean).join(' ');
 }
 
-/**
- * A calendar date (YYYY-MM-DD) relative to the office's today: 'today', 'tomorrow', 'yesterday', 'in 6 days',
- * '6 days ago', and beyond 90 days 'in 2 years 4 months' / '1 year ago'.
- */
-export function relativeDate(date: string, today: string = officeToday()): string {
-  const days = daysBetween(today, date);
-  if (days === 0) return 'today';
-  if (days === 1) return 'tomorrow';
-  if (days === -1) return 'yesterday';
-  const span = spanText(days, today);
-  return days > 0 ? `in ${span}` : `${span} ago`;
-}
-
 /** Money in dollars, as the API sends it (the server stores cents): '$1,234.50'. */
 export function formatMoney(dollars: number): string {
   // One implementation with the server's e-mails (shared/src/payments.ts).

@@ -1,11 +1,11 @@
-import { Anchor, Badge, Card, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useState } from 'react';
 import { DASHBOARD_STRINGS, DEFAULT_EXPIRING_WINDOW, EXPIRING_CARD_LIMIT, EXPIRING_WINDOWS, expiringBadgeColor } from '@lm/shared';
 import { useExpiringLicenses } from './api.ts';
-import { QueryError } from '../../components/query-error.tsx';
+import { PanelList } from './panel-list.tsx';
 import { ComplianceBadge } from '../../components/compliance-badge.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate, spanText } from '../../lib/format.ts';
 import { LIST_LINKS } from '@lm/shared/list-links';
 
 const WINDOW_OPTIONS = EXPIRING_WINDOWS.map((d) => ({ value: String(d), label: `${d} days` }));
@@ -35,39 +35,26 @@ export function ExpiringLicensesCard() {
           size="xs"
         />
       </Group>
-      {query.isError && <QueryError things="expiring licenses" query={query} />}
-      {query.isLoading ? (
-        <Stack gap="sm">
-          {Array.from({ length: 3 }, (_, i) => (
-            <Skeleton key={i} h={40} />
-          ))}
-        </Stack>
-      ) : items.length === 0 && !query.isError ? (
-        <Text c="dimmed" ta="center" py="lg">
-          {DASHBOARD_STRINGS.noExpiring(days)}
-        </Text>
-      ) : (
-        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {items.map((l) => (
-            <Group key={l.license_id} component="li" justify="space-between" wrap="nowrap" data-testid="expiring-item">
-              <div style={{ minWidth: 0 }}>
-                <Anchor component={Link} to={LIST_LINKS.license(l.license_number)} size="sm" fw={500} display="block" truncate="end">
-                  {l.first_name} {l.last_name}
-                </Anchor>
-                <Text size="xs" c="dimmed">
-                  {l.license_number} · {l.state} · expires {formatDate(l.expiration_date)}
-                </Text>
-              </div>
-              <Stack gap={4} align="flex-end" style={{ flexShrink: 0 }}>
-                <Badge color={expiringBadgeColor(l.days_left)} data-color={expiringBadgeColor(l.days_left)} variant="light">
-                  {l.days_left === 1 ? '1 day' : `${l.days_left} days`}
-                </Badge>
-                <ComplianceBadge compliance={l.compliance} variant="outline" size="sm" data-testid="expiring-compliance" />
-              </Stack>
-            </Group>
-          ))}
-        </Stack>
-      )}
+      <PanelList query={query} things="expiring licenses" items={items} skeletonRows={3} empty={DASHBOARD_STRINGS.noExpiring(days)}>
+        {(l) => (
+          <Group key={l.license_id} component="li" justify="space-between" wrap="nowrap" data-testid="expiring-item">
+            <div style={{ minWidth: 0 }}>
+              <Anchor component={Link} to={LIST_LINKS.license(l.license_number)} size="sm" fw={500} display="block" truncate="end">
+                {l.first_name} {l.last_name}
+              </Anchor>
+              <Text size="xs" c="dimmed">
+                {l.license_number} · {l.state} · expires {formatDate(l.expiration_date)}
+              </Text>
+            </div>
+            <Stack gap={4} align="flex-end" style={{ flexShrink: 0 }}>
+              <Badge color={expiringBadgeColor(l.days_left)} data-color={expiringBadgeColor(l.days_left)} variant="light">
+                {spanText(l.days_left)}
+              </Badge>
+              <ComplianceBadge compliance={l.compliance} variant="outline" size="sm" data-testid="expiring-compliance" />
+            </Stack>
+          </Group>
+        )}
+      </PanelList>
       {items.length > 0 && (
         <Anchor component={Link} to={LIST_LINKS.expiring(days)} size="sm" mt="md">
           {DASHBOARD_STRINGS.viewAllExpiring(days)}

@@ -1,9 +1,9 @@
-import { Anchor, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { DASHBOARD_STRINGS, EXPIRING_CARD_LIMIT } from '@lm/shared';
-import { QueryError } from '../../components/query-error.tsx';
 import { formatDate, hoursText } from '../../lib/format.ts';
 import { usePendingApprovals } from './api.ts';
+import { PanelList } from './panel-list.tsx';
 import { LIST_LINKS } from '@lm/shared/list-links';
 
 /**
@@ -20,39 +20,32 @@ export function PendingApprovalsCard() {
       <Title order={2} size="h4" mb="md">
         {DASHBOARD_STRINGS.pendingApprovals}
       </Title>
-      {query.isError && <QueryError things="pending approvals" query={query} />}
-      {query.isLoading ? (
-        <Stack gap="sm">
-          {Array.from({ length: EXPIRING_CARD_LIMIT }, (_, i) => (
-            <Skeleton key={i} h={40} />
-          ))}
-        </Stack>
-      ) : items.length === 0 && !query.isError ? (
-        <Text c="dimmed" ta="center" py="lg">
-          {DASHBOARD_STRINGS.noPendingApprovals}
-        </Text>
-      ) : (
-        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {items.map((c) => {
-            const name = `${c.first_name} ${c.last_name}`;
-            return (
-              <Group key={c.completion_id} component="li" justify="space-between" wrap="nowrap" data-testid="pending-item">
-                <div style={{ minWidth: 0 }}>
-                  <Anchor component={Link} to={LIST_LINKS.pendingOf(name)} size="sm" fw={500} display="block" truncate="end">
-                    {name}
-                  </Anchor>
-                  <Text size="xs" c="dimmed">
-                    {c.course_name} · {DASHBOARD_STRINGS.completedOn(formatDate(c.completion_date))}
-                  </Text>
-                </div>
-                <Text size="sm" style={{ flexShrink: 0 }}>
-                  {hoursText(c.hours)}
+      <PanelList
+        query={query}
+        things="pending approvals"
+        items={items}
+        skeletonRows={EXPIRING_CARD_LIMIT}
+        empty={DASHBOARD_STRINGS.noPendingApprovals}
+      >
+        {(c) => {
+          const name = `${c.first_name} ${c.last_name}`;
+          return (
+            <Group key={c.completion_id} component="li" justify="space-between" wrap="nowrap" data-testid="pending-item">
+              <div style={{ minWidth: 0 }}>
+                <Anchor component={Link} to={LIST_LINKS.pendingOf(name)} size="sm" fw={500} display="block" truncate="end">
+                  {name}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {c.course_name} · {DASHBOARD_STRINGS.completedOn(formatDate(c.completion_date))}
                 </Text>
-              </Group>
-            );
-          })}
-        </Stack>
-      )}
+              </div>
+              <Text size="sm" style={{ flexShrink: 0 }}>
+                {hoursText(c.hours)}
+              </Text>
+            </Group>
+          );
+        }}
+      </PanelList>
       {total > 0 && (
         <Anchor component={Link} to={LIST_LINKS.pending} size="sm" mt="md">
           {DASHBOARD_STRINGS.allPending(total)}

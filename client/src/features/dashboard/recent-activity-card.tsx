@@ -1,8 +1,8 @@
-import { Card, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Card, Group, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBook, IconCertificate, IconChecklist, IconCoin, IconUserPlus, type Icon } from '@tabler/icons-react';
 import { activityText, DASHBOARD_STRINGS, RECENT_ACTIVITY_LIMIT, type ActivityItem, type ActivityType } from '@lm/shared';
 import { useRecentActivity } from './api.ts';
-import { QueryError } from '../../components/query-error.tsx';
+import { PanelList } from './panel-list.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 
 const ICONS: Record<ActivityType, { icon: Icon; color: string }> = {
@@ -43,46 +43,40 @@ export function RecentActivityCard() {
       <Title order={2} size="h4" mb="md">
         {DASHBOARD_STRINGS.recentActivity}
       </Title>
-      {query.isError && <QueryError things="recent activity" query={query} />}
-      {query.isLoading ? (
-        <Stack gap="sm">
-          {Array.from({ length: RECENT_ACTIVITY_LIMIT }, (_, i) => (
-            <Skeleton key={i} h={ACTIVITY_ROW_HEIGHT} />
-          ))}
-        </Stack>
-      ) : items.length === 0 && !query.isError ? (
-        <Text c="dimmed" ta="center" py="lg">
-          {DASHBOARD_STRINGS.noActivity}
-        </Text>
-      ) : (
-        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {items.map((item, i) => {
-            const ItemIcon = ICONS[item.type].icon;
-            const status = item.type === 'completion_created' || item.type === 'payment_created' ? item.data.status : undefined;
-            return (
-              <Group
-                key={`${item.type}-${i}`}
-                component="li"
-                wrap="nowrap"
-                align="flex-start"
-                gap="sm"
-                data-type={item.type}
-                data-status={status}
-              >
-                <ThemeIcon variant="light" color={colorOf(item)} radius="xl" size="md">
-                  <ItemIcon size={16} />
-                </ThemeIcon>
-                <div style={{ minWidth: 0 }}>
-                  <Text size="sm">{activityText(item)}</Text>
-                  <Text size="xs" c="dimmed">
-                    {whenOf(item)}
-                  </Text>
-                </div>
-              </Group>
-            );
-          })}
-        </Stack>
-      )}
+      <PanelList
+        query={query}
+        things="recent activity"
+        items={items}
+        skeletonRows={RECENT_ACTIVITY_LIMIT}
+        rowHeight={ACTIVITY_ROW_HEIGHT}
+        empty={DASHBOARD_STRINGS.noActivity}
+      >
+        {(item, i) => {
+          const ItemIcon = ICONS[item.type].icon;
+          const status = item.type === 'completion_created' || item.type === 'payment_created' ? item.data.status : undefined;
+          return (
+            <Group
+              key={`${item.type}-${i}`}
+              component="li"
+              wrap="nowrap"
+              align="flex-start"
+              gap="sm"
+              data-type={item.type}
+              data-status={status}
+            >
+              <ThemeIcon variant="light" color={colorOf(item)} radius="xl" size="md">
+                <ItemIcon size={16} />
+              </ThemeIcon>
+              <div style={{ minWidth: 0 }}>
+                <Text size="sm">{activityText(item)}</Text>
+                <Text size="xs" c="dimmed">
+                  {whenOf(item)}
+                </Text>
+              </div>
+            </Group>
+          );
+        }}
+      </PanelList>
     </Card>
   );
 }
