@@ -115,8 +115,12 @@ test('a stopped server keeps the list on screen with a banner, and it recovers b
   await expect(rows).toHaveCount(1);
 
   // Away and back while the server cannot be reached: the list fetches again and fails.
+  // Wait for the dashboard itself, not only its address: the router keeps the list mounted until the dashboard's
+  // code has loaded, and going back before that would never leave the list (nothing to fetch again).
   await sidebar(page).getByRole('link', { name: 'Dashboard' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: /^Welcome back/ })).toBeVisible();
+  await expect(rows).toHaveCount(0);
   await page.route('**/trpc/**', (r) => r.abort('connectionrefused'));
   await page.goBack();
 
