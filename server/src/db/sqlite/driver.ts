@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { ROOT } from '../../paths.ts';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import * as schema from '../schema/sqlite/index.ts';
 import type { Db, Drizzle, Tx } from '../types.ts';
 import { currentTx, openTxOf, RAW, READ_VERSION, readsOn, txOn, type ReadVersion } from '../handles.ts';
@@ -25,19 +26,58 @@ function applyPragmas(sqlite: Database.Database) {
 
 /**
  * Applies pending migrations with foreign keys off (a table rebuild must not cascade deletes,
- * drizzle issue 5782), then checks every foreign key before turning enforcement back on.
+ * drizzle issue 5782), then checks the foreign keys of what they touched before turning enforcement back on.
+ * A start with no new migration checks nothing: a whole-database check costs seconds per 100k licenses, and a
+ * restart after a crash must not wait for it (docs/performance.md "Start-up").
  */
 export function runSqliteMigrations(sqlite: Database.Database) {
   sqlite.pragma('foreign_keys = OFF');
   try {
+    const touched = pendingMigrations(sqlite);
     migrate(drizzle(sqlite), { migrationsFolder: SQLITE_MIGRATIONS });
-    const violations = sqlite.pragma('foreign_key_check') as unknown[];
+    const violations = withChildren(sqlite, touched).flatMap(
+      (table) => sqlite.pragma(`foreign_key_check(${JSON.stringify(table)})`) as unknown[],
+    );
     if (violations.length > 0) {
       throw new Error(`Migration left ${violations.length} foreign key violation(s): ${JSON.stringify(violations.slice(0, 5))}`);
     }
   } finally {
     sqlite.pragma('foreign_keys = ON');
   }
+}
+
+const TABLE_IN_SQL = /\b(?:CREATE TABLE|ALTER TABLE|INSERT INTO|UPDATE|DELETE FROM|RENAME TO)\s+[`"]?(\w+)[`"]?/gi;
+
+/**
+ * The tables whose foreign keys the migrations about to run may break: those their SQL names, and every table whose
+ * foreign keys point at one of them (a parent rebuilt under its children). Drizzle's migrator runs the migrations
+ * newer than the newest one recorded in `__drizzle_migrations`, so those are the ones read here.
+ */
+export function pendingMigrations(sqlite: Database.Database): string[] {
+  const recorded = sqlite.prepare(`select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'`).get();
+  const last = recorded
+    ? Number((sqlite.prepare('select max(created_at) as last from __drizzle_migrations').get() as { last: number | null }).last ?? 0)
+    : 0;
+  const named = new Set<string>();
+  for (const m of readMigrationFiles({ migrationsFolder: SQLITE_MIGRATIONS })) {
+    if (m.folderMillis <= last) continue;
+    for (const statement of m.sql) for (const match of statement.matchAll(TABLE_IN_SQL)) named.add(match[1]!);
+  }
+  return [...named].filter((t) => !t.startsWith('__new_'));
+}
+
+/** After migrating: the named tables that exist, and their children (tables with a foreign key to one of them). */
+function withChildren(sqlite: Database.Database, named: string[]): string[] {
+  const tables = (
+    sqlite.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`).all() as Array<{ name: string }>
+  ).map((r) => r.name);
+  const wanted = new Set(named);
+  const out = new Set(tables.filter((t) => wanted.has(t)));
+  for (const t of tables) {
+    const parents = sqlite.pragma(`foreign_key_list(${JSON.stringify(t)})`) as Array<{ table: string }>;
+    if (parents.some((p) => wanted.has(p.table))) out.add(t);
+  }
+  return [...out];
 }
 
 /** Statements kept per connection: enough for every query shape the app builds (docs/performance.md "API throughput"). */
