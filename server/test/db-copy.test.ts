@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle as sqliteDrizzle } from 'drizzle-orm/better-sqlite3';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE } from '../src/db/engine.ts';
 import { openPostgres, type PgDb } from '../src/db/pg/driver.ts';
@@ -66,6 +67,7 @@ if (ENGINE === 'postgres') {
     let office: string;
     let backupZip: Buffer;
     let officeRows: Record<string, Array<Record<string, unknown>>>;
+    let pdf: Buffer;
 
     beforeAll(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-office-'));
@@ -107,7 +109,8 @@ if (ENGINE === 'postgres') {
         license_number: 'CA-0001',
         state: 'CA',
         issue_date: '2024-01-15',
-        expiration_date: '2026-01-15',
+        // Far ahead, so the daily pass does not mark it Expired between the backup and the copy of the file.
+        expiration_date: '2030-01-15',
         ce_hours_required: 45,
       });
       const course = await call('POST', '/courses', token, {
@@ -137,6 +140,18 @@ if (ENGINE === 'postgres') {
         topics: [{ topic: 'Contracts', hours: 3 }],
       });
       await call('PUT', '/admin/settings', token, { settings: { app_name: 'Harbor Office', license_expiry_warning_days: 45 } });
+      // A document: its file lives in the office's documents folder, not in the database file.
+      const doc = await PDFDocument.create();
+      doc
+        .addPage([300, 200])
+        .drawText('Harbor certificate', { x: 20, y: 100, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+      pdf = Buffer.from(await doc.save());
+      const form = new FormData();
+      form.set('category', 'other');
+      form.set('owner_id', String(agent.user_id));
+      form.set('file', new Blob([pdf], { type: 'application/pdf' }), 'license.pdf');
+      const uploaded = await fetch(`${base}/documents`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      expect(uploaded.status, await uploaded.clone().text()).toBeLessThan(300);
       const backup = await call('POST', '/admin/backups', token, { description: 'moving to PostgreSQL', include_files: false });
       const res = await fetch(`${base}/admin/backups/${backup.id}/download`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
@@ -174,9 +189,16 @@ if (ENGINE === 'postgres') {
         snap.close();
         for (const t of ALL_TABLES) expect(res.stdout).toMatch(new RegExp(`^${t}\\s+${expected[t]}\\s+${expected[t]}$`, 'm'));
 
+        expect(res.stdout).toContain(`files: 1 copied (${pdf.length} bytes)`);
         const db = await openPostgres(target.url, { migrate: false, poolSize: 2 });
         try {
-          expect(await allRows(db, PG_TABLES)).toEqual(officeRows);
+          // The document's file came too (PostgreSQL keeps files in stored_file_chunks): the same bytes under the
+          // version's key. Every other table holds exactly the office's rows.
+          const { stored_file_chunks: chunks, ...copied } = await allRows(db, PG_TABLES);
+          expect(copied).toEqual({ ...officeRows, stored_file_chunks: undefined });
+          expect(chunks).toHaveLength(1);
+          const [version] = officeRows.document_versions!;
+          expect(Buffer.compare(await db.files.readAll(version!.storage_key as string), pdf)).toBe(0);
           // The next id follows the copied ones.
           const { rows } = await db.pool.query<{ id: number }>(
             "INSERT INTO brokerages (name, created_at, updated_at) VALUES ('Next', now(), now()) RETURNING brokerage_id AS id",
@@ -188,7 +210,8 @@ if (ENGINE === 'postgres') {
           const facts = await snapshotTo(db, back);
           expect(facts.rowCounts).toEqual(expected);
           const again = new Database(back, { readonly: true });
-          expect(await allRows(sqliteDrizzle(again), SQLITE_TABLES)).toEqual(officeRows);
+          const { stored_file_chunks: _chunks, ...snapshotRows } = await allRows(sqliteDrizzle(again), SQLITE_TABLES);
+          expect(snapshotRows).toEqual({ ...officeRows, stored_file_chunks: undefined });
           again.close();
         } finally {
           await db.close();

@@ -1,16 +1,18 @@
 /**
- * `npm run db:copy -- --from <sqlite file> --to <postgres url>`: copies an office's SQLite database into an
+ * `npm run db:copy -- --from <sqlite file> --to <postgres url> [--files <documents folder>]`: copies an office's
+ * SQLite database and its documents' files (by default the `documents` folder beside the file) into an
  * empty PostgreSQL database (db/copy.ts), prints the row counts per table and exits non-zero when the
  * target was not empty (2), the arguments are wrong (2), or any count differs (1).
  */
 import { parseArgs } from 'node:util';
 import { copySqliteToPostgres, CopyRefused, formatReport } from './copy.ts';
 
-const USAGE = 'Usage: npm run db:copy -- --from <office.sqlite> --to postgres://user:password@host:5432/database';
+const USAGE =
+  'Usage: npm run db:copy -- --from <office.sqlite> --to postgres://user:password@host:5432/database [--files <documents folder>]';
 
-let args: { from?: string; to?: string };
+let args: { from?: string; to?: string; files?: string };
 try {
-  args = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' } }, strict: true }).values;
+  args = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' }, files: { type: 'string' } }, strict: true }).values;
 } catch (err) {
   console.error(`${(err as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -20,7 +22,7 @@ if (!args.from || !args.to) {
   process.exit(2);
 }
 try {
-  const report = await copySqliteToPostgres(args.from, args.to);
+  const report = await copySqliteToPostgres(args.from, args.to, args.files);
   console.log(formatReport(report));
   if (!report.ok) {
     console.error('The row counts differ: the copy is not complete. Do not switch the office to this database.');

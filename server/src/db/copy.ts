@@ -3,7 +3,9 @@
  * PostgreSQL"): every table of the office's SQLite file (read through an online backup, and migrated
  * forward on that copy when older) is copied into an EMPTY PostgreSQL database migrated by the data layer,
  * with the same copy code a restore uses (pg/portable.ts), the identity sequences moved, and the row
- * counts compared table by table.
+ * counts compared table by table. The documents' files go with them: each stored file of the office (its
+ * `documents/` folder beside the database file, or `files`) is streamed into the PostgreSQL file store, one at a
+ * time, so memory stays flat whatever their number and size.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -17,6 +19,7 @@ import { restoreOnPostgres } from './pg/portable.ts';
 import { ALL_TABLES } from './portable-tables.ts';
 import { checkAndMigrateSnapshot, countRows, removeDatabaseFile } from './portable.ts';
 import { rawRows } from './raw.ts';
+import { diskFileStore, KEY_PATTERN, type FileStore } from './files.ts';
 
 /** A copy refused before anything was written (bad arguments, a target that is not empty, an unknown schema). */
 export class CopyRefused extends Error {}
@@ -24,10 +27,15 @@ export class CopyRefused extends Error {}
 export interface CopyReport {
   tables: Array<{ table: string; source: number; target: number }>;
   referencesCleared: Record<string, number>;
+  /** The documents' files: copied, and those a version names but the office's folder does not hold. */
+  files: { copied: number; bytes: number; missing: string[] };
   ok: boolean;
 }
 
-export async function copySqliteToPostgres(from: string, to: string): Promise<CopyReport> {
+/** The office's stored files: the `documents` folder beside its database file (db/sqlite/driver.ts). */
+export const defaultFilesDir = (from: string) => path.join(path.dirname(path.resolve(from)), 'documents');
+
+export async function copySqliteToPostgres(from: string, to: string, filesDir = defaultFilesDir(from)): Promise<CopyReport> {
   if (!isPostgresUrl(to)) {
     throw new CopyRefused('--to must be a PostgreSQL URL (postgres://user:password@host:5432/database); nothing was copied');
   }
@@ -58,6 +66,9 @@ export async function copySqliteToPostgres(from: string, to: string): Promise<Co
     }
     const snapshot = new Database(work, { readonly: true });
     const sourceCounts = countRows(snapshot);
+    const keys = (snapshot.prepare('SELECT storage_key FROM document_versions ORDER BY version_id').pluck().all() as string[]).filter((k) =>
+      KEY_PATTERN.test(k),
+    );
     snapshot.close();
 
     const db = await openPostgres(to, { migrate: true, poolSize: 2 });
@@ -72,13 +83,29 @@ export async function copySqliteToPostgres(from: string, to: string): Promise<Co
       const swap = await restoreOnPostgres(db, work, ALL_TABLES, { after: async (_tx, result) => result });
       const after = await targetCounts(db);
       const tables = ALL_TABLES.map((table) => ({ table, source: sourceCounts[table] ?? 0, target: after[table] ?? 0 }));
-      return { tables, referencesCleared: swap.referencesCleared, ok: tables.every((t) => t.source === t.target) };
+      const files = await copyFiles(diskFileStore(filesDir), db.files, keys);
+      return { tables, referencesCleared: swap.referencesCleared, files, ok: tables.every((t) => t.source === t.target) };
     } finally {
       await db.close();
     }
   } finally {
     removeDatabaseFile(work);
   }
+}
+
+/** Streams each file into the target store, one at a time; a key the office's folder lacks is reported, not fatal. */
+async function copyFiles(source: FileStore, target: FileStore, keys: string[]): Promise<CopyReport['files']> {
+  const out: CopyReport['files'] = { copied: 0, bytes: 0, missing: [] };
+  for (const key of keys) {
+    if (!(await source.has(key))) {
+      out.missing.push(key);
+      continue;
+    }
+    const stored = await target.put(key, await source.openRead(key), { maxBytes: Number.MAX_SAFE_INTEGER });
+    out.copied++;
+    out.bytes += stored.size;
+  }
+  return out;
 }
 
 async function targetCounts(db: Awaited<ReturnType<typeof openPostgres>>): Promise<Record<string, number>> {
@@ -100,5 +127,11 @@ export function formatReport(report: CopyReport): string {
     );
   }
   for (const [ref, n] of Object.entries(report.referencesCleared)) lines.push(`note: ${n} dangling reference(s) settled in ${ref}`);
+  lines.push(`files: ${report.files.copied} copied (${report.files.bytes} bytes)`);
+  if (report.files.missing.length > 0) {
+    lines.push(
+      `note: ${report.files.missing.length} document file(s) were not in the office's documents folder and were not copied: ${report.files.missing.slice(0, 5).join(', ')}${report.files.missing.length > 5 ? ', …' : ''}`,
+    );
+  }
   return lines.join('\n');
 }
