@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: builds a throwaway database from the real migrations, fills it like a large
  * office (1,000,000 audit rows, tens of thousands of licenses), then times the Insight queries
- * through the real service functions and through HTTP (app.inject). Not a test: it prints a table.
+ * through the real service functions and through HTTP (app.inject), and a 10,000-row roster import (bench/imports.ts).
+ * Not a test: it prints a table.
  * It runs on the configured engine: SQLite by default, PostgreSQL with DATABASE_URL=postgres://...
  * (a throwaway database is created next to the one named, and dropped at the end).
  *
@@ -29,6 +30,7 @@ import { createTestDatabase } from '../server/test/pg.ts';
 import { AUDIT_ROWS, COMPLETIONS, LICENSES, PAYMENTS, USERS } from './data.ts';
 import { seedSqlite } from './seed.sqlite.ts';
 import { seedPg } from './seed.pg.ts';
+import { benchImports, printImportTimings } from './imports.ts';
 
 const DAY = 86_400_000;
 
@@ -205,6 +207,9 @@ async function main() {
     5,
   );
 
+  // Imports (docs/performance.md "Imports"): a 10,000-row roster previewed, committed, previewed again and undone, once each.
+  const importTimings = await benchImports(app, token);
+
   // For comparison: the straightforward queries this design avoids.
   await run(`naive: ORDER BY log_id DESC LIMIT 50 OFFSET ${(deep - 1) * 50} with row reads`, () =>
     rawRows(
@@ -246,6 +251,8 @@ async function main() {
   console.log(`|${'-'.repeat(w + 2)}|${Array(4).fill('-'.repeat(11)).join('|')}|`);
   for (const r of results) line([r.name, r.median.toFixed(2), r.p95.toFixed(2), r.min.toFixed(2), String(r.runs)]);
   console.log(`\nCSV export size: ${(csvBytes / 1024 / 1024).toFixed(1)} MB`);
+  console.log('');
+  printImportTimings(importTimings);
 
   console.log('\nQuery plans:');
   const plans: Array<[string, SQL]> = [

@@ -249,10 +249,10 @@ test('the focus goes to the page’s h1 after sign-in and route changes; dialogs
 });
 
 /**
- * A role's screens in sidebar order, in tests of at most this many screens: the Admin's fourteen (with their
+ * A role's screens in sidebar order, in tests of at most this many screens: the Admin's fifteen (with their
  * dialogs and menus) are two tests, which the two workers run side by side (fullyParallel).
  */
-const SCREENS_PER_TEST = 7;
+const SCREENS_PER_TEST = 8;
 
 for (const who of Object.keys(E2E_USERS) as E2eUserKey[]) {
   const entries = NAV.filter((e) => e.roles.includes(E2E_USERS[who].role));
@@ -295,3 +295,28 @@ for (const who of Object.keys(E2E_USERS) as E2eUserKey[]) {
     });
   }
 }
+
+/**
+ * The import page (docs/product.md "Imports"; not in the sidebar: reached from Users and Courses › Completions): the
+ * upload step, a preview with its mapping table, counts and an error row, and the history, in both schemes.
+ */
+test('the import page: upload, preview with an error row, history; light and dark', async ({ page, request }) => {
+  const tag = uid();
+  const csv = `First,Last,Email,License #,State,Expires\nIma,A11y${tag},ima.${tag}@e2e.test,A11Y${tag},FL,2028-01-31\nBad,A11y${tag},not-an-email,A11Y${tag}X,FL,2028-01-31\n`;
+  const preview = await (
+    await apiAs(request, 'admin')
+  ).post<{ import_id: number }>('/api/imports', undefined, {
+    status: 201,
+    multipart: { kind: 'roster', file: { name: `a11y-${tag}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) } },
+  });
+  await signIn(page, 'admin', '/imports?kind=roster');
+  await waitForScreen(page);
+  await checkBothSchemes(page, '/imports (upload)', 'main');
+  await page.goto(`/imports?kind=roster&id=${preview.import_id}`);
+  await waitForScreen(page);
+  await expect(page.getByTestId('stat-import-error')).not.toHaveText('0');
+  await checkBothSchemes(page, '/imports (preview)', 'main');
+  await page.getByRole('tab', { name: 'History' }).click();
+  await waitForScreen(page);
+  await checkBothSchemes(page, '/imports (history)', 'main');
+});

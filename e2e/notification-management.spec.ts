@@ -63,7 +63,7 @@ test('Admin creates a template with validation and live preview, edits, sends a 
   await add.getByLabel(/^Body/).fill('Hello {{user_name}}, ');
   // The variable list inserts into the body; the preview renders sample values live.
   await add.getByRole('button', { name: '{{license_number}}' }).click();
-  await expect(add.getByTestId('preview-subject')).toHaveText('License SA-1234567 expires 2026-12-31');
+  await expect(add.getByTestId('preview-subject')).toHaveText('License SA-1234567 expires 12/31/2026');
   await expect(add.getByTestId('preview-body')).toHaveText('Hello Jane Smith, SA-1234567');
   await add.getByRole('button', { name: 'Create Template' }).click();
   await expect(page.getByText('Template saved successfully!')).toBeVisible();

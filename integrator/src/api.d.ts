@@ -9,8 +9,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sign in; returns a bearer token and the user */
-    post: operations['auth-login'];
+    /**
+     * Sign in; returns a bearer token and the user
+     * @description Sign in; returns a bearer token and the user
+     */
+    post: operations['authLogin'];
     delete?: never;
     options?: never;
     head?: never;
@@ -26,8 +29,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A proof-of-work challenge (altcha) whose solution lets a new device sign in while the account is locked */
-    post: operations['auth-loginChallenge'];
+    /**
+     * A proof-of-work challenge (altcha) whose solution lets a new device sign in while the account is locked
+     * @description A proof-of-work challenge (altcha) whose solution lets a new device sign in while the account is locked
+     */
+    post: operations['authLoginChallenge'];
     delete?: never;
     options?: never;
     head?: never;
@@ -43,8 +49,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** E-mail a one-time sign-in link (15 minutes); always the same answer */
-    post: operations['auth-signInLink'];
+    /**
+     * E-mail a one-time sign-in link (15 minutes); always the same answer
+     * @description E-mail a one-time sign-in link (15 minutes); always the same answer
+     */
+    post: operations['authSignInLink'];
     delete?: never;
     options?: never;
     head?: never;
@@ -60,8 +69,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sign in with a sign-in link's token (once); returns a bearer token and the user */
-    post: operations['auth-consumeSignInLink'];
+    /**
+     * Sign in with a sign-in link's token (once); returns a bearer token and the user
+     * @description Sign in with a sign-in link's token (once); returns a bearer token and the user
+     */
+    post: operations['authConsumeSignInLink'];
     delete?: never;
     options?: never;
     head?: never;
@@ -77,8 +89,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Revoke the current token */
-    post: operations['auth-logout'];
+    /**
+     * Revoke the current token
+     * @description Revoke the current token
+     */
+    post: operations['authLogout'];
     delete?: never;
     options?: never;
     head?: never;
@@ -92,8 +107,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The signed-in user */
-    get: operations['auth-me'];
+    /**
+     * The signed-in user
+     * @description The signed-in user
+     */
+    get: operations['authMe'];
     put?: never;
     post?: never;
     delete?: never;
@@ -111,8 +129,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Change the signed-in user's password (current password counted per user: 429 once locked); signs out other sessions and expires open password links */
-    post: operations['auth-changePassword'];
+    /**
+     * Change the signed-in user's password (current password counted per user: 429 once locked); signs out other sessions and expires open password links
+     * @description Change the signed-in user's password (current password counted per user: 429 once locked); signs out other sessions and expires open password links
+     */
+    post: operations['authChangePassword'];
     delete?: never;
     options?: never;
     head?: never;
@@ -128,8 +149,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** E-mail a single-use link (60 minutes) to choose a new password; always the same answer */
-    post: operations['auth-forgotPassword'];
+    /**
+     * E-mail a single-use link (60 minutes) to choose a new password; always the same answer
+     * @description E-mail a single-use link (60 minutes) to choose a new password; always the same answer
+     */
+    post: operations['authForgotPassword'];
     delete?: never;
     options?: never;
     head?: never;
@@ -145,8 +169,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Set a new password with the token of a password link; signs the user out everywhere */
-    post: operations['auth-resetPassword'];
+    /**
+     * Set a new password with the token of a password link; signs the user out everywhere
+     * @description Set a new password with the token of a password link; signs the user out everywhere
+     */
+    post: operations['authResetPassword'];
     delete?: never;
     options?: never;
     head?: never;
@@ -160,11 +187,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List users (Broker: own brokerage) with filters, search, sort and pagination */
-    get: operations['users-list'];
+    /**
+     * List users (Broker: own brokerage) with filters, search, sort and pagination
+     * @description List users (Broker: own brokerage) with filters, search, sort and pagination
+     */
+    get: operations['usersList'];
     put?: never;
-    /** Create a user (Broker: Agents of its brokerage only) */
-    post: operations['users-create'];
+    /**
+     * Create a user (Broker: Agents of its brokerage only)
+     * @description Create a user (Broker: Agents of its brokerage only)
+     */
+    post: operations['usersCreate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -178,13 +211,22 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One user */
-    get: operations['users-get'];
-    /** Update a user; a blank password keeps the current one; deactivation signs the user out */
-    put: operations['users-update'];
+    /**
+     * One user
+     * @description One user
+     */
+    get: operations['usersGet'];
+    /**
+     * Update a user; a blank password keeps the current one; deactivation signs the user out
+     * @description Update a user; a blank password keeps the current one; deactivation signs the user out
+     */
+    put: operations['usersUpdate'];
     post?: never;
-    /** Delete a user: deactivated, hidden from lists and signed out; history stays */
-    delete: operations['users-delete'];
+    /**
+     * Delete a user: deactivated, hidden from lists and signed out; history stays
+     * @description Delete a user: deactivated, hidden from lists and signed out; history stays
+     */
+    delete: operations['usersDelete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -199,8 +241,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Activate, deactivate, change role or brokerage of, or delete several users in one transaction */
-    post: operations['users-bulk'];
+    /**
+     * Activate, deactivate, change role or brokerage of, or delete several users in one transaction
+     * @description Activate, deactivate, change role or brokerage of, or delete several users in one transaction
+     */
+    post: operations['usersBulk'];
     delete?: never;
     options?: never;
     head?: never;
@@ -216,8 +261,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** E-mail the user a single-use link (24 hours) to choose a new password (Broker: Agents of its brokerage) */
-    post: operations['users-sendResetLink'];
+    /**
+     * E-mail the user a single-use link (24 hours) to choose a new password (Broker: Agents of its brokerage)
+     * @description E-mail the user a single-use link (24 hours) to choose a new password (Broker: Agents of its brokerage)
+     */
+    post: operations['usersSendResetLink'];
     delete?: never;
     options?: never;
     head?: never;
@@ -232,8 +280,11 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Update the signed-in user's name, phone and address; a new email needs currentPassword and takes effect from the link e-mailed to it (the answer is the same whether or not the address is free) */
-    put: operations['users-updateProfile'];
+    /**
+     * Update the signed-in user's name, phone and address; a new email needs currentPassword and takes effect from the link e-mailed to it (the answer is the same whether or not the address is free)
+     * @description Update the signed-in user's name, phone and address; a new email needs currentPassword and takes effect from the link e-mailed to it (the answer is the same whether or not the address is free)
+     */
+    put: operations['usersUpdateProfile'];
     post?: never;
     delete?: never;
     options?: never;
@@ -250,8 +301,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Make a sign-in email change with the single-use link sent to the new address; the old address gets an undo link */
-    post: operations['users-confirmEmailChange'];
+    /**
+     * Make a sign-in email change with the single-use link sent to the new address; the old address gets an undo link
+     * @description Make a sign-in email change with the single-use link sent to the new address; the old address gets an undo link
+     */
+    post: operations['usersConfirmEmailChange'];
     delete?: never;
     options?: never;
     head?: never;
@@ -267,8 +321,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Undo a sign-in email change with the single-use link sent to the old address: puts it back, signs out everywhere, e-mails a password link */
-    post: operations['users-undoEmailChange'];
+    /**
+     * Undo a sign-in email change with the single-use link sent to the old address: puts it back, signs out everywhere, e-mails a password link
+     * @description Undo a sign-in email change with the single-use link sent to the old address: puts it back, signs out everywhere, e-mails a password link
+     */
+    post: operations['usersUndoEmailChange'];
     delete?: never;
     options?: never;
     head?: never;
@@ -282,11 +339,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List brokerages with agent_count, search and pagination */
-    get: operations['brokerages-list'];
+    /**
+     * List brokerages with agent_count, search and pagination
+     * @description List brokerages with agent_count, search and pagination
+     */
+    get: operations['brokeragesList'];
     put?: never;
-    /** Create a brokerage */
-    post: operations['brokerages-create'];
+    /**
+     * Create a brokerage
+     * @description Create a brokerage
+     */
+    post: operations['brokeragesCreate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -300,12 +363,22 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    /** Update a brokerage */
-    put: operations['brokerages-update'];
+    /**
+     * One brokerage with its agent count
+     * @description One brokerage with its agent count
+     */
+    get: operations['brokeragesGet'];
+    /**
+     * Update a brokerage
+     * @description Update a brokerage
+     */
+    put: operations['brokeragesUpdate'];
     post?: never;
-    /** Delete a brokerage; its users stay, unassigned */
-    delete: operations['brokerages-delete'];
+    /**
+     * Delete a brokerage; its users stay, unassigned
+     * @description Delete a brokerage; its users stay, unassigned
+     */
+    delete: operations['brokeragesDelete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -318,8 +391,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The users of a brokerage */
-    get: operations['brokerages-users'];
+    /**
+     * The users of a brokerage
+     * @description The users of a brokerage
+     */
+    get: operations['brokeragesUsers'];
     put?: never;
     post?: never;
     delete?: never;
@@ -335,11 +411,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Licenses in your scope, with holder names (array; filters, sort, optional page/limit) */
-    get: operations['licenses-list'];
+    /**
+     * Licenses in your scope, with holder names (array; filters, sort, optional page/limit)
+     * @description Licenses in your scope, with holder names (array; filters, sort, optional page/limit)
+     */
+    get: operations['licensesList'];
     put?: never;
-    /** Create a license (defaults Sales, Active, CE 0) */
-    post: operations['licenses-create'];
+    /**
+     * Create a license (defaults Sales, Active, CE 0)
+     * @description Create a license (defaults Sales, Active, CE 0)
+     */
+    post: operations['licensesCreate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -353,8 +435,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One page of licenses with {licenses, pagination} (same filters as GET /licenses) */
-    get: operations['licenses-page'];
+    /**
+     * One page of licenses with {licenses, pagination} (same filters as GET /licenses)
+     * @description One page of licenses with {licenses, pagination} (same filters as GET /licenses)
+     */
+    get: operations['licensesPage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -370,8 +455,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** How many licenses are at risk, expired, on track and complete (same filters as GET /licenses but compliance) */
-    get: operations['licenses-complianceSummary'];
+    /**
+     * How many licenses are at risk, expired, on track and complete (same filters as GET /licenses but compliance)
+     * @description How many licenses are at risk, expired, on track and complete (same filters as GET /licenses but compliance)
+     */
+    get: operations['licensesComplianceSummary'];
     put?: never;
     post?: never;
     delete?: never;
@@ -387,13 +475,22 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One license with its holder and compliance */
-    get: operations['licenses-get'];
-    /** Update a license (any subset of fields) */
-    put: operations['licenses-update'];
+    /**
+     * One license with its holder and compliance
+     * @description One license with its holder and compliance
+     */
+    get: operations['licensesGet'];
+    /**
+     * Update a license (any subset of fields)
+     * @description Update a license (any subset of fields)
+     */
+    put: operations['licensesUpdate'];
     post?: never;
-    /** Delete a license */
-    delete: operations['licenses-delete'];
+    /**
+     * Delete a license
+     * @description Delete a license
+     */
+    delete: operations['licensesDelete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -406,8 +503,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Users who may hold a license (Agents and Brokers) in your scope */
-    get: operations['licenses-holders'];
+    /**
+     * Users who may hold a license (Agents and Brokers) in your scope
+     * @description Users who may hold a license (Agents and Brokers) in your scope
+     */
+    get: operations['licensesHolders'];
     put?: never;
     post?: never;
     delete?: never;
@@ -423,8 +523,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A new license's CE hours for a state and type: the state rule's hours and topics, else the office default */
-    get: operations['licenses-defaults'];
+    /**
+     * A new license's CE hours for a state and type: the state rule's hours and topics, else the office default
+     * @description A new license's CE hours for a state and type: the state rule's hours and topics, else the office default
+     */
+    get: operations['licensesDefaults'];
     put?: never;
     post?: never;
     delete?: never;
@@ -442,8 +545,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Renew: closes the CE cycle and opens the next. Body {expiration_date, status, allow_incomplete}; without a body, one cycle (the state rule's years, else two) after the current expiration and Active. CE outstanding: 409 unless allow_incomplete */
-    post: operations['licenses-renew'];
+    /**
+     * Renew: closes the CE cycle and opens the next. Body {expiration_date, status, allow_incomplete}; without a body, one cycle (the state rule's years, else two) after the current expiration and Active. CE outstanding: 409 unless allow_incomplete
+     * @description Renew: closes the CE cycle and opens the next. Body {expiration_date, status, allow_incomplete}; without a body, one cycle (the state rule's years, else two) after the current expiration and Active. CE outstanding: 409 unless allow_incomplete
+     */
+    post: operations['licensesRenew'];
     delete?: never;
     options?: never;
     head?: never;
@@ -457,8 +563,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What Renew would do: new expiration date and whether the cycle's CE is complete */
-    get: operations['licenses-renewalPreview'];
+    /**
+     * What Renew would do: new expiration date and whether the cycle's CE is complete
+     * @description What Renew would do: new expiration date and whether the cycle's CE is complete
+     */
+    get: operations['licensesRenewalPreview'];
     put?: never;
     post?: never;
     delete?: never;
@@ -474,8 +583,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** CE transcript: the current cycle and every closed one, with completions, adjustments and topics */
-    get: operations['licenses-transcript'];
+    /**
+     * CE transcript: the current cycle and every closed one, with completions, adjustments and topics
+     * @description CE transcript: the current cycle and every closed one, with completions, adjustments and topics
+     */
+    get: operations['licensesTranscript'];
     put?: never;
     post?: never;
     delete?: never;
@@ -493,8 +605,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Adjust the current cycle's CE hours: body {hours (signed, not 0), reason}; 409 below 0 */
-    post: operations['licenses-adjust'];
+    /**
+     * Adjust the current cycle's CE hours: body {hours (signed, not 0), reason}; 409 below 0
+     * @description Adjust the current cycle's CE hours: body {hours (signed, not 0), reason}; 409 below 0
+     */
+    post: operations['licensesAdjust'];
     delete?: never;
     options?: never;
     head?: never;
@@ -508,11 +623,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** All courses (every signed-in user may read them) */
-    get: operations['courses-list'];
+    /**
+     * All courses (every signed-in user may read them)
+     * @description All courses (every signed-in user may read them)
+     */
+    get: operations['coursesList'];
     put?: never;
-    /** Create a course (Admin, or a School for itself) */
-    post: operations['courses-create'];
+    /**
+     * Create a course (Admin, or a School for itself)
+     * @description Create a course (Admin, or a School for itself)
+     */
+    post: operations['coursesCreate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -526,8 +647,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One page of courses with {courses, pagination} (the filters of GET /courses, plus sort, order, page, limit) */
-    get: operations['courses-page'];
+    /**
+     * One page of courses with {courses, pagination} (the filters of GET /courses, plus sort, order, page, limit)
+     * @description One page of courses with {courses, pagination} (the filters of GET /courses, plus sort, order, page, limit)
+     */
+    get: operations['coursesPage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -543,12 +667,22 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    /** Update a course (Admin, or the owning School) */
-    put: operations['courses-update'];
+    /**
+     * One course
+     * @description One course
+     */
+    get: operations['coursesGet'];
+    /**
+     * Update a course (Admin, or the owning School)
+     * @description Update a course (Admin, or the owning School)
+     */
+    put: operations['coursesUpdate'];
     post?: never;
-    /** Delete a course without completions (409 otherwise: deactivate it instead) */
-    delete: operations['courses-delete'];
+    /**
+     * Delete a course without completions (409 otherwise: deactivate it instead)
+     * @description Delete a course without completions (409 otherwise: deactivate it instead)
+     */
+    delete: operations['coursesDelete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -561,11 +695,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** CE completions in the caller's scope (Admin all, Broker its brokerage's, Agent own, School its courses') */
-    get: operations['completions-list'];
+    /**
+     * CE completions in the caller's scope (Admin all, Broker its brokerage's, Agent own, School its courses')
+     * @description CE completions in the caller's scope (Admin all, Broker its brokerage's, Agent own, School its courses')
+     */
+    get: operations['completionsList'];
     put?: never;
-    /** Record a course completion (starts Pending; a School records its own courses' completions for any Agent or Broker, approved at once); hours default to the course CE hours */
-    post: operations['completions-create'];
+    /**
+     * Record a course completion (starts Pending; a School records its own courses' completions for any Agent or Broker, approved at once); hours default to the course CE hours
+     * @description Record a course completion (starts Pending; a School records its own courses' completions for any Agent or Broker, approved at once); hours default to the course CE hours
+     */
+    post: operations['completionsCreate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -579,8 +719,31 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One page of completions with {completions, pagination} (the scope and filters of GET /completions, plus search, sort, order, page, limit) */
-    get: operations['completions-page'];
+    /**
+     * One page of completions with {completions, pagination} (the scope and filters of GET /completions, plus search, sort, order, page, limit)
+     * @description One page of completions with {completions, pagination} (the scope and filters of GET /completions, plus search, sort, order, page, limit)
+     */
+    get: operations['completionsPage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/completions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One completion in the caller's scope
+     * @description One completion in the caller's scope
+     */
+    get: operations['completionsGet'];
     put?: never;
     post?: never;
     delete?: never;
@@ -598,8 +761,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Approve, reject or reopen a completion (the course's School or an Admin); approval credits the license */
-    post: operations['completions-review'];
+    /**
+     * Approve, reject or reopen a completion (the course's School or an Admin); approval credits the license
+     * @description Approve, reject or reopen a completion (the course's School or an Admin); approval credits the license
+     */
+    post: operations['completionsReview'];
     delete?: never;
     options?: never;
     head?: never;
@@ -613,8 +779,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The people a completion may be recorded for (live Agents and Brokers by name or license number, at most 20), with their licenses: the Record Completion form of a School */
-    get: operations['completions-people'];
+    /**
+     * The people a completion may be recorded for (live Agents and Brokers by name or license number, at most 20), with their licenses: the Record Completion form of a School
+     * @description The people a completion may be recorded for (live Agents and Brokers by name or license number, at most 20), with their licenses: the Record Completion form of a School
+     */
+    get: operations['completionsPeople'];
     put?: never;
     post?: never;
     delete?: never;
@@ -630,11 +799,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** State CE rules (by state and license type) */
-    get: operations['ceRules-list'];
+    /**
+     * State CE rules (by state and license type)
+     * @description State CE rules (by state and license type)
+     */
+    get: operations['ceRulesList'];
     put?: never;
-    /** Create a state CE rule {state, license_type, hours_required, cycle_years, topics, notes} (409 if one exists) */
-    post: operations['ceRules-create'];
+    /**
+     * Create a state CE rule {state, license_type, hours_required, cycle_years, topics, notes} (409 if one exists)
+     * @description Create a state CE rule {state, license_type, hours_required, cycle_years, topics, notes} (409 if one exists)
+     */
+    post: operations['ceRulesCreate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -648,8 +823,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One page of state CE rules with {rules, pagination} (filters state, license_type; sort, order, page, limit) */
-    get: operations['ceRules-page'];
+    /**
+     * One page of state CE rules with {rules, pagination} (filters state, license_type; sort, order, page, limit)
+     * @description One page of state CE rules with {rules, pagination} (filters state, license_type; sort, order, page, limit)
+     */
+    get: operations['ceRulesPage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -666,11 +844,17 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Update a state CE rule (any subset of fields) */
-    put: operations['ceRules-update'];
+    /**
+     * Update a state CE rule (any subset of fields)
+     * @description Update a state CE rule (any subset of fields)
+     */
+    put: operations['ceRulesUpdate'];
     post?: never;
-    /** Delete a state CE rule */
-    delete: operations['ceRules-delete'];
+    /**
+     * Delete a state CE rule
+     * @description Delete a state CE rule
+     */
+    delete: operations['ceRulesDelete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -683,11 +867,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Payments in your scope, newest first, with payer names (array; filters, optional page/limit) */
-    get: operations['payments-list'];
+    /**
+     * Payments in your scope, newest first, with payer names (array; filters, optional page/limit)
+     * @description Payments in your scope, newest first, with payer names (array; filters, optional page/limit)
+     */
+    get: operations['paymentsList'];
     put?: never;
-    /** Record a payment (defaults License Fee, Credit Card, Completed, today) */
-    post: operations['payments-create'];
+    /**
+     * Record a payment (defaults License Fee, Credit Card, Completed, today)
+     * @description Record a payment (defaults License Fee, Credit Card, Completed, today)
+     */
+    post: operations['paymentsCreate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -701,8 +891,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One page of payments with {payments, pagination} (same filters as GET /payments) */
-    get: operations['payments-page'];
+    /**
+     * One page of payments with {payments, pagination} (same filters as GET /payments)
+     * @description One page of payments with {payments, pagination} (same filters as GET /payments)
+     */
+    get: operations['paymentsPage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -718,8 +911,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Totals in your scope: total_revenue (sum of Completed, dollars) and counts by status */
-    get: operations['payments-summary'];
+    /**
+     * Totals in your scope: total_revenue (sum of Completed, dollars) and counts by status
+     * @description Totals in your scope: total_revenue (sum of Completed, dollars) and counts by status
+     */
+    get: operations['paymentsSummary'];
     put?: never;
     post?: never;
     delete?: never;
@@ -735,13 +931,22 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One payment */
-    get: operations['payments-get'];
-    /** Update a payment (any subset of fields) */
-    put: operations['payments-update'];
+    /**
+     * One payment
+     * @description One payment
+     */
+    get: operations['paymentsGet'];
+    /**
+     * Update a payment (any subset of fields)
+     * @description Update a payment (any subset of fields)
+     */
+    put: operations['paymentsUpdate'];
     post?: never;
-    /** Delete a payment */
-    delete: operations['payments-delete'];
+    /**
+     * Delete a payment
+     * @description Delete a payment
+     */
+    delete: operations['paymentsDelete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -754,8 +959,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One payment with its payer (name, e-mail, phone, role, brokerage) and its linked license (or null) */
-    get: operations['payments-detail'];
+    /**
+     * One payment with its payer (name, e-mail, phone, role, brokerage) and its linked license (or null)
+     * @description One payment with its payer (name, e-mail, phone, role, brokerage) and its linked license (or null)
+     */
+    get: operations['paymentsDetail'];
     put?: never;
     post?: never;
     delete?: never;
@@ -771,8 +979,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's role-specific stat object (Admin, Broker, Agent or School fields; `role` tells which) */
-    get: operations['dashboard-stats'];
+    /**
+     * The caller's role-specific stat object (Admin, Broker, Agent or School fields; `role` tells which)
+     * @description The caller's role-specific stat object (Admin, Broker, Agent or School fields; `role` tells which)
+     */
+    get: operations['dashboardStats'];
     put?: never;
     post?: never;
     delete?: never;
@@ -788,8 +999,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** At most 10 recent events in the caller's scope, newest first: {type, timestamp, data} */
-    get: operations['dashboard-recentActivity'];
+    /**
+     * At most 10 recent events in the caller's scope, newest first: {type, timestamp, data}
+     * @description At most 10 recent events in the caller's scope, newest first: {type, timestamp, data}
+     */
+    get: operations['dashboardRecentActivity'];
     put?: never;
     post?: never;
     delete?: never;
@@ -805,8 +1019,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Licenses in the caller's scope expiring between today and today + days (default 90), soonest first */
-    get: operations['dashboard-expiringLicenses'];
+    /**
+     * Licenses in the caller's scope expiring between today and today + days (default 90), soonest first
+     * @description Licenses in the caller's scope expiring between today and today + days (default 90), soonest first
+     */
+    get: operations['dashboardExpiringLicenses'];
     put?: never;
     post?: never;
     delete?: never;
@@ -822,8 +1039,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Audit entries with who acted as written with each entry (actor_name, actor_email: the name and e-mail then, 'System' for the system); filters user_id, action (substring), target_table, start_date, end_date; sort timestamp (default, newest first), user, action, target_table, target_id, ip_address with order; page, limit 25/50/100 (default 50) */
-    get: operations['audit-logs'];
+    /**
+     * Audit entries with who acted as written with each entry (actor_name, actor_email: the name and e-mail then, 'System' for the system); filters user_id, action (substring), target_table, start_date, end_date; sort timestamp (default, newest first), user, action, target_table, target_id, ip_address with order; page, limit 25/50/100 (default 50)
+     * @description Audit entries with who acted as written with each entry (actor_name, actor_email: the name and e-mail then, 'System' for the system); filters user_id, action (substring), target_table, start_date, end_date; sort timestamp (default, newest first), user, action, target_table, target_id, ip_address with order; page, limit 25/50/100 (default 50)
+     */
+    get: operations['auditLogs'];
     put?: never;
     post?: never;
     delete?: never;
@@ -839,8 +1059,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Totals for a date range: total_logs, unique_users, top_actions, top_tables */
-    get: operations['audit-summary'];
+    /**
+     * Totals for a date range: total_logs, unique_users, top_actions, top_tables
+     * @description Totals for a date range: total_logs, unique_users, top_actions, top_tables
+     */
+    get: operations['auditSummary'];
     put?: never;
     post?: never;
     delete?: never;
@@ -856,8 +1079,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** License analytics: expiring_soon (30 days), expired, renewed_this_period, top_states, by_status. Filters (all optional): start_date and end_date (YYYY-MM-DD, default the last 30 days), state, license_status, brokerage_id, user_role. */
-    get: operations['reports-licenses'];
+    /**
+     * License analytics: expiring_soon (30 days), expired, renewed_this_period, top_states, by_status. Filters (all optional): start_date and end_date (YYYY-MM-DD, default the last 30 days), state, license_status, brokerage_id, user_role.
+     * @description License analytics: expiring_soon (30 days), expired, renewed_this_period, top_states, by_status. Filters (all optional): start_date and end_date (YYYY-MM-DD, default the last 30 days), state, license_status, brokerage_id, user_role.
+     */
+    get: operations['reportsLicenses'];
     put?: never;
     post?: never;
     delete?: never;
@@ -873,8 +1099,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** User analytics: new_users_this_period, active_users, inactive_users, avg_login_frequency (per week), brokerage_stats. Filters (all optional): start_date and end_date (YYYY-MM-DD, default the last 30 days), state, license_status, brokerage_id, user_role. */
-    get: operations['reports-users'];
+    /**
+     * User analytics: new_users_this_period, active_users, inactive_users, avg_login_frequency (per week), brokerage_stats. Filters (all optional): start_date and end_date (YYYY-MM-DD, default the last 30 days), state, license_status, brokerage_id, user_role.
+     * @description User analytics: new_users_this_period, active_users, inactive_users, avg_login_frequency (per week), brokerage_stats. Filters (all optional): start_date and end_date (YYYY-MM-DD, default the last 30 days), state, license_status, brokerage_id, user_role.
+     */
+    get: operations['reportsUsers'];
     put?: never;
     post?: never;
     delete?: never;
@@ -890,8 +1119,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Course analytics: total_courses, completions_this_period, pending_approvals, avg_completion_time (days), top_courses, completions_by_date. Filters (all optional): start_date and end_date (YYYY-MM-DD, default the last 30 days), state, license_status, brokerage_id, user_role. */
-    get: operations['reports-courses'];
+    /**
+     * Course analytics: total_courses, completions_this_period, pending_approvals, avg_completion_time (days), top_courses, completions_by_date. Filters (all optional): start_date and end_date (YYYY-MM-DD, default the last 30 days), state, license_status, brokerage_id, user_role.
+     * @description Course analytics: total_courses, completions_this_period, pending_approvals, avg_completion_time (days), top_courses, completions_by_date. Filters (all optional): start_date and end_date (YYYY-MM-DD, default the last 30 days), state, license_status, brokerage_id, user_role.
+     */
+    get: operations['reportsCourses'];
     put?: never;
     post?: never;
     delete?: never;
@@ -907,8 +1139,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** System totals: users {total, by_role}, licenses {total, by_status}, courses {total}, payments {total_amount} (dollars of Completed payments, in the period when start_date/end_date are given) */
-    get: operations['admin-stats-get'];
+    /**
+     * System totals: users {total, by_role}, licenses {total, by_status}, courses {total}, payments {total_amount} (dollars of Completed payments, in the period when start_date/end_date are given)
+     * @description System totals: users {total, by_role}, licenses {total, by_status}, courses {total}, payments {total_amount} (dollars of Completed payments, in the period when start_date/end_date are given)
+     */
+    get: operations['adminStatsGet'];
     put?: never;
     post?: never;
     delete?: never;
@@ -924,11 +1159,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** All notification templates */
-    get: operations['admin-notificationManagement-list'];
+    /**
+     * All notification templates
+     * @description All notification templates
+     */
+    get: operations['adminNotificationManagementList'];
     put?: never;
-    /** Create a notification template */
-    post: operations['admin-notificationManagement-create'];
+    /**
+     * Create a notification template
+     * @description Create a notification template
+     */
+    post: operations['adminNotificationManagementCreate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -942,8 +1183,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One page of the templates: search (name or subject), type, trigger_event; sort name (default), type, trigger_event, is_active, updated_at with order; page, limit; with the total */
-    get: operations['admin-notificationManagement-page'];
+    /**
+     * One page of the templates: search (name or subject), type, trigger_event; sort name (default), type, trigger_event, is_active, updated_at with order; page, limit; with the total
+     * @description One page of the templates: search (name or subject), type, trigger_event; sort name (default), type, trigger_event, is_active, updated_at with order; page, limit; with the total
+     */
+    get: operations['adminNotificationManagementPage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -960,11 +1204,17 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Update a notification template (fields given) */
-    put: operations['admin-notificationManagement-update'];
+    /**
+     * Update a notification template (fields given)
+     * @description Update a notification template (fields given)
+     */
+    put: operations['adminNotificationManagementUpdate'];
     post?: never;
-    /** Delete a notification template */
-    delete: operations['admin-notificationManagement-delete'];
+    /**
+     * Delete a notification template
+     * @description Delete a notification template
+     */
+    delete: operations['adminNotificationManagementDelete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -979,8 +1229,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Render the template with sample values and email it to test_email (always sends) */
-    post: operations['admin-notificationManagement-sendTest'];
+    /**
+     * Render the template with sample values and email it to test_email (always sends)
+     * @description Render the template with sample values and email it to test_email (always sends)
+     */
+    post: operations['adminNotificationManagementSendTest'];
     delete?: never;
     options?: never;
     head?: never;
@@ -994,8 +1247,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Delivery statistics and the most recent deliveries */
-    get: operations['admin-notificationManagement-history'];
+    /**
+     * Delivery statistics and the most recent deliveries
+     * @description Delivery statistics and the most recent deliveries
+     */
+    get: operations['adminNotificationManagementHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1011,8 +1267,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One page of every delivery attempt: search (recipient, template name, subject), status, channel, template_id; sort created_at (default, newest first), recipient, template_name, channel, status, sent_at with order; page, limit; with the total */
-    get: operations['admin-notificationManagement-historyPage'];
+    /**
+     * One page of every delivery attempt: search (recipient, template name, subject), status, channel, template_id; sort created_at (default, newest first), recipient, template_name, channel, status, sent_at with order; page, limit; with the total
+     * @description One page of every delivery attempt: search (recipient, template name, subject), status, channel, template_id; sort created_at (default, newest first), recipient, template_name, channel, status, sent_at with order; page, limit; with the total
+     */
+    get: operations['adminNotificationManagementHistoryPage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1028,8 +1287,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** How notifications leave this server: SMTP or the outbox (and where it is); SMS and push gateways */
-    get: operations['admin-notificationManagement-delivery'];
+    /**
+     * How notifications leave this server: SMTP or the outbox (and where it is); SMS and push gateways
+     * @description How notifications leave this server: SMTP or the outbox (and where it is); SMS and push gateways
+     */
+    get: operations['adminNotificationManagementDelivery'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1045,11 +1307,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Backups with totals */
-    get: operations['admin-backups-list'];
+    /**
+     * Backups with totals
+     * @description Backups with totals
+     */
+    get: operations['adminBackupsList'];
     put?: never;
-    /** Take a backup now (online snapshot + manifest, and stored files with include_files); answers when it is written */
-    post: operations['admin-backups-create'];
+    /**
+     * Take a backup now (online snapshot + manifest, and stored files with include_files); answers when it is written
+     * @description Take a backup now (online snapshot + manifest, and stored files with include_files); answers when it is written
+     */
+    post: operations['adminBackupsCreate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1063,8 +1331,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One page of the backups: search (description, creator), status, type; sort created_at (default, newest first), description, size, status, type with order; page, limit; the total and the cards' figures */
-    get: operations['admin-backups-page'];
+    /**
+     * One page of the backups: search (description, creator), status, type; sort created_at (default, newest first), description, size, status, type with order; page, limit; the total and the cards' figures
+     * @description One page of the backups: search (description, creator), status, type; sort created_at (default, newest first), description, size, status, type with order; page, limit; the total and the cards' figures
+     */
+    get: operations['adminBackupsPage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1082,8 +1353,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Restore the chosen data groups of a completed backup in one transaction (a safety backup is taken first) */
-    post: operations['admin-backups-restore'];
+    /**
+     * Restore the chosen data groups of a completed backup in one transaction (a safety backup is taken first)
+     * @description Restore the chosen data groups of a completed backup in one transaction (a safety backup is taken first)
+     */
+    post: operations['adminBackupsRestore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1100,8 +1374,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Delete a backup and its file */
-    delete: operations['admin-backups-delete'];
+    /**
+     * Delete a backup and its file
+     * @description Delete a backup and its file
+     */
+    delete: operations['adminBackupsDelete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1114,10 +1391,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** All system settings (defaults merged) */
-    get: operations['admin-settings-get'];
-    /** Change system settings ({settings}; omitted fields keep their value) */
-    put: operations['admin-settings-update'];
+    /**
+     * All system settings (defaults merged)
+     * @description All system settings (defaults merged)
+     */
+    get: operations['adminSettingsGet'];
+    /**
+     * Change system settings ({settings}; omitted fields keep their value)
+     * @description Change system settings ({settings}; omitted fields keep their value)
+     */
+    put: operations['adminSettingsUpdate'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1134,8 +1417,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Reset every setting to its default */
-    post: operations['admin-settings-reset'];
+    /**
+     * Reset every setting to its default
+     * @description Reset every setting to its default
+     */
+    post: operations['adminSettingsReset'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1149,8 +1435,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** App name, description, support contacts and the office's date format, time zone and date (no sign-in needed) */
-    get: operations['settings-public'];
+    /**
+     * App name, description, support contacts and the office's date format, time zone and date (no sign-in needed)
+     * @description App name, description, support contacts and the office's date format, time zone and date (no sign-in needed)
+     */
+    get: operations['settingsPublic'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1166,278 +1455,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One page of documents in your scope with {documents, pagination} (filters owner_id, category, license_id, completion_id, search on title) */
-    get: operations['documents-page'];
+    /**
+     * One page of documents in your scope with {documents, pagination} (filters owner_id, category, license_id, completion_id, search on title)
+     * @description One page of documents in your scope with {documents, pagination} (filters owner_id, category, license_id, completion_id, search on title)
+     */
+    get: operations['documentsPage'];
     put?: never;
     /**
      * Upload a document (multipart: file, category, license_id?, completion_id?, owner_id?)
      * @description The file must be at most settings.max_file_size_mb, of a type in settings.allowed_file_types, and its content must match its extension. owner_id defaults to the caller; an Admin may upload for anyone, a Broker for the people of its brokerage, an Agent only for itself. The license and the completion must be the owner’s own. A CE certificate is read in the background (extraction_status pending).
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'multipart/form-data': {
-            /** Format: binary */
-            file: string;
-            /** @enum {string} */
-            category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
-            license_id?: number;
-            completion_id?: number;
-            owner_id?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description The document with its versions */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              document_id: number;
-              owner_id: number;
-              owner_name: string;
-              license_id: number | null;
-              license_number: string | null;
-              completion_id: number | null;
-              completion_course_name: string | null;
-              /** @enum {string} */
-              category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
-              title: string;
-              current_version: number;
-              file_name: string;
-              mime_type: string;
-              size: number;
-              /** @enum {string} */
-              extraction_status: 'none' | 'pending' | 'done' | 'failed';
-              uploaded_by_name: string | null;
-              created_at: string;
-              updated_at: string;
-              versions: {
-                version_id: number;
-                version: number;
-                file_name: string;
-                mime_type: string;
-                size: number;
-                sha256: string;
-                created_at: string;
-                uploaded_by: number | null;
-                uploaded_by_name: string | null;
-                /** @enum {string} */
-                extraction_status: 'none' | 'pending' | 'done' | 'failed';
-                extraction: {
-                  /** @enum {string} */
-                  source: 'text_layer' | 'ocr';
-                  text_confidence: number;
-                  /** @enum {string} */
-                  kind: 'certificate' | 'transcript' | 'invoice' | 'not_certificate';
-                  fields: {
-                    course_name: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    provider: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    hours: {
-                      value: number | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    completion_date: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    holder_name: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    license_number: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    state: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    approval_number: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                  };
-                  suggestion: {
-                    course_id: number | null;
-                    course_name: string | null;
-                    course_provider: string | null;
-                    course_match: number;
-                    license_id: number | null;
-                    license_number: string | null;
-                    user_id: number | null;
-                    hours: number | null;
-                    completion_date: string | null;
-                  };
-                  courses: {
-                    fields: {
-                      course_name: {
-                        value: string | null;
-                        confidence: number;
-                        /** @enum {string} */
-                        check: 'confirmed' | 'check' | 'missing';
-                        note: string | null;
-                      };
-                      hours: {
-                        value: number | null;
-                        confidence: number;
-                        /** @enum {string} */
-                        check: 'confirmed' | 'check' | 'missing';
-                        note: string | null;
-                      };
-                      completion_date: {
-                        value: string | null;
-                        confidence: number;
-                        /** @enum {string} */
-                        check: 'confirmed' | 'check' | 'missing';
-                        note: string | null;
-                      };
-                      approval_number: {
-                        value: string | null;
-                        confidence: number;
-                        /** @enum {string} */
-                        check: 'confirmed' | 'check' | 'missing';
-                        note: string | null;
-                      };
-                    };
-                    suggestion: {
-                      course_id: number | null;
-                      course_name: string | null;
-                      course_provider: string | null;
-                      course_match: number;
-                      license_id: number | null;
-                      license_number: string | null;
-                      user_id: number | null;
-                      hours: number | null;
-                      completion_date: string | null;
-                    };
-                  }[];
-                  warnings: {
-                    /** @enum {string} */
-                    code:
-                      | 'other_person'
-                      | 'other_license'
-                      | 'invoice'
-                      | 'not_certificate'
-                      | 'several_courses'
-                      | 'course_not_in_catalogue'
-                      | 'hours_differ'
-                      | 'date_outside_cycle'
-                      | 'date_in_future';
-                    message: string;
-                  }[];
-                  text: string;
-                  duration_ms: number;
-                } | null;
-                extraction_error: string | null;
-              }[];
-            };
-          };
-        };
-        /** @description Bad id, field, file type or content (a renamed file); a CE certificate PDF of more than 50 pages or image of more than 50 megapixels: {error, code} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description A School user */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description No such document in your scope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Larger than settings.max_file_size_mb (a declared Content-Length over it: before the body is read); the connection is closed */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not multipart/form-data */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-        /** @description Maintenance mode: only Admins may use the API */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
+    post: operations['postDocuments'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1451,13 +1479,22 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One document with its versions */
-    get: operations['documents-get'];
-    /** Change a document’s category, title, license or completion (links must be the owner’s own) */
-    put: operations['documents-update'];
+    /**
+     * One document with its versions
+     * @description One document with its versions
+     */
+    get: operations['documentsGet'];
+    /**
+     * Change a document’s category, title, license or completion (links must be the owner’s own)
+     * @description Change a document’s category, title, license or completion (links must be the owner’s own)
+     */
+    put: operations['documentsUpdate'];
     post?: never;
-    /** Delete a document (hidden everywhere; kept in the audit log) */
-    delete: operations['documents-delete'];
+    /**
+     * Delete a document (hidden everywhere; kept in the audit log)
+     * @description Delete a document (hidden everywhere; kept in the audit log)
+     */
+    delete: operations['documentsDelete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1470,8 +1507,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** My notifications, newest first (page, limit, unread_only), with my unread count */
-    get: operations['notifications-list'];
+    /**
+     * My notifications, newest first (page, limit, unread_only), with my unread count
+     * @description My notifications, newest first (page, limit, unread_only), with my unread count
+     */
+    get: operations['notificationsList'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1487,8 +1527,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** How many of my notifications are unread */
-    get: operations['notifications-unreadCount'];
+    /**
+     * How many of my notifications are unread
+     * @description How many of my notifications are unread
+     */
+    get: operations['notificationsUnreadCount'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1506,8 +1549,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Mark all my notifications read */
-    post: operations['notifications-readAll'];
+    /**
+     * Mark all my notifications read
+     * @description Mark all my notifications read
+     */
+    post: operations['notificationsReadAll'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1521,10 +1567,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** My channels per event (in-app, e-mail, SMS) and which channels the Admin settings and gateways allow */
-    get: operations['notifications-preferences'];
-    /** Save my channels per event (400 when switching on a channel that is not available) */
-    put: operations['notifications-savePreferences'];
+    /**
+     * My channels per event (in-app, e-mail, SMS) and which channels the Admin settings and gateways allow
+     * @description My channels per event (in-app, e-mail, SMS) and which channels the Admin settings and gateways allow
+     */
+    get: operations['notificationsPreferences'];
+    /**
+     * Save my channels per event (400 when switching on a channel that is not available)
+     * @description Save my channels per event (400 when switching on a channel that is not available)
+     */
+    put: operations['notificationsSavePreferences'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1541,8 +1593,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Mark one of my notifications read */
-    post: operations['notifications-markRead'];
+    /**
+     * Mark one of my notifications read
+     * @description Mark one of my notifications read
+     */
+    post: operations['notificationsMarkRead'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1556,8 +1611,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Whether my calendar feed is on, since when */
-    get: operations['notifications-calendarStatus'];
+    /**
+     * Whether my calendar feed is on, since when
+     * @description Whether my calendar feed is on, since when
+     */
+    get: operations['notificationsCalendarStatus'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1575,10 +1633,16 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create or rotate my calendar feed link ({url}, shown once; the previous link stops working) */
-    post: operations['notifications-createCalendarToken'];
-    /** Stop my calendar feed (its link answers 404) */
-    delete: operations['notifications-deleteCalendarToken'];
+    /**
+     * Create or rotate my calendar feed link ({url}, shown once; the previous link stops working)
+     * @description Create or rotate my calendar feed link ({url}, shown once; the previous link stops working)
+     */
+    post: operations['notificationsCreateCalendarToken'];
+    /**
+     * Stop my calendar feed (its link answers 404)
+     * @description Stop my calendar feed (its link answers 404)
+     */
+    delete: operations['notificationsDeleteCalendarToken'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1591,8 +1655,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What was read from a CE certificate's current version: status (pending, done, failed), the fields with their confidence and the suggested completion */
-    get: operations['certificates-extraction'];
+    /**
+     * What was read from a CE certificate's current version: status (pending, done, failed), the fields with their confidence and the suggested completion
+     * @description What was read from a CE certificate's current version: status (pending, done, failed), the fields with their confidence and the suggested completion
+     */
+    get: operations['certificatesExtraction'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1610,8 +1677,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Record a Pending completion for the certificate's owner from the confirmed values and link the certificate to it (never approves) */
-    post: operations['certificates-recordCompletion'];
+    /**
+     * Record a Pending completion for the certificate's owner from the confirmed values and link the certificate to it (never approves)
+     * @description Record a Pending completion for the certificate's owner from the confirmed values and link the certificate to it (never approves)
+     */
+    post: operations['certificatesRecordCompletion'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1627,8 +1697,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Record a transcript's courses together: one Pending completion per entry for the certificate's owner, all or none, each linked to the certificate (never approves) */
-    post: operations['certificates-recordCompletions'];
+    /**
+     * Record a transcript's courses together: one Pending completion per entry for the certificate's owner, all or none, each linked to the certificate (never approves)
+     * @description Record a transcript's courses together: one Pending completion per entry for the certificate's owner, all or none, each linked to the certificate (never approves)
+     */
+    post: operations['certificatesRecordCompletions'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1642,11 +1715,282 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The certificates linked to a completion (for its reviewer); the scope of GET /completions */
-    get: operations['certificates-forCompletion'];
+    /**
+     * The certificates linked to a completion (for its reviewer); the scope of GET /completions
+     * @description The certificates linked to a completion (for its reviewer); the scope of GET /completions
+     */
+    get: operations['certificatesForCompletion'];
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/deletions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Objects deleted after `since` (ISO 8601), oldest first, in your scope: {deletions: [{resource, id, deleted_at}], pagination}; filter by resource
+     * @description Objects deleted after `since` (ISO 8601), oldest first, in your scope: {deletions: [{resource, id, deleted_at}], pagination}; filter by resource
+     */
+    get: operations['deletionsList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Past imports (yours; an Admin’s: all) with who, when, file, kind, counts and status, newest first
+     * @description Past imports (yours; an Admin’s: all) with who, when, file, kind, counts and status, newest first
+     */
+    get: operations['importsList'];
+    put?: never;
+    /**
+     * Upload a CSV or XLSX file to import (multipart: file, kind, sheet?, send_welcome?); answers the preview, writing nothing else
+     * @description kind roster (Admin; a Broker into its own brokerage) or completions (a School for its own courses; an Admin any). CSV: any of , ; TAB | as delimiter, UTF-8 with or without BOM. XLSX: the first sheet or `sheet`. At most settings.max_file_size_mb and 50,000 rows. The mapping is guessed from the headers; change it with PUT /imports/{id}, then POST /imports/{id}/commit.
+     */
+    post: operations['postImports'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An import’s preview: columns with samples, mapping, counts and one page of rows (?filter=error|create|update|unchanged)
+     * @description An import’s preview: columns with samples, mapping, counts and one page of rows (?filter=error|create|update|unchanged)
+     */
+    get: operations['importsGet'];
+    /**
+     * Change a previewed import’s mapping (column header → field id or null); answers the recomputed preview
+     * @description Change a previewed import’s mapping (column header → field id or null); answers the recomputed preview
+     */
+    put: operations['importsUpdateMapping'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports/{id}/commit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Write every valid row of a previewed import (the others are skipped) as one audited batch
+     * @description Write every valid row of a previewed import (the others are skipped) as one audited batch
+     */
+    post: operations['importsCommit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports/{id}/undo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Remove what a committed import created and restore what it updated; 409 naming the rows changed since
+     * @description Remove what a committed import created and restore what it updated; 409 naming the rows changed since
+     */
+    post: operations['importsUndo'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Webhook endpoints (never their secrets)
+     * @description Webhook endpoints (never their secrets)
+     */
+    get: operations['webhooksList'];
+    put?: never;
+    /**
+     * Add an endpoint: {url, events, description}; answers its signing secret (whsec_…) this once
+     * @description Add an endpoint: {url, events, description}; answers its signing secret (whsec_…) this once
+     */
+    post: operations['webhooksCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One webhook endpoint
+     * @description One webhook endpoint
+     */
+    get: operations['webhooksGet'];
+    /**
+     * Same as PATCH /webhooks/{id}
+     * @description Same as PATCH /webhooks/{id}
+     */
+    put: operations['webhooksReplace'];
+    post?: never;
+    /**
+     * Delete an endpoint and its deliveries
+     * @description Delete an endpoint and its deliveries
+     */
+    delete: operations['webhooksDelete'];
+    options?: never;
+    head?: never;
+    /**
+     * Change url, events, description or enabled (enabling clears the failing state)
+     * @description Change url, events, description or enabled (enabling clears the failing state)
+     */
+    patch: operations['webhooksUpdate'];
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The delivery log, newest first: event, webhook-id, attempts, last status, duration, next attempt, delivered
+     * @description The delivery log, newest first: event, webhook-id, attempts, last status, duration, next attempt, delivered
+     */
+    get: operations['webhooksDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries/{delivery_id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again now (same webhook-id and body)
+     * @description Send a delivery again now (same webhook-id and body)
+     */
+    post: operations['webhooksRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queue a webhook.test event to this endpoint
+     * @description Queue a webhook.test event to this endpoint
+     */
+    post: operations['webhooksTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List API keys (prefix, scopes, last use; never the secret)
+     * @description List API keys (prefix, scopes, last use; never the secret)
+     */
+    get: operations['apiKeysList'];
+    put?: never;
+    /**
+     * Create an API key; the answer holds its secret, shown this once
+     * @description Create an API key; the answer holds its secret, shown this once
+     */
+    post: operations['apiKeysCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key (refused at once)
+     * @description Revoke an API key (refused at once)
+     */
+    delete: operations['apiKeysRevoke'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1659,35 +2003,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Liveness, database and disk check */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description {status: "ok", time} */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        500: components['responses']['InternalServerError'];
-        /** @description The database cannot be reached ({error, code}), or writes fail because the disk is full ({status: "degraded", disk: "full", since, time}) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
+    /**
+     * Liveness, database and disk check
+     * @description Liveness, database and disk check
+     */
+    get: operations['health'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1707,66 +2027,7 @@ export interface paths {
      * Download the licenses report as CSV (Admin only)
      * @description Every license matching the filters, with its holder, brokerage, dates and CE hours. Saved as licenses_report_{start}_to_{end}.csv. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Only csv */
-          format?: 'csv';
-          /** @description YYYY-MM-DD; default 30 days ago */
-          start_date?: string;
-          /** @description YYYY-MM-DD; default today */
-          end_date?: string;
-          /** @description Two-letter state code */
-          state?: string;
-          license_status?: string;
-          brokerage_id?: number;
-          user_role?: 'Admin' | 'Broker' | 'Agent' | 'School';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment licenses_report_{start}_to_{end}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not an Admin */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['reportsLicensesExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1786,66 +2047,7 @@ export interface paths {
      * Download the users report as CSV (Admin only)
      * @description Every user (not deleted) matching brokerage_id and user_role. Saved as users_report_{start}_to_{end}.csv. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Only csv */
-          format?: 'csv';
-          /** @description YYYY-MM-DD; default 30 days ago */
-          start_date?: string;
-          /** @description YYYY-MM-DD; default today */
-          end_date?: string;
-          /** @description Two-letter state code */
-          state?: string;
-          license_status?: string;
-          brokerage_id?: number;
-          user_role?: 'Admin' | 'Broker' | 'Agent' | 'School';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment users_report_{start}_to_{end}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not an Admin */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['reportsUsersExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1865,66 +2067,7 @@ export interface paths {
      * Download the courses report as CSV (Admin only)
      * @description Every course with its completions, pending approvals and average rating in the period. Saved as courses_report_{start}_to_{end}.csv. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Only csv */
-          format?: 'csv';
-          /** @description YYYY-MM-DD; default 30 days ago */
-          start_date?: string;
-          /** @description YYYY-MM-DD; default today */
-          end_date?: string;
-          /** @description Two-letter state code */
-          state?: string;
-          license_status?: string;
-          brokerage_id?: number;
-          user_role?: 'Admin' | 'Broker' | 'Agent' | 'School';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment courses_report_{start}_to_{end}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not an Admin */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['reportsCoursesExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1944,66 +2087,7 @@ export interface paths {
      * Download the comprehensive report as CSV (Admin only)
      * @description Every figure of the four reports as Section, Metric, Value rows. Saved as comprehensive_report_{start}_to_{end}.csv. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Only csv */
-          format?: 'csv';
-          /** @description YYYY-MM-DD; default 30 days ago */
-          start_date?: string;
-          /** @description YYYY-MM-DD; default today */
-          end_date?: string;
-          /** @description Two-letter state code */
-          state?: string;
-          license_status?: string;
-          brokerage_id?: number;
-          user_role?: 'Admin' | 'Broker' | 'Agent' | 'School';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment comprehensive_report_{start}_to_{end}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not an Admin */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['reportsComprehensiveExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2019,75 +2103,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Download a completed backup as backup_{id}.zip */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The backup zip: database.sqlite, manifest.json and, with include_files, files/ */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/zip': string;
-          };
-        };
-        /** @description Not a valid License Manager backup, or bad fields: {error, code} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not an Admin */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description No such backup, or its file is gone */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description The backup is not completed, is from a newer version, or the chosen groups would break links */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    /**
+     * Download a completed backup as backup_{id}.zip
+     * @description Download a completed backup as backup_{id}.zip
+     */
+    get: operations['adminBackupsDownload'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2105,139 +2125,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Upload a backup zip: import it as a new backup, and optionally restore it (restore=true with include_* flags) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'multipart/form-data': {
-            /**
-             * Format: binary
-             * @description A backup_{id}.zip made by License Manager
-             */
-            file: string;
-            description?: string;
-            /** @default false */
-            restore?: boolean;
-            include_users?: boolean;
-            include_licenses?: boolean;
-            include_courses?: boolean;
-            include_payments?: boolean;
-            include_documents?: boolean;
-            include_brokerages?: boolean;
-            include_settings?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description The imported backup, with `restore` (the restore result) when restore=true */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              id: number;
-              description: string;
-              created_at: string;
-              completed_at: string | null;
-              size: number;
-              /** @enum {string} */
-              status: 'completed' | 'in_progress' | 'failed';
-              /** @enum {string} */
-              type: 'manual' | 'automatic' | 'safety' | 'uploaded';
-              include_files: boolean;
-              created_by: number | null;
-              created_by_name: string | null;
-              error: string | null;
-              restore?: {
-                /** @constant */
-                success: true;
-                backup_id: number;
-                safety_backup_id: number;
-                restored: ('users' | 'licenses' | 'courses' | 'payments' | 'documents' | 'brokerages' | 'settings')[];
-                row_counts: {
-                  [key: string]: number;
-                };
-                references_cleared: {
-                  [key: string]: number;
-                };
-                signed_out: boolean;
-              };
-            };
-          };
-        };
-        /** @description Not a valid License Manager backup, or bad fields: {error, code} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not an Admin */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description No such backup, or its file is gone */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description The backup is not completed, is from a newer version, or the chosen groups would break links */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Larger than settings.max_file_size_mb */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not multipart/form-data */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    /**
+     * Upload a backup zip: import it as a new backup, and optionally restore it (restore=true with include_* flags)
+     * @description Upload a backup zip: import it as a new backup, and optionally restore it (restore=true with include_* flags)
+     */
+    post: operations['postAdminBackupsUpload'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2255,74 +2147,7 @@ export interface paths {
      * Download the CE transcript of a license as CSV (same scope as the license)
      * @description One row per cycle total, topic, completion and adjustment; the current cycle first, then the closed cycles, newest first. Saved as transcript_{license_number}_{today}.csv. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment transcript_{license_number}_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description The id is not a positive integer */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description A School user */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description No such license in your scope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-        /** @description Maintenance mode: only Admins may use the API */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
+    get: operations['licensesTranscriptExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2342,64 +2167,7 @@ export interface paths {
      * Download the licenses list as CSV, with the list's filters and sort (no paging)
      * @description One row per license in your scope matching the filters of GET /licenses (status, state, license_type, expiring_within, compliance, search, user_id), in its sort and order. Saved as licenses_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          status?: string;
-          state?: string;
-          license_type?: string;
-          expiring_within?: string;
-          compliance?: string;
-          search?: string;
-          user_id?: string;
-          sort?: string;
-          order?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment licenses_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['licensesExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2419,62 +2187,7 @@ export interface paths {
      * Download the audit_logs list as CSV, with the list's filters and sort (no paging)
      * @description One row per audit entry matching the filters of GET /audit/logs (user_id, action substring, target_table, start_date, end_date), in its sort and order (default newest first). Saved as audit_logs_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          user_id?: string;
-          action?: string;
-          target_table?: string;
-          start_date?: string;
-          end_date?: string;
-          sort?: 'timestamp' | 'user' | 'action' | 'target_table' | 'target_id' | 'ip_address';
-          order?: 'asc' | 'desc';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment audit_logs_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['auditLogsExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2494,60 +2207,7 @@ export interface paths {
      * Download the notification_templates list as CSV, with the list's filters and sort (no paging)
      * @description One row per notification template matching the filters of GET /admin/notification-templates/page (search, type, trigger_event), in its sort and order. Saved as notification_templates_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          search?: string;
-          type?: string;
-          trigger_event?: string;
-          sort?: 'name' | 'type' | 'trigger_event' | 'is_active' | 'updated_at';
-          order?: 'asc' | 'desc';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment notification_templates_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['adminNotificationTemplatesExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2567,61 +2227,7 @@ export interface paths {
      * Download the notification_history list as CSV, with the list's filters and sort (no paging)
      * @description One row per delivery attempt matching the filters of GET /admin/notification-history/page (search, status, channel, template_id), in its sort and order (default newest first). Saved as notification_history_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          search?: string;
-          status?: string;
-          channel?: string;
-          template_id?: string;
-          sort?: 'created_at' | 'recipient' | 'template_name' | 'channel' | 'status' | 'sent_at';
-          order?: 'asc' | 'desc';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment notification_history_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['adminNotificationHistoryExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2641,60 +2247,7 @@ export interface paths {
      * Download the backups list as CSV, with the list's filters and sort (no paging)
      * @description One row per backup matching the filters of GET /admin/backups/page (search, status, type), in its sort and order (default newest first); the list, not the backup files. Saved as backups_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          search?: string;
-          status?: string;
-          type?: string;
-          sort?: 'description' | 'created_at' | 'size' | 'status' | 'type';
-          order?: 'asc' | 'desc';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment backups_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['adminBackupsExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2714,65 +2267,7 @@ export interface paths {
      * Download the payments list as CSV, with the list's filters and sort (no paging)
      * @description One row per payment in your scope matching the filters of GET /payments (user_id, license_id, status, payment_type, payment_method, start_date, end_date, search), in its sort and order (newest first by default); Amount in dollars with 2 decimals. Saved as payments_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          user_id?: string;
-          license_id?: string;
-          status?: string;
-          payment_type?: string;
-          payment_method?: string;
-          start_date?: string;
-          end_date?: string;
-          search?: string;
-          sort?: string;
-          order?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment payments_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['paymentsExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2792,61 +2287,7 @@ export interface paths {
      * Download the users list as CSV, with the list's filters and sort (no paging)
      * @description One row per user in your scope (Broker: its own brokerage) matching the filters of GET /users (role, brokerage_id, search, is_active), in its sort and order. Saved as users_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          role?: string;
-          brokerage_id?: string;
-          search?: string;
-          is_active?: string;
-          sort?: string;
-          order?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment users_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['usersExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2866,58 +2307,7 @@ export interface paths {
      * Download the brokerages list as CSV, with the list's filters and sort (no paging)
      * @description One row per brokerage matching the search of GET /brokerages, in its sort and order. Saved as brokerages_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          search?: string;
-          sort?: string;
-          order?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment brokerages_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['brokeragesExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2937,61 +2327,7 @@ export interface paths {
      * Download the courses list as CSV, with the list's filters and sort (no paging)
      * @description One row per course matching the filters of GET /courses (is_active, course_type, search, school_id), in the sort and order of GET /courses/page. Saved as courses_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          is_active?: string;
-          course_type?: string;
-          search?: string;
-          school_id?: string;
-          sort?: string;
-          order?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment courses_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['coursesExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3011,62 +2347,7 @@ export interface paths {
      * Download the completions list as CSV, with the list's filters and sort (no paging)
      * @description One row per completion in the caller's scope (Admin all, Broker its brokerage's, Agent own, School its courses') matching the filters of GET /completions/page (status, course_id, user_id, license_id, search), in its sort and order. Saved as completions_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          status?: string;
-          course_id?: string;
-          user_id?: string;
-          license_id?: string;
-          search?: string;
-          sort?: string;
-          order?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment completions_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['completionsExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3086,59 +2367,7 @@ export interface paths {
      * Download the ce-rules list as CSV, with the list's filters and sort (no paging)
      * @description One row per state CE rule matching the filters of GET /ce-rules/page (state, license_type), in its sort and order; topics as "topic: hours" joined with "; ". Saved as ce-rules_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          state?: string;
-          license_type?: string;
-          sort?: string;
-          order?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment ce-rules_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['ceRulesExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3156,269 +2385,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Upload a new version of a document (multipart: file); older versions stay downloadable */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'multipart/form-data': {
-            /** Format: binary */
-            file: string;
-          };
-        };
-      };
-      responses: {
-        /** @description The document with its versions */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              document_id: number;
-              owner_id: number;
-              owner_name: string;
-              license_id: number | null;
-              license_number: string | null;
-              completion_id: number | null;
-              completion_course_name: string | null;
-              /** @enum {string} */
-              category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
-              title: string;
-              current_version: number;
-              file_name: string;
-              mime_type: string;
-              size: number;
-              /** @enum {string} */
-              extraction_status: 'none' | 'pending' | 'done' | 'failed';
-              uploaded_by_name: string | null;
-              created_at: string;
-              updated_at: string;
-              versions: {
-                version_id: number;
-                version: number;
-                file_name: string;
-                mime_type: string;
-                size: number;
-                sha256: string;
-                created_at: string;
-                uploaded_by: number | null;
-                uploaded_by_name: string | null;
-                /** @enum {string} */
-                extraction_status: 'none' | 'pending' | 'done' | 'failed';
-                extraction: {
-                  /** @enum {string} */
-                  source: 'text_layer' | 'ocr';
-                  text_confidence: number;
-                  /** @enum {string} */
-                  kind: 'certificate' | 'transcript' | 'invoice' | 'not_certificate';
-                  fields: {
-                    course_name: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    provider: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    hours: {
-                      value: number | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    completion_date: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    holder_name: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    license_number: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    state: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                    approval_number: {
-                      value: string | null;
-                      confidence: number;
-                      /** @enum {string} */
-                      check: 'confirmed' | 'check' | 'missing';
-                      note: string | null;
-                    };
-                  };
-                  suggestion: {
-                    course_id: number | null;
-                    course_name: string | null;
-                    course_provider: string | null;
-                    course_match: number;
-                    license_id: number | null;
-                    license_number: string | null;
-                    user_id: number | null;
-                    hours: number | null;
-                    completion_date: string | null;
-                  };
-                  courses: {
-                    fields: {
-                      course_name: {
-                        value: string | null;
-                        confidence: number;
-                        /** @enum {string} */
-                        check: 'confirmed' | 'check' | 'missing';
-                        note: string | null;
-                      };
-                      hours: {
-                        value: number | null;
-                        confidence: number;
-                        /** @enum {string} */
-                        check: 'confirmed' | 'check' | 'missing';
-                        note: string | null;
-                      };
-                      completion_date: {
-                        value: string | null;
-                        confidence: number;
-                        /** @enum {string} */
-                        check: 'confirmed' | 'check' | 'missing';
-                        note: string | null;
-                      };
-                      approval_number: {
-                        value: string | null;
-                        confidence: number;
-                        /** @enum {string} */
-                        check: 'confirmed' | 'check' | 'missing';
-                        note: string | null;
-                      };
-                    };
-                    suggestion: {
-                      course_id: number | null;
-                      course_name: string | null;
-                      course_provider: string | null;
-                      course_match: number;
-                      license_id: number | null;
-                      license_number: string | null;
-                      user_id: number | null;
-                      hours: number | null;
-                      completion_date: string | null;
-                    };
-                  }[];
-                  warnings: {
-                    /** @enum {string} */
-                    code:
-                      | 'other_person'
-                      | 'other_license'
-                      | 'invoice'
-                      | 'not_certificate'
-                      | 'several_courses'
-                      | 'course_not_in_catalogue'
-                      | 'hours_differ'
-                      | 'date_outside_cycle'
-                      | 'date_in_future';
-                    message: string;
-                  }[];
-                  text: string;
-                  duration_ms: number;
-                } | null;
-                extraction_error: string | null;
-              }[];
-            };
-          };
-        };
-        /** @description Bad id, field, file type or content (a renamed file); a CE certificate PDF of more than 50 pages or image of more than 50 megapixels: {error, code} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description A School user */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description No such document in your scope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Larger than settings.max_file_size_mb (a declared Content-Length over it: before the body is read); the connection is closed */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not multipart/form-data */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-        /** @description Maintenance mode: only Admins may use the API */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
+    /**
+     * Upload a new version of a document (multipart: file); older versions stay downloadable
+     * @description Upload a new version of a document (multipart: file); older versions stay downloadable
+     */
+    post: operations['postDocumentsVersions'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3432,77 +2403,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Download the current version under its original file name (?inline=1: inline, for images and PDF) */
-    get: {
-      parameters: {
-        query?: {
-          inline?: '1';
-        };
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The file, with its detected content type */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/pdf': string;
-            'image/png': string;
-            'image/jpeg': string;
-            'image/gif': string;
-            'image/webp': string;
-            'application/msword': string;
-            'application/vnd.openxmlformats-officedocument.wordprocessingml.document': string;
-            'text/plain': string;
-            'text/csv': string;
-            '*/*': string;
-          };
-        };
-        /** @description Bad id, field, file type or content (a renamed file): {error, code} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description No such document in your scope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-        /** @description Maintenance mode: only Admins may use the API */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
+    /**
+     * Download the current version under its original file name (?inline=1: inline, for images and PDF)
+     * @description Download the current version under its original file name (?inline=1: inline, for images and PDF)
+     */
+    get: operations['documentsDownload'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3518,78 +2423,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Download one version under its original file name (?inline=1: inline, for images and PDF) */
-    get: {
-      parameters: {
-        query?: {
-          inline?: '1';
-        };
-        header?: never;
-        path: {
-          id: number;
-          version: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The file, with its detected content type */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/pdf': string;
-            'image/png': string;
-            'image/jpeg': string;
-            'image/gif': string;
-            'image/webp': string;
-            'application/msword': string;
-            'application/vnd.openxmlformats-officedocument.wordprocessingml.document': string;
-            'text/plain': string;
-            'text/csv': string;
-            '*/*': string;
-          };
-        };
-        /** @description Bad id, field, file type or content (a renamed file): {error, code} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description No such document in your scope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-        /** @description Maintenance mode: only Admins may use the API */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
+    /**
+     * Download one version under its original file name (?inline=1: inline, for images and PDF)
+     * @description Download one version under its original file name (?inline=1: inline, for images and PDF)
+     */
+    get: operations['documentsVersionsDownload'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3609,83 +2447,7 @@ export interface paths {
      * Download the audit pack of a license: transcript (CSV and text) and certificates, as a zip
      * @description audit-pack_{license_number}.zip with transcript.csv and transcript.txt (the current cycle and the previous closed cycle), every certificate on file for the license or its completions (current versions, under certificates/) and manifest.txt. Same scope as the license’s transcript. Recorded in the audit log as an export.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description application/zip attachment */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/zip': string;
-          };
-        };
-        /** @description The id is not a positive integer */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description A School user */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description No such license in your scope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description A certificate’s file is missing from the file store (the message names it) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-        /** @description Maintenance mode: only Admins may use the API */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
+    get: operations['licensesAuditPack'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3705,62 +2467,7 @@ export interface paths {
      * Download the documents list as CSV, with the list's filters and sort (no paging)
      * @description One row per document in your scope matching the filters of GET /documents (owner_id, category, license_id, completion_id, search), in its sort and order. Saved as documents_{today}.csv. The same scope as the list: a caller sees the rows it may list. Cells that a spreadsheet would run as a formula are prefixed with a single quote.
      */
-    get: {
-      parameters: {
-        query?: {
-          owner_id?: string;
-          category?: string;
-          license_id?: string;
-          completion_id?: string;
-          search?: string;
-          sort?: 'created_at' | 'title' | 'category' | 'owner';
-          order?: 'asc' | 'desc';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/csv attachment documents_{today}.csv */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': string;
-          };
-        };
-        /** @description Invalid filter: {error, code, issues} */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not signed in */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Not allowed to list these */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-      };
-    };
+    get: operations['documentsExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3780,47 +2487,47 @@ export interface paths {
      * The calendar feed (iCalendar) of the user whose secret link this is; no session: the token is the credential
      * @description One all-day event per license expiration (UID license-{id}-expiration@{host}), its renewal deadline (expiration minus license_expiry_warning_days) and, when CE hours are required, the CE due date with the hours remaining. Agent: own licenses; Broker: own and its brokerage agents; Admin: own only; School: an empty calendar. Create, rotate or stop the link with /calendar/token.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          token: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/calendar */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/calendar': string;
-          };
-        };
-        /** @description No such feed (unknown, rotated or stopped link) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        500: components['responses']['InternalServerError'];
-        /** @description Maintenance mode (unless the feed is an Admin one) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
+    get: operations['calendarIcs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports/{id}/errors.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /**
+     * The rejected rows as CSV: Row, the file’s own columns, and Reason (fix them and upload again)
+     * @description The rejected rows as CSV: Row, the file’s own columns, and Reason (fix them and upload again)
+     */
+    get: operations['importsErrorsCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports/template/{kind}.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An empty CSV with the columns of a kind of import (roster or completions)
+     * @description An empty CSV with the columns of a kind of import (roster or completions)
+     */
+    get: operations['importsTemplateCsv'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3847,6 +2554,7 @@ export interface components {
         | 'FORBIDDEN'
         | 'NOT_FOUND'
         | 'CONFLICT'
+        | 'PRECONDITION_FAILED'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'TOO_MANY_REQUESTS'
@@ -3897,8 +2605,17 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description Conflicts with existing data (a duplicate, or an object still in use) */
+    /** @description Conflicts with existing data (a duplicate, or an object still in use), or an Idempotency-Key reused for another request or still in progress */
     Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description If-Match does not match the object's current ETag: it changed since you read it; nothing was changed */
+    PreconditionFailed: {
       headers: {
         [name: string]: unknown;
       };
@@ -3933,15 +2650,6 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The server's disk is full: the change was not saved (docs/security.md "Faults") */
-    InsufficientStorage: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
     /** @description Maintenance mode: only Admins may use the API */
     ServiceUnavailable: {
       headers: {
@@ -3968,7 +2676,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  'auth-login': {
+  authLogin: {
     parameters: {
       query?: never;
       header?: never;
@@ -4024,7 +2732,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'auth-loginChallenge': {
+  authLoginChallenge: {
     parameters: {
       query?: never;
       header?: never;
@@ -4056,7 +2764,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'auth-signInLink': {
+  authSignInLink: {
     parameters: {
       query?: never;
       header?: never;
@@ -4090,7 +2798,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'auth-consumeSignInLink': {
+  authConsumeSignInLink: {
     parameters: {
       query?: never;
       header?: never;
@@ -4142,10 +2850,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'auth-logout': {
+  authLogout: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4158,6 +2869,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4169,6 +2882,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -4176,7 +2890,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'auth-me': {
+  authMe: {
     parameters: {
       query?: never;
       header?: never;
@@ -4218,10 +2932,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'auth-changePassword': {
+  authChangePassword: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4237,6 +2954,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4249,6 +2968,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -4256,7 +2976,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'auth-forgotPassword': {
+  authForgotPassword: {
     parameters: {
       query?: never;
       header?: never;
@@ -4290,7 +3010,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'auth-resetPassword': {
+  authResetPassword: {
     parameters: {
       query?: never;
       header?: never;
@@ -4324,7 +3044,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'users-list': {
+  usersList: {
     parameters: {
       query?: {
         role?: string;
@@ -4335,6 +3055,7 @@ export interface operations {
         limit?: number;
         sort?: 'name' | 'email' | 'role' | 'brokerage' | 'status' | 'last_login' | 'created_at';
         order?: 'asc' | 'desc';
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -4385,10 +3106,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'users-create': {
+  usersCreate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4415,6 +3139,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4451,10 +3177,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'users-get': {
+  usersGet: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of a copy you hold: 304 Not Modified (no body) while it is still current */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -4465,6 +3194,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4489,6 +3220,15 @@ export interface operations {
           };
         };
       };
+      /** @description Not modified: the copy named in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
@@ -4498,10 +3238,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'users-update': {
+  usersUpdate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag you read (GET): 412 and nothing changes when the object changed since ('*' matches any) */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -4558,6 +3301,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -4565,7 +3309,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'users-delete': {
+  usersDelete: {
     parameters: {
       query?: never;
       header?: never;
@@ -4598,10 +3342,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'users-bulk': {
+  usersBulk: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4622,6 +3369,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4644,10 +3393,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'users-sendResetLink': {
+  usersSendResetLink: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: number;
       };
@@ -4658,6 +3410,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4671,6 +3425,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -4678,7 +3433,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'users-updateProfile': {
+  usersUpdateProfile: {
     parameters: {
       query?: never;
       header?: never;
@@ -4737,7 +3492,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'users-confirmEmailChange': {
+  usersConfirmEmailChange: {
     parameters: {
       query?: never;
       header?: never;
@@ -4771,7 +3526,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'users-undoEmailChange': {
+  usersUndoEmailChange: {
     parameters: {
       query?: never;
       header?: never;
@@ -4804,7 +3559,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'brokerages-list': {
+  brokeragesList: {
     parameters: {
       query?: {
         page?: number;
@@ -4812,6 +3567,7 @@ export interface operations {
         search?: string;
         sort?: 'name' | 'address' | 'phone' | 'email' | 'website' | 'agent_count' | 'created_at';
         order?: 'asc' | 'desc';
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -4852,10 +3608,13 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'brokerages-create': {
+  brokeragesCreate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4874,6 +3633,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4899,10 +3660,64 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'brokerages-update': {
+  brokeragesGet: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of a copy you hold: 304 Not Modified (no body) while it is still current */
+        'If-None-Match'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            brokerage_id: number;
+            name: string;
+            address: string | null;
+            phone: string | null;
+            email: string | null;
+            website: string | null;
+            agent_count: number;
+            created_at: string;
+          };
+        };
+      };
+      /** @description Not modified: the copy named in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  brokeragesUpdate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag you read (GET): 412 and nothing changes when the object changed since ('*' matches any) */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -4943,13 +3758,14 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
     };
   };
-  'brokerages-delete': {
+  brokeragesDelete: {
     parameters: {
       query?: never;
       header?: never;
@@ -4980,7 +3796,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'brokerages-users': {
+  brokeragesUsers: {
     parameters: {
       query?: never;
       header?: never;
@@ -5028,7 +3844,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'licenses-list': {
+  licensesList: {
     parameters: {
       query?: {
         status?: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
@@ -5053,6 +3869,7 @@ export interface operations {
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -5066,6 +3883,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example [
+           *       {
+           *         "license_id": 42,
+           *         "user_id": 7,
+           *         "first_name": "Dana",
+           *         "last_name": "Lopez",
+           *         "license_number": "SA-1048576",
+           *         "state": "CA",
+           *         "license_type": "Sales",
+           *         "issue_date": "2025-03-01",
+           *         "expiration_date": "2027-03-01",
+           *         "status": "Active",
+           *         "ce_hours_required": 45,
+           *         "ce_hours_completed": 12,
+           *         "cycle_start_date": "2025-03-01",
+           *         "renewed_at": null,
+           *         "created_at": "2025-03-01T16:20:00.000Z",
+           *         "updated_at": "2026-01-15T09:02:11.000Z",
+           *         "compliance": {
+           *           "state": "on_track",
+           *           "hours_remaining": 33,
+           *           "topics_missing": [
+           *             {
+           *               "topic": "Ethics",
+           *               "hours": 3
+           *             }
+           *           ],
+           *           "days_left": 450
+           *         }
+           *       }
+           *     ]
+           */
           'application/json': {
             license_id: number;
             user_id: number;
@@ -5124,15 +3974,28 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-create': {
+  licensesCreate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "user_id": 7,
+         *       "license_number": "SA-1048576",
+         *       "state": "CA",
+         *       "license_type": "Sales",
+         *       "issue_date": "2025-03-01",
+         *       "expiration_date": "2027-03-01"
+         *     }
+         */
         'application/json': {
           user_id: number;
           license_number: string;
@@ -5159,9 +4022,42 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "license_id": 42,
+           *       "user_id": 7,
+           *       "first_name": "Dana",
+           *       "last_name": "Lopez",
+           *       "license_number": "SA-1048576",
+           *       "state": "CA",
+           *       "license_type": "Sales",
+           *       "issue_date": "2025-03-01",
+           *       "expiration_date": "2027-03-01",
+           *       "status": "Active",
+           *       "ce_hours_required": 45,
+           *       "ce_hours_completed": 12,
+           *       "cycle_start_date": "2025-03-01",
+           *       "renewed_at": null,
+           *       "created_at": "2025-03-01T16:20:00.000Z",
+           *       "updated_at": "2026-01-15T09:02:11.000Z",
+           *       "compliance": {
+           *         "state": "on_track",
+           *         "hours_remaining": 33,
+           *         "topics_missing": [
+           *           {
+           *             "topic": "Ethics",
+           *             "hours": 3
+           *           }
+           *         ],
+           *         "days_left": 450
+           *       }
+           *     }
+           */
           'application/json': {
             license_id: number;
             user_id: number;
@@ -5224,7 +4120,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-page': {
+  licensesPage: {
     parameters: {
       query?: {
         status?: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
@@ -5249,6 +4145,7 @@ export interface operations {
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -5328,7 +4225,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-complianceSummary': {
+  licensesComplianceSummary: {
     parameters: {
       query?: {
         status?: 'Active' | 'Inactive' | 'Suspended' | 'Expired' | 'Pending Renewal';
@@ -5353,6 +4250,7 @@ export interface operations {
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -5382,10 +4280,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-get': {
+  licensesGet: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of a copy you hold: 304 Not Modified (no body) while it is still current */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -5396,9 +4297,42 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "license_id": 42,
+           *       "user_id": 7,
+           *       "first_name": "Dana",
+           *       "last_name": "Lopez",
+           *       "license_number": "SA-1048576",
+           *       "state": "CA",
+           *       "license_type": "Sales",
+           *       "issue_date": "2025-03-01",
+           *       "expiration_date": "2027-03-01",
+           *       "status": "Active",
+           *       "ce_hours_required": 45,
+           *       "ce_hours_completed": 12,
+           *       "cycle_start_date": "2025-03-01",
+           *       "renewed_at": null,
+           *       "created_at": "2025-03-01T16:20:00.000Z",
+           *       "updated_at": "2026-01-15T09:02:11.000Z",
+           *       "compliance": {
+           *         "state": "on_track",
+           *         "hours_remaining": 33,
+           *         "topics_missing": [
+           *           {
+           *             "topic": "Ethics",
+           *             "hours": 3
+           *           }
+           *         ],
+           *         "days_left": 450
+           *       }
+           *     }
+           */
           'application/json': {
             license_id: number;
             user_id: number;
@@ -5449,6 +4383,15 @@ export interface operations {
           };
         };
       };
+      /** @description Not modified: the copy named in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
@@ -5458,10 +4401,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-update': {
+  licensesUpdate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag you read (GET): 412 and nothing changes when the object changed since ('*' matches any) */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -5546,6 +4492,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -5553,7 +4500,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-delete': {
+  licensesDelete: {
     parameters: {
       query?: never;
       header?: never;
@@ -5585,7 +4532,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-holders': {
+  licensesHolders: {
     parameters: {
       query?: never;
       header?: never;
@@ -5617,7 +4564,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-defaults': {
+  licensesDefaults: {
     parameters: {
       query?: {
         state?: string;
@@ -5679,10 +4626,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-renew': {
+  licensesRenew: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: number;
       };
@@ -5702,6 +4652,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5767,7 +4719,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-renewalPreview': {
+  licensesRenewalPreview: {
     parameters: {
       query?: never;
       header?: never;
@@ -5828,7 +4780,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-transcript': {
+  licensesTranscript: {
     parameters: {
       query?: never;
       header?: never;
@@ -6069,10 +5021,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'licenses-adjust': {
+  licensesAdjust: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: number;
       };
@@ -6090,6 +5045,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6155,13 +5112,14 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'courses-list': {
+  coursesList: {
     parameters: {
       query?: {
         is_active?: 'true' | 'false';
         course_type?: 'Online' | 'In-Person' | 'Webinar';
         search?: string;
         school_id?: number;
+        updated_since?: string;
         limit?: number;
         offset?: number;
       };
@@ -6225,10 +5183,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'courses-create': {
+  coursesCreate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -6279,6 +5240,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6326,6 +5289,7 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -6333,13 +5297,14 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'courses-page': {
+  coursesPage: {
     parameters: {
       query?: {
         is_active?: 'true' | 'false';
         course_type?: 'Online' | 'In-Person' | 'Webinar';
         search?: string;
         school_id?: number;
+        updated_since?: string;
         sort?: 'course_name' | 'provider' | 'course_type' | 'ce_hours' | 'topic' | 'cost' | 'is_active' | 'completion_count' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
@@ -6413,10 +5378,93 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'courses-update': {
+  coursesGet: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of a copy you hold: 304 Not Modified (no body) while it is still current */
+        'If-None-Match'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            course_id: number;
+            course_name: string;
+            description: string;
+            provider: string;
+            ce_hours: number;
+            /** @enum {string} */
+            course_type: 'Online' | 'In-Person' | 'Webinar';
+            cost: number;
+            is_active: boolean;
+            school_id: number | null;
+            school_name: string | null;
+            topic:
+              | (
+                  | 'Agency'
+                  | 'Broker Responsibility'
+                  | 'Consumer Protection'
+                  | 'Contracts'
+                  | 'Core Law'
+                  | 'Cultural Competency'
+                  | 'Ethics'
+                  | 'Ethics and Business Practices'
+                  | 'Fair Housing'
+                  | 'Implicit Bias'
+                  | 'Legal Update'
+                  | 'Legal Update I'
+                  | 'Legal Update II'
+                  | 'Management and Supervision'
+                  | 'Recent Legal Matters'
+                  | 'Risk Management'
+                  | 'Trust Fund Handling'
+                )
+              | null;
+            approval_number: string | null;
+            approval_state: string | null;
+            completion_count: number;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+      /** @description Not modified: the copy named in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  coursesUpdate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag you read (GET): 412 and nothing changes when the object changed since ('*' matches any) */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -6512,6 +5560,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -6519,7 +5568,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'courses-delete': {
+  coursesDelete: {
     parameters: {
       query?: never;
       header?: never;
@@ -6552,7 +5601,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'completions-list': {
+  completionsList: {
     parameters: {
       query?: {
         status?: 'Pending' | 'Approved' | 'Rejected';
@@ -6561,6 +5610,7 @@ export interface operations {
         license_id?: number;
         completed_from?: string;
         completed_to?: string;
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -6605,10 +5655,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'completions-create': {
+  completionsCreate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -6629,6 +5682,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6668,7 +5723,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'completions-page': {
+  completionsPage: {
     parameters: {
       query?: {
         status?: 'Pending' | 'Approved' | 'Rejected';
@@ -6677,6 +5732,7 @@ export interface operations {
         license_id?: number;
         completed_from?: string;
         completed_to?: string;
+        updated_since?: string;
         search?: string;
         sort?: 'name' | 'course_name' | 'license_number' | 'completion_date' | 'hours' | 'rating' | 'status' | 'note' | 'created_at';
         order?: 'asc' | 'desc';
@@ -6734,10 +5790,76 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'completions-review': {
+  completionsGet: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of a copy you hold: 304 Not Modified (no body) while it is still current */
+        'If-None-Match'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            completion_id: number;
+            user_id: number;
+            first_name: string;
+            last_name: string;
+            course_id: number;
+            course_name: string;
+            course_school_id: number | null;
+            license_id: number | null;
+            license_number: string | null;
+            license_state: string | null;
+            completion_date: string;
+            credit_cycle_start: string | null;
+            hours: number;
+            /** @enum {string} */
+            status: 'Pending' | 'Approved' | 'Rejected';
+            rating: number | null;
+            reviewed_by: number | null;
+            reviewed_at: string | null;
+            note: string | null;
+            created_at: string;
+          };
+        };
+      };
+      /** @description Not modified: the copy named in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  completionsReview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: number;
       };
@@ -6756,6 +5878,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6795,7 +5919,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'completions-people': {
+  completionsPeople: {
     parameters: {
       query?: {
         search?: string;
@@ -6834,7 +5958,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'ceRules-list': {
+  ceRulesList: {
     parameters: {
       query?: never;
       header?: never;
@@ -6891,10 +6015,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'ceRules-create': {
+  ceRulesCreate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -6943,6 +6070,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6992,7 +6121,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'ceRules-page': {
+  ceRulesPage: {
     parameters: {
       query?: {
         state?: string;
@@ -7065,7 +6194,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'ceRules-update': {
+  ceRulesUpdate: {
     parameters: {
       query?: never;
       header?: never;
@@ -7163,7 +6292,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'ceRules-delete': {
+  ceRulesDelete: {
     parameters: {
       query?: never;
       header?: never;
@@ -7194,7 +6323,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'payments-list': {
+  paymentsList: {
     parameters: {
       query?: {
         user_id?: number;
@@ -7209,6 +6338,7 @@ export interface operations {
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -7252,10 +6382,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'payments-create': {
+  paymentsCreate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -7289,6 +6422,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7318,6 +6453,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -7325,7 +6461,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'payments-page': {
+  paymentsPage: {
     parameters: {
       query?: {
         user_id?: number;
@@ -7340,6 +6476,7 @@ export interface operations {
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -7391,7 +6528,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'payments-summary': {
+  paymentsSummary: {
     parameters: {
       query?: {
         user_id?: number;
@@ -7402,6 +6539,7 @@ export interface operations {
         start_date?: string;
         end_date?: string;
         search?: string;
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -7433,10 +6571,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'payments-get': {
+  paymentsGet: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of a copy you hold: 304 Not Modified (no body) while it is still current */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -7447,6 +6588,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7472,6 +6615,15 @@ export interface operations {
           };
         };
       };
+      /** @description Not modified: the copy named in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
@@ -7481,10 +6633,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'payments-update': {
+  paymentsUpdate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag you read (GET): 412 and nothing changes when the object changed since ('*' matches any) */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -7540,6 +6695,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -7547,7 +6703,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'payments-delete': {
+  paymentsDelete: {
     parameters: {
       query?: never;
       header?: never;
@@ -7579,7 +6735,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'payments-detail': {
+  paymentsDetail: {
     parameters: {
       query?: never;
       header?: never;
@@ -7688,7 +6844,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'dashboard-stats': {
+  dashboardStats: {
     parameters: {
       query?: never;
       header?: never;
@@ -7802,7 +6958,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'dashboard-recentActivity': {
+  dashboardRecentActivity: {
     parameters: {
       query?: never;
       header?: never;
@@ -7898,7 +7054,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'dashboard-expiringLicenses': {
+  dashboardExpiringLicenses: {
     parameters: {
       query?: {
         days?: number;
@@ -7963,7 +7119,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'audit-logs': {
+  auditLogs: {
     parameters: {
       query?: {
         user_id?: number;
@@ -8021,7 +7177,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'audit-summary': {
+  auditSummary: {
     parameters: {
       query?: {
         start_date?: string;
@@ -8060,7 +7216,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'reports-licenses': {
+  reportsLicenses: {
     parameters: {
       query?: {
         start_date?: string;
@@ -8110,7 +7266,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'reports-users': {
+  reportsUsers: {
     parameters: {
       query?: {
         start_date?: string;
@@ -8158,7 +7314,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'reports-courses': {
+  reportsCourses: {
     parameters: {
       query?: {
         start_date?: string;
@@ -8210,7 +7366,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-stats-get': {
+  adminStatsGet: {
     parameters: {
       query?: {
         start_date?: string;
@@ -8260,7 +7416,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notificationManagement-list': {
+  adminNotificationManagementList: {
     parameters: {
       query?: never;
       header?: never;
@@ -8306,10 +7462,13 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notificationManagement-create': {
+  adminNotificationManagementCreate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -8338,6 +7497,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8368,7 +7529,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notificationManagement-page': {
+  adminNotificationManagementPage: {
     parameters: {
       query?: {
         search?: string;
@@ -8430,7 +7591,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notificationManagement-update': {
+  adminNotificationManagementUpdate: {
     parameters: {
       query?: never;
       header?: never;
@@ -8490,7 +7651,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notificationManagement-delete': {
+  adminNotificationManagementDelete: {
     parameters: {
       query?: never;
       header?: never;
@@ -8521,10 +7682,13 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notificationManagement-sendTest': {
+  adminNotificationManagementSendTest: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: number;
       };
@@ -8541,6 +7705,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8576,7 +7742,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notificationManagement-history': {
+  adminNotificationManagementHistory: {
     parameters: {
       query?: {
         limit?: number;
@@ -8624,7 +7790,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notificationManagement-historyPage': {
+  adminNotificationManagementHistoryPage: {
     parameters: {
       query?: {
         search?: string;
@@ -8680,7 +7846,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-notificationManagement-delivery': {
+  adminNotificationManagementDelivery: {
     parameters: {
       query?: never;
       header?: never;
@@ -8710,7 +7876,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-backups-list': {
+  adminBackupsList: {
     parameters: {
       query?: never;
       header?: never;
@@ -8754,10 +7920,13 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-backups-create': {
+  adminBackupsCreate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -8775,6 +7944,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8798,13 +7969,14 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-backups-page': {
+  adminBackupsPage: {
     parameters: {
       query?: {
         search?: string;
@@ -8865,10 +8037,13 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-backups-restore': {
+  adminBackupsRestore: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: number;
       };
@@ -8898,6 +8073,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8928,7 +8105,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-backups-delete': {
+  adminBackupsDelete: {
     parameters: {
       query?: never;
       header?: never;
@@ -8960,7 +8137,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-settings-get': {
+  adminSettingsGet: {
     parameters: {
       query?: never;
       header?: never;
@@ -9010,7 +8187,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-settings-update': {
+  adminSettingsUpdate: {
     parameters: {
       query?: never;
       header?: never;
@@ -9093,10 +8270,13 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'admin-settings-reset': {
+  adminSettingsReset: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -9109,6 +8289,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -9144,13 +8326,14 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
     };
   };
-  'settings-public': {
+  settingsPublic: {
     parameters: {
       query?: never;
       header?: never;
@@ -9180,7 +8363,7 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
-  'documents-page': {
+  documentsPage: {
     parameters: {
       query?: {
         owner_id?: number;
@@ -9192,6 +8375,7 @@ export interface operations {
         order?: 'asc' | 'desc';
         page?: number;
         limit?: number;
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -9244,19 +8428,29 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'documents-get': {
+  postDocuments: {
     parameters: {
       query?: never;
       header?: never;
-      path: {
-        id: number;
-      };
+      path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** Format: binary */
+          file: string;
+          /** @enum {string} */
+          category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+          license_id?: number;
+          completion_id?: number;
+          owner_id?: number;
+        };
+      };
+    };
     responses: {
-      /** @description Successful response */
-      200: {
+      /** @description The document with its versions */
+      201: {
         headers: {
           [name: string]: unknown;
         };
@@ -9433,6 +8627,275 @@ export interface operations {
           };
         };
       };
+      /** @description Bad id, field, file type or content (a renamed file); a CE certificate PDF of more than 50 pages or image of more than 50 megapixels: {error, code} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A School user */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such document in your scope */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Larger than settings.max_file_size_mb (a declared Content-Length over it: before the body is read); the connection is closed */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not multipart/form-data */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description Maintenance mode: only Admins may use the API */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  documentsGet: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of a copy you hold: 304 Not Modified (no body) while it is still current */
+        'If-None-Match'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            document_id: number;
+            owner_id: number;
+            owner_name: string;
+            license_id: number | null;
+            license_number: string | null;
+            completion_id: number | null;
+            completion_course_name: string | null;
+            /** @enum {string} */
+            category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+            title: string;
+            current_version: number;
+            file_name: string;
+            mime_type: string;
+            size: number;
+            /** @enum {string} */
+            extraction_status: 'none' | 'pending' | 'done' | 'failed';
+            uploaded_by_name: string | null;
+            created_at: string;
+            updated_at: string;
+            versions: {
+              version_id: number;
+              version: number;
+              file_name: string;
+              mime_type: string;
+              size: number;
+              sha256: string;
+              created_at: string;
+              uploaded_by: number | null;
+              uploaded_by_name: string | null;
+              /** @enum {string} */
+              extraction_status: 'none' | 'pending' | 'done' | 'failed';
+              extraction: {
+                /** @enum {string} */
+                source: 'text_layer' | 'ocr';
+                text_confidence: number;
+                /** @enum {string} */
+                kind: 'certificate' | 'transcript' | 'invoice' | 'not_certificate';
+                fields: {
+                  course_name: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  provider: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  hours: {
+                    value: number | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  completion_date: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  holder_name: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  license_number: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  state: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  approval_number: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                };
+                suggestion: {
+                  course_id: number | null;
+                  course_name: string | null;
+                  course_provider: string | null;
+                  course_match: number;
+                  license_id: number | null;
+                  license_number: string | null;
+                  user_id: number | null;
+                  hours: number | null;
+                  completion_date: string | null;
+                };
+                courses: {
+                  fields: {
+                    course_name: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    hours: {
+                      value: number | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    completion_date: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    approval_number: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                  };
+                  suggestion: {
+                    course_id: number | null;
+                    course_name: string | null;
+                    course_provider: string | null;
+                    course_match: number;
+                    license_id: number | null;
+                    license_number: string | null;
+                    user_id: number | null;
+                    hours: number | null;
+                    completion_date: string | null;
+                  };
+                }[];
+                warnings: {
+                  /** @enum {string} */
+                  code:
+                    | 'other_person'
+                    | 'other_license'
+                    | 'invoice'
+                    | 'not_certificate'
+                    | 'several_courses'
+                    | 'course_not_in_catalogue'
+                    | 'hours_differ'
+                    | 'date_outside_cycle'
+                    | 'date_in_future';
+                  message: string;
+                }[];
+                text: string;
+                duration_ms: number;
+              } | null;
+              extraction_error: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Not modified: the copy named in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
@@ -9442,10 +8905,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'documents-update': {
+  documentsUpdate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag you read (GET): 412 and nothing changes when the object changed since ('*' matches any) */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -9645,6 +9111,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -9652,7 +9119,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'documents-delete': {
+  documentsDelete: {
     parameters: {
       query?: never;
       header?: never;
@@ -9684,7 +9151,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'notifications-list': {
+  notificationsList: {
     parameters: {
       query?: {
         page?: number;
@@ -9716,7 +9183,8 @@ export interface operations {
                 | 'payment_due'
                 | 'password_changed'
                 | 'document_added'
-                | 'ce_due';
+                | 'ce_due'
+                | 'webhook_disabled';
               title: string;
               body: string;
               link: string | null;
@@ -9742,7 +9210,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'notifications-unreadCount': {
+  notificationsUnreadCount: {
     parameters: {
       query?: never;
       header?: never;
@@ -9768,10 +9236,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'notifications-readAll': {
+  notificationsReadAll: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -9784,6 +9255,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -9798,6 +9271,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -9805,7 +9279,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'notifications-preferences': {
+  notificationsPreferences: {
     parameters: {
       query?: never;
       header?: never;
@@ -9832,7 +9306,8 @@ export interface operations {
                 | 'payment_due'
                 | 'password_changed'
                 | 'document_added'
-                | 'ce_due';
+                | 'ce_due'
+                | 'webhook_disabled';
               in_app: boolean;
               email: boolean;
               sms: boolean;
@@ -9857,7 +9332,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'notifications-savePreferences': {
+  notificationsSavePreferences: {
     parameters: {
       query?: never;
       header?: never;
@@ -9878,7 +9353,8 @@ export interface operations {
               | 'payment_due'
               | 'password_changed'
               | 'document_added'
-              | 'ce_due';
+              | 'ce_due'
+              | 'webhook_disabled';
             in_app: boolean;
             email: boolean;
             sms: boolean;
@@ -9905,7 +9381,8 @@ export interface operations {
                 | 'payment_due'
                 | 'password_changed'
                 | 'document_added'
-                | 'ce_due';
+                | 'ce_due'
+                | 'webhook_disabled';
               in_app: boolean;
               email: boolean;
               sms: boolean;
@@ -9933,10 +9410,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'notifications-markRead': {
+  notificationsMarkRead: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: number;
       };
@@ -9947,6 +9427,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -9960,6 +9442,7 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -9967,7 +9450,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'notifications-calendarStatus': {
+  notificationsCalendarStatus: {
     parameters: {
       query?: never;
       header?: never;
@@ -9994,10 +9477,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'notifications-createCalendarToken': {
+  notificationsCreateCalendarToken: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -10010,6 +9496,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -10021,6 +9509,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
@@ -10028,7 +9517,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'notifications-deleteCalendarToken': {
+  notificationsDeleteCalendarToken: {
     parameters: {
       query?: never;
       header?: never;
@@ -10055,7 +9544,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'certificates-extraction': {
+  certificatesExtraction: {
     parameters: {
       query?: never;
       header?: never;
@@ -10225,10 +9714,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'certificates-recordCompletion': {
+  certificatesRecordCompletion: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: number;
       };
@@ -10248,6 +9740,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -10287,10 +9781,13 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'certificates-recordCompletions': {
+  certificatesRecordCompletions: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: number;
       };
@@ -10312,6 +9809,8 @@ export interface operations {
       /** @description Successful response */
       200: {
         headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -10351,7 +9850,7 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
-  'certificates-forCompletion': {
+  certificatesForCompletion: {
     parameters: {
       query?: never;
       header?: never;
@@ -10385,6 +9884,3105 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deletionsList: {
+    parameters: {
+      query: {
+        since: string;
+        resource?: 'licenses' | 'payments' | 'users' | 'documents' | 'courses';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deletions: {
+              /** @enum {string} */
+              resource: 'licenses' | 'payments' | 'users' | 'documents' | 'courses';
+              id: number;
+              deleted_at: string;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  importsList: {
+    parameters: {
+      query?: {
+        kind?: 'roster' | 'completions';
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            imports: {
+              import_id: number;
+              /** @enum {string} */
+              kind: 'roster' | 'completions';
+              /** @enum {string} */
+              status: 'previewed' | 'committed' | 'undone';
+              file_name: string;
+              created_by: number | null;
+              created_by_name: string;
+              created_at: string;
+              committed_at: string | null;
+              undone_at: string | null;
+              counts: {
+                create: number;
+                update: number;
+                unchanged: number;
+                error: number;
+              };
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postImports: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** Format: binary */
+          file: string;
+          /** @enum {string} */
+          kind: 'roster' | 'completions';
+          sheet?: string;
+          /** @enum {string} */
+          send_welcome?: 'true' | 'false';
+        };
+      };
+    };
+    responses: {
+      /** @description The preview (first page of rows) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            import_id: number;
+            /** @enum {string} */
+            kind: 'roster' | 'completions';
+            /** @enum {string} */
+            status: 'previewed' | 'committed' | 'undone';
+            file_name: string;
+            columns: {
+              name: string;
+              samples: string[];
+            }[];
+            mapping: {
+              [key: string]:
+                | (
+                    | 'first_name'
+                    | 'last_name'
+                    | 'email'
+                    | 'phone_number'
+                    | 'role'
+                    | 'brokerage'
+                    | 'license_number'
+                    | 'state'
+                    | 'license_type'
+                    | 'issue_date'
+                    | 'expiration_date'
+                    | 'status'
+                    | 'ce_hours_required'
+                    | 'course'
+                    | 'approval_number'
+                    | 'completion_date'
+                    | 'hours'
+                  )
+                | null;
+            };
+            fields: {
+              id: string;
+              label: string;
+              required: boolean;
+            }[];
+            counts: {
+              create: number;
+              update: number;
+              unchanged: number;
+              error: number;
+            };
+            rows: {
+              row: number;
+              /** @enum {string} */
+              action: 'create' | 'update' | 'unchanged' | 'error';
+              summary?: string;
+              errors: {
+                column: string;
+                message: string;
+              }[];
+            }[];
+            page: number;
+            page_size: number;
+            total_rows: number;
+          };
+        };
+      };
+      /** @description Bad id, field, file type or content: {error, code} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An Agent; a kind the role may not import */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such import of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Larger than settings.max_file_size_mb, or a workbook that unpacks to more than 20 times it */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not multipart/form-data */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description Maintenance mode: only Admins may use the API */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  importsGet: {
+    parameters: {
+      query?: {
+        page?: number;
+        page_size?: number;
+        filter?: 'create' | 'update' | 'unchanged' | 'error';
+      };
+      header?: {
+        /** @description The ETag of a copy you hold: 304 Not Modified (no body) while it is still current */
+        'If-None-Match'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            import_id: number;
+            /** @enum {string} */
+            kind: 'roster' | 'completions';
+            /** @enum {string} */
+            status: 'previewed' | 'committed' | 'undone';
+            file_name: string;
+            columns: {
+              name: string;
+              samples: string[];
+            }[];
+            mapping: {
+              [key: string]:
+                | (
+                    | 'first_name'
+                    | 'last_name'
+                    | 'email'
+                    | 'phone_number'
+                    | 'role'
+                    | 'brokerage'
+                    | 'license_number'
+                    | 'state'
+                    | 'license_type'
+                    | 'issue_date'
+                    | 'expiration_date'
+                    | 'status'
+                    | 'ce_hours_required'
+                    | 'course'
+                    | 'approval_number'
+                    | 'completion_date'
+                    | 'hours'
+                  )
+                | null;
+            };
+            fields: {
+              id: string;
+              label: string;
+              required: boolean;
+            }[];
+            counts: {
+              create: number;
+              update: number;
+              unchanged: number;
+              error: number;
+            };
+            rows: {
+              row: number;
+              /** @enum {string} */
+              action: 'create' | 'update' | 'unchanged' | 'error';
+              summary?: string;
+              errors: {
+                column: string;
+                message: string;
+              }[];
+            }[];
+            page: number;
+            page_size: number;
+            total_rows: number;
+          };
+        };
+      };
+      /** @description Not modified: the copy named in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  importsUpdateMapping: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          mapping: {
+            [key: string]:
+              | (
+                  | 'first_name'
+                  | 'last_name'
+                  | 'email'
+                  | 'phone_number'
+                  | 'role'
+                  | 'brokerage'
+                  | 'license_number'
+                  | 'state'
+                  | 'license_type'
+                  | 'issue_date'
+                  | 'expiration_date'
+                  | 'status'
+                  | 'ce_hours_required'
+                  | 'course'
+                  | 'approval_number'
+                  | 'completion_date'
+                  | 'hours'
+                )
+              | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            import_id: number;
+            /** @enum {string} */
+            kind: 'roster' | 'completions';
+            /** @enum {string} */
+            status: 'previewed' | 'committed' | 'undone';
+            file_name: string;
+            columns: {
+              name: string;
+              samples: string[];
+            }[];
+            mapping: {
+              [key: string]:
+                | (
+                    | 'first_name'
+                    | 'last_name'
+                    | 'email'
+                    | 'phone_number'
+                    | 'role'
+                    | 'brokerage'
+                    | 'license_number'
+                    | 'state'
+                    | 'license_type'
+                    | 'issue_date'
+                    | 'expiration_date'
+                    | 'status'
+                    | 'ce_hours_required'
+                    | 'course'
+                    | 'approval_number'
+                    | 'completion_date'
+                    | 'hours'
+                  )
+                | null;
+            };
+            fields: {
+              id: string;
+              label: string;
+              required: boolean;
+            }[];
+            counts: {
+              create: number;
+              update: number;
+              unchanged: number;
+              error: number;
+            };
+            rows: {
+              row: number;
+              /** @enum {string} */
+              action: 'create' | 'update' | 'unchanged' | 'error';
+              summary?: string;
+              errors: {
+                column: string;
+                message: string;
+              }[];
+            }[];
+            page: number;
+            page_size: number;
+            total_rows: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  importsCommit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            import_id: number;
+            /** @enum {string} */
+            status: 'previewed' | 'committed' | 'undone';
+            counts: {
+              create: number;
+              update: number;
+              unchanged: number;
+              error: number;
+            };
+            written: number;
+            message: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  importsUndo: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            import_id: number;
+            /** @enum {string} */
+            status: 'previewed' | 'committed' | 'undone';
+            removed: number;
+            restored: number;
+            message: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  webhooksList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            webhooks: {
+              id: number;
+              url: string;
+              description: string | null;
+              events: (
+                | 'license.created'
+                | 'license.updated'
+                | 'license.renewed'
+                | 'license.expired'
+                | 'license.expiring'
+                | 'completion.approved'
+                | 'payment.recorded'
+                | 'user.created'
+                | 'import.committed'
+              )[];
+              enabled: boolean;
+              disabled_reason: string | null;
+              failing_since: string | null;
+              secret_prefix: string;
+              created_by: number | null;
+              created_at: string;
+              updated_at: string;
+            }[];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  webhooksCreate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          url: string;
+          events: (
+            | 'license.created'
+            | 'license.updated'
+            | 'license.renewed'
+            | 'license.expired'
+            | 'license.expiring'
+            | 'completion.approved'
+            | 'payment.recorded'
+            | 'user.created'
+            | 'import.committed'
+          )[];
+          description?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            url: string;
+            description: string | null;
+            events: (
+              | 'license.created'
+              | 'license.updated'
+              | 'license.renewed'
+              | 'license.expired'
+              | 'license.expiring'
+              | 'completion.approved'
+              | 'payment.recorded'
+              | 'user.created'
+              | 'import.committed'
+            )[];
+            enabled: boolean;
+            disabled_reason: string | null;
+            failing_since: string | null;
+            secret_prefix: string;
+            created_by: number | null;
+            created_at: string;
+            updated_at: string;
+            secret: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  webhooksGet: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of a copy you hold: 304 Not Modified (no body) while it is still current */
+        'If-None-Match'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            url: string;
+            description: string | null;
+            events: (
+              | 'license.created'
+              | 'license.updated'
+              | 'license.renewed'
+              | 'license.expired'
+              | 'license.expiring'
+              | 'completion.approved'
+              | 'payment.recorded'
+              | 'user.created'
+              | 'import.committed'
+            )[];
+            enabled: boolean;
+            disabled_reason: string | null;
+            failing_since: string | null;
+            secret_prefix: string;
+            created_by: number | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+      /** @description Not modified: the copy named in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description A strong validator of this answer: send it back in If-None-Match (GET) or If-Match (PUT/PATCH) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  webhooksReplace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          url?: string;
+          events?: (
+            | 'license.created'
+            | 'license.updated'
+            | 'license.renewed'
+            | 'license.expired'
+            | 'license.expiring'
+            | 'completion.approved'
+            | 'payment.recorded'
+            | 'user.created'
+            | 'import.committed'
+          )[];
+          description?: string | null;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            url: string;
+            description: string | null;
+            events: (
+              | 'license.created'
+              | 'license.updated'
+              | 'license.renewed'
+              | 'license.expired'
+              | 'license.expiring'
+              | 'completion.approved'
+              | 'payment.recorded'
+              | 'user.created'
+              | 'import.committed'
+            )[];
+            enabled: boolean;
+            disabled_reason: string | null;
+            failing_since: string | null;
+            secret_prefix: string;
+            created_by: number | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  webhooksDelete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  webhooksUpdate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          url?: string;
+          events?: (
+            | 'license.created'
+            | 'license.updated'
+            | 'license.renewed'
+            | 'license.expired'
+            | 'license.expiring'
+            | 'completion.approved'
+            | 'payment.recorded'
+            | 'user.created'
+            | 'import.committed'
+          )[];
+          description?: string | null;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            url: string;
+            description: string | null;
+            events: (
+              | 'license.created'
+              | 'license.updated'
+              | 'license.renewed'
+              | 'license.expired'
+              | 'license.expiring'
+              | 'completion.approved'
+              | 'payment.recorded'
+              | 'user.created'
+              | 'import.committed'
+            )[];
+            enabled: boolean;
+            disabled_reason: string | null;
+            failing_since: string | null;
+            secret_prefix: string;
+            created_by: number | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  webhooksDeliveries: {
+    parameters: {
+      query?: {
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deliveries: {
+              id: string;
+              webhook_id: number;
+              event: string;
+              /** @enum {string} */
+              state: 'pending' | 'delivered' | 'failed';
+              created_at: string;
+              attempts: number;
+              last_status_code: number | null;
+              last_error: string | null;
+              last_duration_ms: number | null;
+              next_attempt_at: string | null;
+              delivered_at: string | null;
+              attempt_log: {
+                attempted_at: string;
+                status_code: number | null;
+                error: string | null;
+                duration_ms: number;
+              }[];
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  webhooksRedeliver: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: number;
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            webhook_id: number;
+            event: string;
+            /** @enum {string} */
+            state: 'pending' | 'delivered' | 'failed';
+            created_at: string;
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            last_duration_ms: number | null;
+            next_attempt_at: string | null;
+            delivered_at: string | null;
+            attempt_log: {
+              attempted_at: string;
+              status_code: number | null;
+              error: string | null;
+              duration_ms: number;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  webhooksTest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            webhook_id: number;
+            event: string;
+            /** @enum {string} */
+            state: 'pending' | 'delivered' | 'failed';
+            created_at: string;
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            last_duration_ms: number | null;
+            next_attempt_at: string | null;
+            delivered_at: string | null;
+            attempt_log: {
+              attempted_at: string;
+              status_code: number | null;
+              error: string | null;
+              duration_ms: number;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  apiKeysList: {
+    parameters: {
+      query?: {
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            api_keys: {
+              api_key_id: number;
+              name: string;
+              prefix: string;
+              scopes: ('read' | 'write')[];
+              brokerage_id: number | null;
+              brokerage_name: string | null;
+              created_by: number;
+              created_by_name: string | null;
+              created_at: string;
+              last_used_at: string | null;
+              revoked_at: string | null;
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  apiKeysCreate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A unique key (1-255 visible ASCII characters, e.g. a UUID) per intended change: the same key with the same body within 24 hours answers the first answer again and changes nothing; with another body 409 */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          scopes: ('read' | 'write')[];
+          brokerage_id?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          /** @description 'true' when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            api_key_id: number;
+            name: string;
+            prefix: string;
+            scopes: ('read' | 'write')[];
+            brokerage_id: number | null;
+            brokerage_name: string | null;
+            created_by: number;
+            created_by_name: string | null;
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            secret: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  apiKeysRevoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            api_key_id: number;
+            name: string;
+            prefix: string;
+            scopes: ('read' | 'write')[];
+            brokerage_id: number | null;
+            brokerage_name: string | null;
+            created_by: number;
+            created_by_name: string | null;
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  health: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {status: "ok", time} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description The database cannot be reached ({error, code}), or writes fail because the disk is full ({status: "degraded", disk: "full", since, time}) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  reportsLicensesExport: {
+    parameters: {
+      query?: {
+        /** @description Only csv */
+        format?: 'csv';
+        /** @description YYYY-MM-DD; default 30 days ago */
+        start_date?: string;
+        /** @description YYYY-MM-DD; default today */
+        end_date?: string;
+        /** @description Two-letter state code */
+        state?: string;
+        license_status?: string;
+        brokerage_id?: number;
+        user_role?: 'Admin' | 'Broker' | 'Agent' | 'School';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment licenses_report_{start}_to_{end}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not an Admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  reportsUsersExport: {
+    parameters: {
+      query?: {
+        /** @description Only csv */
+        format?: 'csv';
+        /** @description YYYY-MM-DD; default 30 days ago */
+        start_date?: string;
+        /** @description YYYY-MM-DD; default today */
+        end_date?: string;
+        /** @description Two-letter state code */
+        state?: string;
+        license_status?: string;
+        brokerage_id?: number;
+        user_role?: 'Admin' | 'Broker' | 'Agent' | 'School';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment users_report_{start}_to_{end}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not an Admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  reportsCoursesExport: {
+    parameters: {
+      query?: {
+        /** @description Only csv */
+        format?: 'csv';
+        /** @description YYYY-MM-DD; default 30 days ago */
+        start_date?: string;
+        /** @description YYYY-MM-DD; default today */
+        end_date?: string;
+        /** @description Two-letter state code */
+        state?: string;
+        license_status?: string;
+        brokerage_id?: number;
+        user_role?: 'Admin' | 'Broker' | 'Agent' | 'School';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment courses_report_{start}_to_{end}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not an Admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  reportsComprehensiveExport: {
+    parameters: {
+      query?: {
+        /** @description Only csv */
+        format?: 'csv';
+        /** @description YYYY-MM-DD; default 30 days ago */
+        start_date?: string;
+        /** @description YYYY-MM-DD; default today */
+        end_date?: string;
+        /** @description Two-letter state code */
+        state?: string;
+        license_status?: string;
+        brokerage_id?: number;
+        user_role?: 'Admin' | 'Broker' | 'Agent' | 'School';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment comprehensive_report_{start}_to_{end}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not an Admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  adminBackupsDownload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The backup zip: database.sqlite, manifest.json and, with include_files, files/ */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': string;
+        };
+      };
+      /** @description Not a valid License Manager backup, or bad fields: {error, code} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not an Admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such backup, or its file is gone */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The backup is not completed, is from a newer version, or the chosen groups would break links */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  postAdminBackupsUpload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description A backup_{id}.zip made by License Manager
+           */
+          file: string;
+          description?: string;
+          /** @default false */
+          restore?: boolean;
+          include_users?: boolean;
+          include_licenses?: boolean;
+          include_courses?: boolean;
+          include_payments?: boolean;
+          include_documents?: boolean;
+          include_brokerages?: boolean;
+          include_settings?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The imported backup, with `restore` (the restore result) when restore=true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            description: string;
+            created_at: string;
+            completed_at: string | null;
+            size: number;
+            /** @enum {string} */
+            status: 'completed' | 'in_progress' | 'failed';
+            /** @enum {string} */
+            type: 'manual' | 'automatic' | 'safety' | 'uploaded';
+            include_files: boolean;
+            created_by: number | null;
+            created_by_name: string | null;
+            error: string | null;
+            restore?: {
+              /** @constant */
+              success: true;
+              backup_id: number;
+              safety_backup_id: number;
+              restored: ('users' | 'licenses' | 'courses' | 'payments' | 'documents' | 'brokerages' | 'settings')[];
+              row_counts: {
+                [key: string]: number;
+              };
+              references_cleared: {
+                [key: string]: number;
+              };
+              signed_out: boolean;
+            };
+          };
+        };
+      };
+      /** @description Not a valid License Manager backup, or bad fields: {error, code} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not an Admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such backup, or its file is gone */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The backup is not completed, is from a newer version, or the chosen groups would break links */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Larger than settings.max_file_size_mb */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not multipart/form-data */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  licensesTranscriptExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment transcript_{license_number}_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description The id is not a positive integer */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A School user */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such license in your scope */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description Maintenance mode: only Admins may use the API */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  licensesExport: {
+    parameters: {
+      query?: {
+        status?: string;
+        state?: string;
+        license_type?: string;
+        expiring_within?: string;
+        compliance?: string;
+        search?: string;
+        user_id?: string;
+        sort?: string;
+        order?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment licenses_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  auditLogsExport: {
+    parameters: {
+      query?: {
+        user_id?: string;
+        action?: string;
+        target_table?: string;
+        start_date?: string;
+        end_date?: string;
+        sort?: 'timestamp' | 'user' | 'action' | 'target_table' | 'target_id' | 'ip_address';
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment audit_logs_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  adminNotificationTemplatesExport: {
+    parameters: {
+      query?: {
+        search?: string;
+        type?: string;
+        trigger_event?: string;
+        sort?: 'name' | 'type' | 'trigger_event' | 'is_active' | 'updated_at';
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment notification_templates_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  adminNotificationHistoryExport: {
+    parameters: {
+      query?: {
+        search?: string;
+        status?: string;
+        channel?: string;
+        template_id?: string;
+        sort?: 'created_at' | 'recipient' | 'template_name' | 'channel' | 'status' | 'sent_at';
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment notification_history_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  adminBackupsExport: {
+    parameters: {
+      query?: {
+        search?: string;
+        status?: string;
+        type?: string;
+        sort?: 'description' | 'created_at' | 'size' | 'status' | 'type';
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment backups_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  paymentsExport: {
+    parameters: {
+      query?: {
+        user_id?: string;
+        license_id?: string;
+        status?: string;
+        payment_type?: string;
+        payment_method?: string;
+        start_date?: string;
+        end_date?: string;
+        search?: string;
+        sort?: string;
+        order?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment payments_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  usersExport: {
+    parameters: {
+      query?: {
+        role?: string;
+        brokerage_id?: string;
+        search?: string;
+        is_active?: string;
+        sort?: string;
+        order?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment users_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  brokeragesExport: {
+    parameters: {
+      query?: {
+        search?: string;
+        sort?: string;
+        order?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment brokerages_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  coursesExport: {
+    parameters: {
+      query?: {
+        is_active?: string;
+        course_type?: string;
+        search?: string;
+        school_id?: string;
+        sort?: string;
+        order?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment courses_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  completionsExport: {
+    parameters: {
+      query?: {
+        status?: string;
+        course_id?: string;
+        user_id?: string;
+        license_id?: string;
+        search?: string;
+        sort?: string;
+        order?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment completions_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  ceRulesExport: {
+    parameters: {
+      query?: {
+        state?: string;
+        license_type?: string;
+        sort?: string;
+        order?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment ce-rules_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  postDocumentsVersions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** Format: binary */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The document with its versions */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            document_id: number;
+            owner_id: number;
+            owner_name: string;
+            license_id: number | null;
+            license_number: string | null;
+            completion_id: number | null;
+            completion_course_name: string | null;
+            /** @enum {string} */
+            category: 'license_copy' | 'ce_certificate' | 'eo_insurance' | 'agreement' | 'other';
+            title: string;
+            current_version: number;
+            file_name: string;
+            mime_type: string;
+            size: number;
+            /** @enum {string} */
+            extraction_status: 'none' | 'pending' | 'done' | 'failed';
+            uploaded_by_name: string | null;
+            created_at: string;
+            updated_at: string;
+            versions: {
+              version_id: number;
+              version: number;
+              file_name: string;
+              mime_type: string;
+              size: number;
+              sha256: string;
+              created_at: string;
+              uploaded_by: number | null;
+              uploaded_by_name: string | null;
+              /** @enum {string} */
+              extraction_status: 'none' | 'pending' | 'done' | 'failed';
+              extraction: {
+                /** @enum {string} */
+                source: 'text_layer' | 'ocr';
+                text_confidence: number;
+                /** @enum {string} */
+                kind: 'certificate' | 'transcript' | 'invoice' | 'not_certificate';
+                fields: {
+                  course_name: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  provider: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  hours: {
+                    value: number | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  completion_date: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  holder_name: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  license_number: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  state: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                  approval_number: {
+                    value: string | null;
+                    confidence: number;
+                    /** @enum {string} */
+                    check: 'confirmed' | 'check' | 'missing';
+                    note: string | null;
+                  };
+                };
+                suggestion: {
+                  course_id: number | null;
+                  course_name: string | null;
+                  course_provider: string | null;
+                  course_match: number;
+                  license_id: number | null;
+                  license_number: string | null;
+                  user_id: number | null;
+                  hours: number | null;
+                  completion_date: string | null;
+                };
+                courses: {
+                  fields: {
+                    course_name: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    hours: {
+                      value: number | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    completion_date: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                    approval_number: {
+                      value: string | null;
+                      confidence: number;
+                      /** @enum {string} */
+                      check: 'confirmed' | 'check' | 'missing';
+                      note: string | null;
+                    };
+                  };
+                  suggestion: {
+                    course_id: number | null;
+                    course_name: string | null;
+                    course_provider: string | null;
+                    course_match: number;
+                    license_id: number | null;
+                    license_number: string | null;
+                    user_id: number | null;
+                    hours: number | null;
+                    completion_date: string | null;
+                  };
+                }[];
+                warnings: {
+                  /** @enum {string} */
+                  code:
+                    | 'other_person'
+                    | 'other_license'
+                    | 'invoice'
+                    | 'not_certificate'
+                    | 'several_courses'
+                    | 'course_not_in_catalogue'
+                    | 'hours_differ'
+                    | 'date_outside_cycle'
+                    | 'date_in_future';
+                  message: string;
+                }[];
+                text: string;
+                duration_ms: number;
+              } | null;
+              extraction_error: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad id, field, file type or content (a renamed file); a CE certificate PDF of more than 50 pages or image of more than 50 megapixels: {error, code} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A School user */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such document in your scope */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Larger than settings.max_file_size_mb (a declared Content-Length over it: before the body is read); the connection is closed */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not multipart/form-data */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description Maintenance mode: only Admins may use the API */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  documentsDownload: {
+    parameters: {
+      query?: {
+        inline?: '1';
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, with its detected content type */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'image/png': string;
+          'image/jpeg': string;
+          'image/gif': string;
+          'image/webp': string;
+          'application/msword': string;
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document': string;
+          'text/plain': string;
+          'text/csv': string;
+          '*/*': string;
+        };
+      };
+      /** @description Bad id, field, file type or content (a renamed file): {error, code} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such document in your scope */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description Maintenance mode: only Admins may use the API */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  documentsVersionsDownload: {
+    parameters: {
+      query?: {
+        inline?: '1';
+      };
+      header?: never;
+      path: {
+        id: number;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, with its detected content type */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'image/png': string;
+          'image/jpeg': string;
+          'image/gif': string;
+          'image/webp': string;
+          'application/msword': string;
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document': string;
+          'text/plain': string;
+          'text/csv': string;
+          '*/*': string;
+        };
+      };
+      /** @description Bad id, field, file type or content (a renamed file): {error, code} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such document in your scope */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description Maintenance mode: only Admins may use the API */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  licensesAuditPack: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description application/zip attachment */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': string;
+        };
+      };
+      /** @description The id is not a positive integer */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A School user */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such license in your scope */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A certificate’s file is missing from the file store (the message names it) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description Maintenance mode: only Admins may use the API */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  documentsExport: {
+    parameters: {
+      query?: {
+        owner_id?: string;
+        category?: string;
+        license_id?: string;
+        completion_id?: string;
+        search?: string;
+        sort?: 'created_at' | 'title' | 'category' | 'owner';
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv attachment documents_{today}.csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid filter: {error, code, issues} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed to list these */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+    };
+  };
+  calendarIcs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/calendar */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/calendar': string;
+        };
+      };
+      /** @description No such feed (unknown, rotated or stopped link) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description Maintenance mode (unless the feed is an Admin one) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  importsErrorsCsv: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rejected rows */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Bad id, field, file type or content: {error, code} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An Agent; a kind the role may not import */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such import of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description Maintenance mode: only Admins may use the API */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  importsTemplateCsv: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        kind: 'roster' | 'completions';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The header row */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Bad id, field, file type or content: {error, code} */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An Agent; a kind the role may not import */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such import of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      500: components['responses']['InternalServerError'];
+      /** @description Maintenance mode: only Admins may use the API */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
 }

@@ -25,6 +25,7 @@ import { closeDatabase, openDatabase, type Db } from './db/client.ts';
 import { appRouter, type AppRouter } from './router.ts';
 import { createAppServices, type AppServices, type Context } from './core/context.ts';
 import { createContextFromRequest } from './http/context.ts';
+import { apiKeyHook } from './http/api-key.ts';
 import { AppError, toErrorBody } from './base/errors.ts';
 import { effectiveLogLevel, getSettings } from './core/settings.ts';
 import { loggerOptions } from './core/log.ts';
@@ -246,6 +247,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
           req.headers['content-type'] = 'application/json';
         }
       });
+      // docs/api.md "API keys": Authorization: Bearer lmk_… on every /api route, with its rate limit.
+      api.addHook('onRequest', apiKeyHook({ db, config, services }));
       api.get('/openapi.json', async () => openApiDocument());
       await api.register(swagger, { mode: 'static', specification: { document: openApiDocument() as never } });
       await api.register(swaggerUi, {

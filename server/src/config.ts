@@ -37,6 +37,18 @@ export interface Config {
    * needs the same one. Unset: a random secret per process (one instance).
    */
   loginChallengeSecret?: string | undefined;
+  /**
+   * API_KEY_RATE_LIMIT requests per API_KEY_RATE_WINDOW seconds for each API key (default 600 per 60; docs/api.md
+   * "Rate limits"), shared by every instance on PostgreSQL.
+   */
+  apiKeyRateLimit: { max: number; windowSeconds: number };
+  /**
+   * WEBHOOK_ALLOW_PRIVATE=true: webhook URLs may point to private, loopback and link-local addresses (tests, a
+   * receiver on the same network). Off: refused at create and at every send (docs/security.md "Webhooks").
+   */
+  webhookAllowPrivate: boolean;
+  /** WEBHOOK_WORKER=off: this instance queues webhook deliveries but does not send them (another instance does). */
+  webhookWorker: boolean;
 }
 
 const TRUST_PROXY_HELP =
@@ -77,6 +89,15 @@ export function parseLogFormat(value: string | undefined, isTTY: boolean): LogFo
   throw new AppError('BAD_REQUEST', `LOG_FORMAT must be json or pretty (unset: pretty on a terminal, json otherwise), not "${value}"`);
 }
 
+/** A positive whole number from the environment, or its default when unset. */
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  const v = (value ?? '').trim();
+  if (v === '') return fallback;
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1_000_000_000)
+    throw new AppError('BAD_REQUEST', `${name} must be a whole number of at least 1, not "${value}"`);
+  return Number(v);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, isTTY = process.stdout.isTTY === true): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   const port = Number(env.PORT ?? 3000);
@@ -103,5 +124,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, isTTY = process
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logFormat: parseLogFormat(env.LOG_FORMAT, isTTY),
     loginChallengeSecret: env.LOGIN_CHALLENGE_SECRET || undefined,
+    apiKeyRateLimit: {
+      max: positiveInt('API_KEY_RATE_LIMIT', env.API_KEY_RATE_LIMIT, 600),
+      windowSeconds: positiveInt('API_KEY_RATE_WINDOW', env.API_KEY_RATE_WINDOW, 60),
+    },
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookWorker: env.WEBHOOK_WORKER !== 'off',
   };
 }

@@ -17,6 +17,10 @@ import { publicSettingsRouter } from './modules/settings/public-settings.router.
 import { documentsRouter } from './modules/documents/documents.router.ts';
 import { notificationsRouter } from './modules/notifications/notifications.router.ts';
 import { certificatesRouter } from './modules/certificates/certificates.router.ts';
+import { importsRouter } from './modules/imports/imports.router.ts';
+import { webhooksRouter } from './modules/webhooks/webhooks.router.ts';
+import { apiKeysRouter } from './modules/api-keys/api-keys.router.ts';
+import { deletionsRouter } from './modules/deletions/deletions.router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -35,6 +39,10 @@ export const appRouter = router({
   documents: documentsRouter,
   notifications: notificationsRouter,
   certificates: certificatesRouter,
+  deletions: deletionsRouter,
+  imports: importsRouter,
+  webhooks: webhooksRouter,
+  apiKeys: apiKeysRouter,
 });
 
 // Answers are checked against their declared shapes outside production (core/output.ts).

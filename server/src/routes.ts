@@ -17,6 +17,7 @@ import { completionsExport } from './modules/completions/completions.http.ts';
 import { ceRulesExport } from './modules/ce-rules/ce-rules.http.ts';
 import { documentsExport, documentsFileRoutes } from './modules/documents/documents.http.ts';
 import { calendarFileRoutes } from './modules/notifications/calendar.http.ts';
+import { importsFileRoutes } from './modules/imports/imports.http.ts';
 
 export type { FileRoutes, RouteDeps } from './http/file-routes.ts';
 
@@ -71,6 +72,7 @@ export const fileRoutes: FileRoutes[] = [
   documentsFileRoutes,
   documentsExport,
   calendarFileRoutes,
+  importsFileRoutes,
 ];
 
 export const fileRoutePaths: Record<string, unknown> = Object.assign({}, ...fileRoutes.map((r) => r.paths));

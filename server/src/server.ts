@@ -7,6 +7,7 @@ import { startBackgroundJobs } from './jobs.ts';
 import { backgroundSettled } from './core/background.ts';
 import { claimJobRun, dailyPassInFlight } from './modules/notification-management/reminders.job.ts';
 import { refreshAllCeCaches } from './modules/licenses/ce-ledger.ts';
+import { webhookRoundsSettled } from './modules/webhooks/worker.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -36,9 +37,13 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     stopJobs();
-    // E-mails of requests already answered (welcome, password links) and a daily pass under way get a
-    // few seconds to finish (a pass cut short leaves its current delivery pending, never sent twice).
-    await Promise.race([Promise.all([backgroundSettled(), dailyPassInFlight(db)]), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    // E-mails of requests already answered (welcome, password links), a daily pass and webhook sends under way get
+    // a few seconds to finish (a pass cut short leaves its current delivery pending, never sent twice; a webhook
+    // send cut short is sent again once its lease ends).
+    await Promise.race([
+      Promise.all([backgroundSettled(), dailyPassInFlight(db), webhookRoundsSettled()]),
+      new Promise((resolve) => setTimeout(resolve, 5_000)),
+    ]);
     await app.close(); // stops accepting, drains requests, then closes the database (onClose)
     process.exit(0);
   } catch (err) {

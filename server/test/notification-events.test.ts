@@ -49,7 +49,7 @@ describe('REST: course_completed', () => {
     const mails = await outboxEmails(env.dir, roles.agent.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.headers.subject).toBe('Course completed: Fair Housing Update');
-    expect(mails[0]!.body).toContain('Your completion of "Fair Housing Update" on 2026-01-15 has been approved: 3 CE hours');
+    expect(mails[0]!.body).toContain('Your completion of "Fair Housing Update" on 01/15/2026 has been approved: 3 CE hours');
 
     expect((await review('Pending')).status).toBe(200);
     expect((await review('Approved')).status).toBe(200);
@@ -80,14 +80,14 @@ describe('REST: payment_due in the daily pass', () => {
     expect(payer).toHaveLength(1);
     expect(payer[0]).toMatchObject({ status: 'sent', transport: 'outbox', reminder_key: `payment_due:${due.body.payment_id}:email` });
     const mail = (await outboxEmails(env.dir, roles.agent.email)).find((m) => m.subject.startsWith('Payment of'))!;
-    expect(mail.headers.subject).toBe(`Payment of $125.50 due on ${TODAY}`);
-    expect(mail.body).toContain('A Renewal Fee payment of $125.50 is due on 2026-03-10 and is still pending.');
+    expect(mail.headers.subject).toBe(`Payment of $125.50 due on 03/10/2026`);
+    expect(mail.body).toContain('A Renewal Fee payment of $125.50 is due on 03/10/2026 and is still pending.');
 
     const digest = await deliveriesTo(roles.broker.email);
     expect(digest).toHaveLength(1);
     expect(digest[0]!.subject).toBe('1 agent payment due');
     expect(digest[0]!.body).toContain('Payments due:');
-    expect(digest[0]!.body).toMatch(/Renewal Fee \$125\.50 due 2026-03-10, still pending/);
+    expect(digest[0]!.body).toMatch(/Renewal Fee \$125\.50 due 03\/10\/2026, still pending/);
 
     // The next days: the payer is not told again.
     await runReminders(env.db, env.config, at(addDays(TODAY, 1)));

@@ -286,11 +286,11 @@ describe('REST: test send without SMTP_URL (outbox)', () => {
     // nodemailer writes the domain in lower case (it is case-insensitive).
     expect(to).toEqual(['Office.Manager@example.com']);
     expect(from).toEqual({ name: 'Acme Licensing', address: 'support@example.com' });
-    expect(headers.subject).toBe('License SA-1234567 expires 2026-12-31');
+    expect(headers.subject).toBe('License SA-1234567 expires 12/31/2026');
     expect(headers.date).toMatch(/\d{4} \d\d:\d\d:\d\d/);
     expect(headers['mime-version']).toBe('1.0');
     expect(headers['content-type']).toMatch(/^text\/plain/);
-    expect(body).toContain('Hello Jane Smith,\nyour license SA-1234567 expires on 2026-12-31.\nAcme Licensing');
+    expect(body).toContain('Hello Jane Smith,\nyour license SA-1234567 expires on 12/31/2026.\nAcme Licensing');
     expect(body).not.toContain('{{');
 
     const after = (await api(env, 'GET', '/api/admin/notification-history', { token: roles.admin.token })).body;
@@ -400,13 +400,24 @@ async function closedPort(): Promise<number> {
 describe('template rendering: own properties of the documented variables only', () => {
   it('{{constructor}}, {{__proto__}}, {{toString}} stay as written; documented names are filled', () => {
     const text = '{{constructor}} {{__proto__}} {{toString}} {{hasOwnProperty}} {{ valueOf }} {{user_name}} {{nope}}';
-    expect(renderTemplate(text, { user_name: 'Jane' })).toBe(
+    expect(renderTemplate(text, { user_name: 'Jane' }, 'MM/DD/YYYY')).toBe(
       '{{constructor}} {{__proto__}} {{toString}} {{hasOwnProperty}} {{ valueOf }} Jane {{nope}}',
     );
     // A value under an undocumented name is not used either.
-    expect(renderTemplate('{{constructor}} {{secret}}', { constructor: 'x', secret: 'y' })).toBe('{{constructor}} {{secret}}');
+    expect(renderTemplate('{{constructor}} {{secret}}', { constructor: 'x', secret: 'y' }, 'MM/DD/YYYY')).toBe(
+      '{{constructor}} {{secret}}',
+    );
     // Values inherited from a prototype are not the values' own.
-    expect(renderTemplate('{{user_name}}', Object.create({ user_name: 'Inherited' }) as Record<string, string>)).toBe('{{user_name}}');
+    expect(renderTemplate('{{user_name}}', Object.create({ user_name: 'Inherited' }) as Record<string, string>, 'MM/DD/YYYY')).toBe(
+      '{{user_name}}',
+    );
+  });
+
+  it("calendar dates are written in the office's date format, other values as they are", () => {
+    const text = '{{expiration_date}} {{due_date}} {{completion_date}} {{license_number}}';
+    const values = { expiration_date: '2026-07-30', due_date: '2026-12-01', completion_date: '2026-11-02', license_number: '2026-07-30' };
+    expect(renderTemplate(text, values, 'MM/DD/YYYY')).toBe('07/30/2026 12/01/2026 11/02/2026 2026-07-30');
+    expect(renderTemplate(text, values, 'YYYY-MM-DD')).toBe('2026-07-30 2026-12-01 2026-11-02 2026-07-30');
   });
 
   it('a test send of such a template writes the names as they are, and CRLF throughout (mailparser reads it back)', async () => {
@@ -443,7 +454,7 @@ describe('REST: test send with SMTP_URL', () => {
       expect(smtp.received[0]!.to).toEqual(['RCPT TO:<smtp-check@example.com>']);
       expectCrlfOnly(smtp.received[0]!.data);
       const { headers, body } = await parseEmail(smtp.received[0]!.data);
-      expect(headers.subject).toBe('License SA-1234567 expires 2026-12-31');
+      expect(headers.subject).toBe('License SA-1234567 expires 12/31/2026');
       expect(body).toContain('Hello Jane Smith,\nyour license SA-1234567');
       expect(body).toContain('Hello Jane Smith,');
       expect(outbox(smtpEnv)).toEqual([]);

@@ -4,6 +4,7 @@
  * complete (the smallest threshold reached, each once per license and cycle, e-mail and in-app, the user's
  * preferences applying); the Broker's digest lists the team's licenses at risk with their missing topics.
  */
+import { writeCalendarDate } from '@lm/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { addDays, type LicenseStatus, type Settings } from '@lm/shared';
@@ -13,6 +14,9 @@ import { ensureDefaultTemplates } from '../src/modules/notification-management/d
 import { ceDueThreshold, DIGEST_SECTION_LIMIT, runReminders } from '../src/modules/notification-management/reminders.ts';
 import { api, createTestEnv, seedRoles, seedUser, tokenFor, type TestEnv } from './helpers.ts';
 import { outboxEmail } from './outbox.ts';
+
+/** A date as the e-mails write it (the office's default format, Settings › General). */
+const office = (date: string) => writeCalendarDate(date, 'MM/DD/YYYY');
 
 // Tests run with TZ=UTC (vitest.config.ts), so the office's "today" of NOW is 2026-03-10.
 const TODAY = '2026-03-10';
@@ -94,8 +98,8 @@ describe('CE due: the holder', () => {
       [`ce_due:${lic.license_id}:${lic.expiration_date}:60:email`, lic.license_id, 'sent', 'outbox'],
     ]);
     const mail = await read(mails[0]!.outbox_file!);
-    expect(mail.subject).toBe(`CE due for license ${lic.license_number}: 8 hours by ${lic.expiration_date}`);
-    expect(mail.body).toContain(`expires on ${lic.expiration_date}, in 59 days`);
+    expect(mail.subject).toBe(`CE due for license ${lic.license_number}: 8 hours by ${office(lic.expiration_date)}`);
+    expect(mail.body).toContain(`expires on ${office(lic.expiration_date)}, in 59 days`);
     expect(mail.body).toContain('8 hours remain');
     expect(mail.body).toContain('Required topics still missing: Ethics (3 hours).');
     expect(mail.body).toContain('plan on about 4 hours a month'); // 8 hours over 2 months
@@ -235,14 +239,14 @@ describe('the Broker digest: CE at risk', () => {
     ]);
     const { subject, body: text } = await read(digests[0]!.outbox_file!);
     expect(subject).toBe('3 agent licenses need attention');
-    expect(text).toContain(`${soon.license_number} (FL), expires ${soon.expiration_date} (in 7 days)`);
-    expect(text).toContain(`${left.license_number} (FL), expires ${left.expiration_date} (in 20 days)`); // expiring
-    expect(text).toContain(`${left.license_number} (FL), expires ${left.expiration_date} (in 20 days): 5 hours remaining`);
+    expect(text).toContain(`${soon.license_number} (FL), expires ${office(soon.expiration_date)} (in 7 days)`);
+    expect(text).toContain(`${left.license_number} (FL), expires ${office(left.expiration_date)} (in 20 days)`); // expiring
+    expect(text).toContain(`${left.license_number} (FL), expires ${office(left.expiration_date)} (in 20 days): 5 hours remaining`);
     expect((await deliveries()).filter((d) => d.recipient === gone.email)).toEqual([]);
     expect(await ceDueInApp(gone.user_id)).toEqual([]);
     expect(text).toContain('CE at risk (not complete, expiring within 90 days):');
     expect(text).toContain(
-      `${risky.license_number} (TX), expires ${risky.expiration_date} (in 75 days): 8 hours remaining; missing topics: Ethics (3 hours)`,
+      `${risky.license_number} (TX), expires ${office(risky.expiration_date)} (in 75 days): 8 hours remaining; missing topics: Ethics (3 hours)`,
     );
     // Each section ends with the link to the list it is drawn from, filtered as the section is.
     expect(text).toContain(`Open the list: ${env.config.publicUrl}/licenses?expiring_within=30`);

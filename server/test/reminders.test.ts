@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeCalendarDate } from '@lm/shared';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -20,6 +21,9 @@ import {
 } from '../src/modules/notification-management/reminders.job.ts';
 import { api, createTestEnv, seedRoles, seedUser, type TestEnv } from './helpers.ts';
 import { outboxEmail, outboxEmails } from './outbox.ts';
+
+/** A date as the e-mails write it (the office's default format, Settings › General). */
+const office = (date: string) => writeCalendarDate(date, 'MM/DD/YYYY');
 
 // Tests run with TZ=UTC (vitest.config.ts), so the office's "today" of NOW is 2026-03-10 (a Tuesday).
 const TODAY = '2026-03-10';
@@ -116,8 +120,8 @@ describe('REST: a license expiring inside the warning window', () => {
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatch(/\.eml$/);
     const mail = await read(mine[0]!);
-    expect(mail.subject).toBe(`Your license ${lic.license_number} expires on ${addDays(TODAY, 10)}`);
-    expect(mail.body).toContain(`Your Sales license ${lic.license_number} (TX) expires on ${addDays(TODAY, 10)}, in 10 days.`);
+    expect(mail.subject).toBe(`Your license ${lic.license_number} expires on ${office(addDays(TODAY, 10))}`);
+    expect(mail.body).toContain(`Your Sales license ${lic.license_number} (TX) expires on ${office(addDays(TODAY, 10))}, in 10 days.`);
     expect(mail.body).toContain('Hello Agent ');
     expect(mail.body).not.toContain('{{');
 
@@ -193,7 +197,7 @@ describe('which licenses are reminded', () => {
       `license_expired:${expired.license_id}:${expired.expiration_date}:email`,
     );
     expect((await read(rows.find((r) => r.license_id === expired.license_id)!.outbox_file!)).subject).toBe(
-      `Your license ${expired.license_number} expired on ${expired.expiration_date}`,
+      `Your license ${expired.license_number} expired on ${office(expired.expiration_date)}`,
     );
 
     // Every send is audited, by the system.
@@ -342,8 +346,8 @@ describe('broker digests at notification_frequency', () => {
     });
     const mail = await read((await digests())[0]!.outbox_file!);
     expect(mail.subject).toBe('2 agent licenses need attention');
-    expect(mail.body).toContain(`${a.license_number} (TX), expires ${a.expiration_date} (in 7 days)`);
-    expect(mail.body).toContain(`${b.license_number} (TX), expired ${b.expiration_date} (2 days ago)`);
+    expect(mail.body).toContain(`${a.license_number} (TX), expires ${office(a.expiration_date)} (in 7 days)`);
+    expect(mail.body).toContain(`${b.license_number} (TX), expired ${office(b.expiration_date)} (2 days ago)`);
     expect(mail.body).not.toContain(c.license_number);
     await runReminders(env.db, env.config, at(TODAY));
     expect(await digests()).toHaveLength(1);

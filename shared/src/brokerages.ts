@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { singleLine } from './text.ts';
-import { EMAIL_RE, idParam, optionalText, paginationSchema, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
+import { EMAIL_RE, idParam, optionalText, paginationSchema, updatedSinceParam, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
 import { userSchema } from './auth.ts';
 
 export const BROKERAGE_MESSAGES = {
@@ -87,6 +87,8 @@ export const brokeragesListQuery = z.object({
   search: singleLine(200).optional(),
   sort: z.enum(BROKERAGE_SORTS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
+  /** Only rows changed after this time (an integrator's sync; docs/api.md "Changes since"). */
+  updated_since: updatedSinceParam.optional(),
 });
 export type BrokeragesListQuery = z.input<typeof brokeragesListQuery>;
 

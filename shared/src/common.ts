@@ -66,6 +66,17 @@ export const listQuery = z.object({
   search: singleLine(200).optional(),
 });
 
+/**
+ * `updated_since` of a list (docs/api.md "Changes since"): an ISO 8601 time with a zone; only rows whose updated_at
+ * is after it. Normalised to UTC with milliseconds, the form every timestamp column stores.
+ */
+export const UPDATED_SINCE_MESSAGE = 'updated_since must be an ISO 8601 time with a zone, e.g. 2026-01-31T00:00:00Z';
+const ISO_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+export const updatedSinceParam = singleLine(40)
+  .refine((v) => ISO_TIME_RE.test(v) && !Number.isNaN(Date.parse(v)), UPDATED_SINCE_MESSAGE)
+  .transform((v) => new Date(v).toISOString())
+  .meta({ override: { type: 'string', format: 'date-time' } });
+
 /** 'Showing X to Y of Z entries' (docs/product.md section 2); lists name what they hold ('of 57 licenses'). */
 export function showingText(page: number, limit: number, total: number, things = 'entries'): string {
   const from = total === 0 ? 0 : (page - 1) * limit + 1;

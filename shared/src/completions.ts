@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { optionalLine, singleLine } from './text.ts';
 import { COMPLETION_STATUSES, type CompletionStatus } from './domain-constants.ts';
-import { dateString, idParam, paginationSchema } from './common.ts';
+import { dateString, idParam, paginationSchema, updatedSinceParam } from './common.ts';
 import { MAX_ID } from './common.ts';
 
 export const COMPLETION_MESSAGES = {
@@ -112,6 +112,8 @@ const completionFilters = z.object({
   completed_from: dateString.optional(),
   /** completion_date on or before. */
   completed_to: dateString.optional(),
+  /** Only rows changed after this time (an integrator's sync; docs/api.md "Changes since"). */
+  updated_since: updatedSinceParam.optional(),
 });
 
 export const completionListQuery = completionFilters.optional();

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { multiLine, numberFromText, optionalLine, queryBoolean, singleLine } from './text.ts';
 import { COURSE_TYPES } from './domain-constants.ts';
-import { idParam, paginationSchema, requiredText } from './common.ts';
+import { idParam, paginationSchema, updatedSinceParam, requiredText } from './common.ts';
 import { ceTopicSchema } from './ce.ts';
 import { MAX_ID } from './common.ts';
 
@@ -104,6 +104,8 @@ const courseFilters = z.object({
   course_type: z.enum(COURSE_TYPES).optional(),
   search: singleLine(200).optional(),
   school_id: idParam.optional(),
+  /** Only rows changed after this time (an integrator's sync; docs/api.md "Changes since"). */
+  updated_since: updatedSinceParam.optional(),
 });
 
 /**

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { singleLine } from './text.ts';
-import { idParam, MAX_ID, paginationSchema } from './common.ts';
+import { idParam, MAX_ID, paginationSchema, updatedSinceParam } from './common.ts';
 import { DOCUMENT_CATEGORIES, EXTRACTION_STATUSES, type DocumentCategory } from './domain-constants.ts';
 import { certificateExtractionSchema } from './extraction.ts';
 
@@ -91,6 +91,8 @@ export const documentListQuery = z.object({
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
+  /** Only rows changed after this time (an integrator's sync; docs/api.md "Changes since"). */
+  updated_since: updatedSinceParam.optional(),
 });
 export type DocumentListQuery = z.infer<typeof documentListQuery>;
 

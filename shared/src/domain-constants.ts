@@ -38,6 +38,8 @@ export const NOTIFICATION_EVENTS = [
   'password_changed',
   'document_added',
   'ce_due',
+  /** A webhook endpoint disabled after failing for days (told to the people who manage webhooks). */
+  'webhook_disabled',
 ] as const;
 /** Where a delivery went: the template types plus the in-app notification centre. */
 export const DELIVERY_CHANNELS = [...NOTIFICATION_TYPES, 'in_app'] as const;

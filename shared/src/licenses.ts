@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { singleLine } from './text.ts';
-import { dateString, idParam, isCalendarDate, paginationSchema } from './common.ts';
+import { dateString, idParam, isCalendarDate, paginationSchema, updatedSinceParam } from './common.ts';
 import { addYears, daysBetween } from './dates.ts';
 import { CE_TOPICS, LICENSE_STATUSES, LICENSE_TYPES } from './domain-constants.ts';
 import { ROLE_NAMES } from './roles.ts';
@@ -238,6 +238,8 @@ export const licenseListQuery = z.object({
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
+  /** Only licenses changed after this time (an integrator's sync; docs/api.md "Changes since"). */
+  updated_since: updatedSinceParam.optional(),
 });
 export type LicenseListQuery = z.infer<typeof licenseListQuery>;
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { multiLine, singleLine } from './text.ts';
+import { writeCalendarDate, type DateFormat } from './dates.ts';
 import { EMAIL_RE, idParam, MAX_ID, paginationSchema, requiredText } from './common.ts';
 import {
   DELIVERY_CHANNELS,
@@ -78,7 +79,7 @@ export const TEMPLATE_VARIABLES = {
   license_number: { description: 'License number', sample: 'SA-1234567' },
   license_state: { description: 'License state', sample: 'CA' },
   license_type: { description: 'License type', sample: 'Sales' },
-  expiration_date: { description: 'License expiration date (YYYY-MM-DD)', sample: '2026-12-31' },
+  expiration_date: { description: "License expiration date (in the office's date format)", sample: '2026-12-31', date: true },
   days_until_expiration: { description: 'Days left before the license expires', sample: '30' },
   hours_remaining: { description: 'CE hours still to complete this cycle (CE due)', sample: '6' },
   topics_missing: {
@@ -90,8 +91,8 @@ export const TEMPLATE_VARIABLES = {
   course_name: { description: 'Course title', sample: 'Ethics in Real Estate' },
   ce_hours: { description: 'CE hours of the course', sample: '3' },
   amount: { description: 'Payment amount in dollars', sample: '$150.00' },
-  due_date: { description: 'Payment due date (YYYY-MM-DD)', sample: '2026-12-01' },
-  completion_date: { description: 'Date the course was completed (YYYY-MM-DD)', sample: '2026-11-02' },
+  due_date: { description: "Payment due date (in the office's date format)", sample: '2026-12-01', date: true },
+  completion_date: { description: "Date the course was completed (in the office's date format)", sample: '2026-11-02', date: true },
   payment_type: { description: 'Payment type', sample: 'Renewal Fee' },
   password_link: {
     description: 'Single-use link to choose a password (welcome and password reset e-mails)',
@@ -113,13 +114,16 @@ const PLACEHOLDER = /\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g;
 /**
  * Replaces each {{name}} with its value; an unknown name stays as written, so a typo is visible. Only the
  * documented variables (TEMPLATE_VARIABLES) are resolved, and only from the values' own properties:
- * {{constructor}}, {{__proto__}} or {{toString}} are unknown names, not Object.prototype's members.
+ * {{constructor}}, {{__proto__}} or {{toString}} are unknown names, not Object.prototype's members. Calendar dates
+ * (expiration_date, due_date, completion_date) are written in the office's date format (Settings › General), as the
+ * screens write them.
  */
-export function renderTemplate(text: string, values: Record<string, string | number | null | undefined>): string {
+export function renderTemplate(text: string, values: Record<string, string | number | null | undefined>, dateFormat: DateFormat): string {
   return text.replace(PLACEHOLDER, (whole, name: string) => {
     if (!Object.hasOwn(TEMPLATE_VARIABLES, name) || !Object.hasOwn(values, name)) return whole;
     const v = values[name];
-    return v === undefined || v === null ? whole : String(v);
+    if (v === undefined || v === null) return whole;
+    return 'date' in TEMPLATE_VARIABLES[name as TemplateVariable] ? writeCalendarDate(String(v), dateFormat) : String(v);
   });
 }
 

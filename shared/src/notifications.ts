@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { idParam, paginationSchema, DEFAULT_PAGE_SIZE } from './common.ts';
 import { queryBoolean } from './text.ts';
 import { NOTIFICATION_EVENTS, type NotificationEvent, type TriggerEvent } from './domain-constants.ts';
+import { can, type PolicyAction, type PolicyUser } from './policy.ts';
 
 export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   license_expiring: 'License expiring',
@@ -13,6 +14,7 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   payment_due: 'Payment due',
   password_changed: 'Password changed',
   document_added: 'Document added',
+  webhook_disabled: 'Webhook endpoint disabled',
   ce_due: 'CE due',
 };
 
@@ -29,8 +31,18 @@ export const NOTIFICATION_EVENT_TRIGGERS: Record<NotificationEvent, TriggerEvent
   payment_due: 'payment_due',
   password_changed: null,
   document_added: null,
+  webhook_disabled: null,
   ce_due: 'ce_due',
 };
+
+/** Events only some people receive, by the action that makes one a recipient; the others' preferences leave them out. */
+const NOTIFICATION_EVENT_ACTIONS: Partial<Record<NotificationEvent, PolicyAction>> = { webhook_disabled: 'webhooks.manage' };
+
+/** Whether this user can receive the event at all (its preference is listed). */
+export function receivesEvent(user: Pick<PolicyUser, 'role_id'>, event: NotificationEvent): boolean {
+  const action = NOTIFICATION_EVENT_ACTIONS[event];
+  return action === undefined || can(user, action);
+}
 
 export const NOTIFICATION_STRINGS = {
   title: 'Notifications',

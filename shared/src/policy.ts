@@ -128,6 +128,8 @@ export const POLICY = {
 
   // State CE rules: every role reads them (CE progress shows them); Admins keep them.
   'ceRules.read': { roles: ANYONE },
+  /** Tombstones for a sync (GET /deletions): every role, each seeing the deletions of what it could see. */
+  'deletions.read': { roles: ANYONE },
   'ceRules.create': { roles: ADMIN },
   'ceRules.update': { roles: ADMIN },
   'ceRules.delete': { roles: ADMIN },
@@ -180,6 +182,20 @@ export const POLICY = {
   'documents.update': { roles: HOLDER_SIDE },
   'documents.delete': { roles: HOLDER_SIDE },
 
+  // Imports (docs/decisions.md "Imports"): a roster (Admin; a Broker into its own brokerage) or completions (a
+  // School for its own courses; an Admin any). Each caller sees and changes only the imports it made (an Admin all).
+  'imports.read': { roles: ['Admin', 'Broker', 'School'] },
+  'imports.create': { roles: ['Admin', 'Broker', 'School'] },
+  /** Seeing and undoing every import, not only one's own. */
+  'imports.all': { roles: ADMIN },
+  /** A roster import, and each row's brokerage (a Broker: its own only, having one). */
+  'imports.roster': {
+    roles: MANAGERS,
+    rule: (u: PolicyUser, o: { brokerage_id: number | null }) => admin(u) || (u.brokerage_id !== null && o.brokerage_id === u.brokerage_id),
+  },
+  /** A completions import, and each row's course (a School: its own only). */
+  'imports.completions': { roles: COURSE_KEEPERS, rule: ownsCourse },
+
   // The dashboard and the notification centre: every role, its own.
   'dashboard.read': { roles: ANYONE },
   'notifications.read': { roles: ANYONE },
@@ -187,6 +203,22 @@ export const POLICY = {
   'notifications.calendar': { roles: ANYONE },
   /** The calendar feed: public, its unguessable token in the URL is the proof. */
   'notifications.calendarFeed': { roles: ANYONE, public: true },
+  // API keys (docs/decisions.md "API keys"): an Admin any key; a Broker its own brokerage's keys, creating read keys only.
+  /** Settings › Integrations and the list; a Broker sees its brokerage's keys only (the service's scope). */
+  'apiKeys.read': { roles: MANAGERS },
+  /** The key as it would be: a Broker only a read key for its own brokerage. */
+  'apiKeys.create': {
+    roles: MANAGERS,
+    rule: (u: PolicyUser, o: { scopes: readonly string[]; brokerage_id: number | null }) =>
+      admin(u) || (u.brokerage_id !== null && o.brokerage_id === u.brokerage_id && !o.scopes.includes('write')),
+  },
+  'apiKeys.revoke': {
+    roles: MANAGERS,
+    rule: (u: PolicyUser, o: { brokerage_id: number | null }) => admin(u) || (u.brokerage_id !== null && o.brokerage_id === u.brokerage_id),
+  },
+  // Webhooks (docs/decisions.md "Webhooks"): Admin only; an endpoint receives data of every brokerage.
+  'webhooks.read': { roles: ADMIN },
+  'webhooks.manage': { roles: ADMIN },
 } as const satisfies Record<string, PolicyEntry<never>>;
 
 export type PolicyAction = keyof typeof POLICY;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { queryBoolean, singleLine } from './text.ts';
-import { idParam, optionalText, paginationSchema, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
+import { idParam, optionalText, paginationSchema, updatedSinceParam, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
 import { NEW_PASSWORDS_MISMATCH, userSchema } from './auth.ts';
 import { emailSchema } from './email.ts';
 import { DEFAULT_NEW_USER_ROLE, ROLE, ROLE_NAMES, type RoleName } from './roles.ts';
@@ -174,6 +174,8 @@ export const usersListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
   sort: z.enum(USER_SORTS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
+  /** Only rows changed after this time (an integrator's sync; docs/api.md "Changes since"). */
+  updated_since: updatedSinceParam.optional(),
 });
 export type UsersListQuery = z.input<typeof usersListQuery>;
 

@@ -13,6 +13,7 @@ import {
   IconHistory,
   IconLayoutDashboard,
   IconMailCog,
+  IconPlugConnected,
   IconSettings,
   IconUsers,
   type Icon,
@@ -53,6 +54,8 @@ export const NAV: readonly NavEntry[] = [
   entry('/notification-management', 'Notification Management', 'notificationTemplates.read', IconMailCog),
   entry('/backup-restore', 'Backup & Restore', 'backups.read', IconDatabaseExport),
   entry('/settings', 'Settings', 'settings.read', IconSettings),
+  // Beyond docs/product.md (issue #29): Settings › Integrations, API keys and webhooks; a Broker manages its brokerage's read keys.
+  entry('/settings/integrations', 'Integrations', 'apiKeys.read', IconPlugConnected),
 ];
 
 export function navFor(role: RoleName | null): NavEntry[] {

@@ -40,7 +40,11 @@ const NotificationManagementPage = lazy(() =>
 );
 const BackupRestorePage = lazy(() => import('../features/backups/backup-restore-page.tsx').then((m) => ({ default: m.BackupRestorePage })));
 const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx').then((m) => ({ default: m.SettingsPage })));
+const IntegrationsPage = lazy(() =>
+  import('../features/integrations/integrations-page.tsx').then((m) => ({ default: m.IntegrationsPage })),
+);
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx').then((m) => ({ default: m.ProfilePage })));
+const ImportsPage = lazy(() => import('../features/imports/imports-page.tsx').then((m) => ({ default: m.ImportsPage })));
 
 /** While a screen's code downloads: the bar at the top and a skeleton where the page will be. */
 function RouteLoading() {
@@ -146,6 +150,15 @@ export function SignedInApp() {
                 </RequireAccess>
               }
             />
+            <Route
+              path="/settings/integrations"
+              element={
+                <RequireAccess action="apiKeys.read">
+                  <IntegrationsPage />
+                </RequireAccess>
+              }
+            />
+            <Route path="/imports" element={<ImportsPage />} />
             <Route path="/profile" element={<ProfilePage />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Route>

@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   FORBIDDEN: { trpc: 'FORBIDDEN', status: 403 },
   NOT_FOUND: { trpc: 'NOT_FOUND', status: 404 },
   CONFLICT: { trpc: 'CONFLICT', status: 409 },
+  PRECONDITION_FAILED: { trpc: 'PRECONDITION_FAILED', status: 412 },
   PAYLOAD_TOO_LARGE: { trpc: 'PAYLOAD_TOO_LARGE', status: 413 },
   UNSUPPORTED_MEDIA_TYPE: { trpc: 'UNSUPPORTED_MEDIA_TYPE', status: 415 },
   TOO_MANY_REQUESTS: { trpc: 'TOO_MANY_REQUESTS', status: 429 },

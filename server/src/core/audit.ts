@@ -27,6 +27,14 @@ export function userActor(u: { user_id: number; first_name: string; last_name: s
   return { userId: u.user_id, ip, name: actorName(u), email: u.email };
 }
 
+/**
+ * An API key's call (docs/decisions.md "Audit: who acted"): named "API key: {name}", no e-mail, the key's creator as
+ * the user (filtering the log by that person shows its keys' calls too).
+ */
+export function apiKeyActor(key: { name: string; user: { user_id: number } }, ip: string | null): Actor {
+  return { userId: key.user.user_id, ip, name: `API key: ${key.name}`, email: null };
+}
+
 /** Nobody known: a request by address only (a password-reset request, a sign-in naming no account). */
 export const anonymousActor = (ip: string | null): Actor => ({ userId: null, ip, name: null, email: null });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Actor } from './audit.ts';
-import type { AuthSession, AuthUser, DeviceCookie } from './identity.ts';
+import type { ApiKeyCaller, AuthSession, AuthUser, DeviceCookie } from './identity.ts';
 
 /** Long-lived, per-app collaborators shared by every request of one server instance. */
 export interface AppServices {
@@ -27,9 +27,22 @@ export interface Context {
   channel: 'trpc' | 'rest' | null;
   user: AuthUser | null;
   session: AuthSession | null;
+  /**
+   * The API key of a REST call made with one (core/api-keys.ts): `user` is then the user the key acts as and
+   * `session` is API_KEY_SESSION (no session row). Absent or null for a person.
+   */
+  apiKey?: ApiKeyCaller | null;
   /** The actor of audit entries written during this request, with the signed-in user's name and e-mail as of its start. */
   actor: Actor;
+  /**
+   * A REST PUT/PATCH's `If-Match` header (http/rest.ts sets it): the update compares it with the object's ETag inside
+   * its transaction (`assertIfMatch`, http/etag.ts) and answers 412 when they differ. Absent everywhere else.
+   */
+  ifMatch?: string;
 }
+
+/** The session of a key's calls: no session row has this id, so nothing a session does touches a real one. */
+export const API_KEY_SESSION: Readonly<AuthSession> = Object.freeze({ session_id: -1 });
 
 /** A context whose caller is signed in: what authed procedures and the file routes receive. */
 export type AuthedContext = Context & { user: AuthUser; session: AuthSession };

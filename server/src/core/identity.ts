@@ -27,3 +27,24 @@ export const isAdmin = (u: HasRole) => u.role_id === ROLE.Admin;
 export const isBroker = (u: HasRole) => u.role_id === ROLE.Broker;
 export const isAgent = (u: HasRole) => u.role_id === ROLE.Agent;
 export const isSchool = (u: HasRole) => u.role_id === ROLE.School;
+
+/** A request's API key, once resolved (core/api-keys.ts): the key and the user it acts as. */
+export interface ApiKeyCaller {
+  api_key_id: number;
+  name: string;
+  /** 'read' or 'write' (write implies read). */
+  scope: 'read' | 'write';
+  /** The user the key acts as: its creator, with the key's reach (apiKeyUser). */
+  user: AuthUser;
+  /** The request changes something (any method but GET and HEAD): what a read key may not do. */
+  writing: boolean;
+}
+
+/**
+ * The user an API key acts as (docs/decisions.md "API keys"): its creator (the key's calls share the creator's fair
+ * share and own-record rules), with an Admin's reach when the key names no brokerage (only an Admin makes those) and a
+ * Broker's over the key's brokerage when it names one, whoever made it.
+ */
+export function apiKeyUser(creator: AuthUser, brokerageId: number | null): AuthUser {
+  return brokerageId === null ? creator : { ...creator, role_id: ROLE.Broker, brokerage_id: brokerageId };
+}

@@ -1,5 +1,5 @@
 import { asc, inArray } from 'drizzle-orm';
-import { renderTemplate, SAMPLE_VALUES } from '@lm/shared';
+import { DEFAULT_SETTINGS, renderTemplate, SAMPLE_VALUES } from '@lm/shared';
 import type { Tx } from '../db/client.ts';
 import { notificationDeliveries, notificationTemplates, users } from '../db/schema/index.ts';
 import { DEFAULT_TEMPLATES, insertAllDefaultTemplates } from '../modules/notification-management/default-templates.ts';
@@ -70,8 +70,8 @@ export async function seedOperations(db: Tx, ctx: DemoContext): Promise<void> {
       channel: 'email',
       recipient: person.email,
       user_id: person.user_id,
-      subject: renderTemplate(template.subject, values),
-      body: renderTemplate(template.body, values),
+      subject: renderTemplate(template.subject, values, DEFAULT_SETTINGS.date_format),
+      body: renderTemplate(template.body, values, DEFAULT_SETTINGS.date_format),
       status,
       transport: 'outbox',
       error,

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { AppServices, Context } from '../core/context.ts';
-import { anonymousActor, userActor } from '../core/audit.ts';
-import type { DeviceCookie } from '../core/identity.ts';
+import { API_KEY_SESSION, type AppServices, type Context } from '../core/context.ts';
+import { anonymousActor, apiKeyActor, userActor } from '../core/audit.ts';
+import type { ApiKeyCaller, DeviceCookie } from '../core/identity.ts';
+import { looksLikeApiKey } from '../core/api-keys.ts';
 import { resolveSession } from '../core/sessions.ts';
 import { deviceCookieOf } from '../core/sources.ts';
 
@@ -16,12 +17,20 @@ export interface ContextInput {
   token?: string | null;
   device?: DeviceCookie | null;
   channel?: 'trpc' | 'rest' | null;
+  /** The request's API key, resolved by the /api hook (http/api-key.ts); never on /trpc. */
+  apiKey?: ApiKeyCaller | null;
 }
 
 /** The HTTP-free half of context creation: tests call it directly and hand the result to createCaller. */
 export async function createContextInner(input: ContextInput): Promise<Context> {
   const ip = input.ip ?? null;
-  const resolved = input.token ? await resolveSession(input.db, input.token) : null;
+  const key = input.apiKey ?? null;
+  // A key is never tried as a session token (on /trpc an API key is simply not signed in).
+  const resolved = key
+    ? { user: key.user, session: API_KEY_SESSION }
+    : input.token && !looksLikeApiKey(input.token)
+      ? await resolveSession(input.db, input.token)
+      : null;
   const user = resolved?.user ?? null;
   return {
     db: input.db,
@@ -33,8 +42,9 @@ export async function createContextInner(input: ContextInput): Promise<Context> 
     channel: input.channel ?? null,
     user,
     session: resolved?.session ?? null,
+    apiKey: key,
     // The name and e-mail come from the session read above (no query of their own): audit entries keep them.
-    actor: user ? userActor(user, ip) : anonymousActor(ip),
+    actor: key ? apiKeyActor(key, ip) : user ? userActor(user, ip) : anonymousActor(ip),
   };
 }
 
@@ -43,6 +53,13 @@ export function bearerToken(header: string | string[] | undefined): string | nul
   if (!value) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(value.trim());
   return match?.[1] ?? null;
+}
+
+const apiKeys = new WeakMap<FastifyRequest, ApiKeyCaller>();
+
+/** Leaves the request's resolved API key for its context (the /api hook, http/api-key.ts). */
+export function setApiKey(req: FastifyRequest, key: ApiKeyCaller): void {
+  apiKeys.set(req, key);
 }
 
 /** Context for a Fastify request (both /trpc and the REST adapter under /api use this). */
@@ -56,5 +73,6 @@ export function createContextFromRequest(db: Db, config: Config, services: AppSe
     token: bearerToken(req.headers.authorization),
     device: deviceCookieOf(req),
     channel: req.routeOptions?.url?.startsWith('/trpc') ? 'trpc' : 'rest',
+    apiKey: apiKeys.get(req) ?? null,
   });
 }

@@ -13,6 +13,10 @@ import {
   type OpenApiProcedureRecord,
 } from 'trpc-to-openapi';
 import { AppError, toErrorBody } from '../base/errors.ts';
+import type { Context } from '../core/context.ts';
+import type { ProcedureMeta } from '../core/trpc.ts';
+import { etagOf, IF_MATCH_UNSUPPORTED_MESSAGE, noneMatch } from './etag.ts';
+import { callerOf, claimKey, IDEMPOTENCY_HEADER, idempotencyKeyOf, REPLAYED_HEADER, requestHash, settleKey } from './idempotency.ts';
 
 export const NOT_AN_OBJECT_MESSAGE = 'The request body must be a JSON object';
 
@@ -49,6 +53,12 @@ interface RestProcedure {
   arrayKeys: string[];
   /** The published path, as the OpenAPI document has it ('/licenses/{id}'). */
   openapiPath: string;
+  /** POST: an Idempotency-Key header is honoured (http/idempotency.ts). */
+  idempotent: boolean;
+  /** GET of one object (the path ends in a parameter): answers an ETag and honours If-None-Match (http/etag.ts). */
+  etag: boolean;
+  /** PUT/PATCH whose service checks If-Match (meta.errors names PRECONDITION_FAILED); If-Match elsewhere is a 400. */
+  ifMatch: boolean;
 }
 
 function isArraySchema(schema: unknown): boolean {
@@ -70,6 +80,7 @@ function describeProcedure(path: string, procedure: AnyProcedure, method: OpenAp
   if (!useBody && instanceofZodTypeObject(unwrapped)) {
     for (const [key, shape] of Object.entries(unwrapped.shape)) if (isArraySchema(shape)) arrayKeys.push(key);
   }
+  const meta = procedure._def.meta as ProcedureMeta | undefined;
   return {
     path,
     type: procedure._def.type as 'query' | 'mutation',
@@ -78,6 +89,9 @@ function describeProcedure(path: string, procedure: AnyProcedure, method: OpenAp
     noInput: instanceofZodTypeLikeVoid(unwrapped),
     arrayKeys,
     openapiPath,
+    idempotent: method === 'POST',
+    etag: method === 'GET' && /\{\w+\}$/.test(openapiPath),
+    ifMatch: (method === 'PUT' || method === 'PATCH') && !!meta?.errors?.includes('PRECONDITION_FAILED'),
   };
 }
 
@@ -137,6 +151,16 @@ export function registerRestAdapter(
   rejectNonObjectBodies(app);
 
   async function handle(entry: RestProcedure, params: Params | null, request: FastifyRequest, reply: FastifyReply) {
+    // A claimed Idempotency-Key (http/idempotency.ts): the answer, whatever it is, settles it.
+    let claimed: { ctx: Context; caller: string; key: string } | null = null;
+    const settle = async (status: number, data: unknown) => {
+      if (!claimed) return;
+      const { ctx, caller, key } = claimed;
+      claimed = null;
+      await settleKey(ctx.db, caller, key, status, data).catch((err: unknown) =>
+        request.log.error({ err, path: entry.path }, 'idempotency key not settled'),
+      );
+    };
     try {
       if (entry.useBody) {
         const contentType = request.headers['content-type'];
@@ -148,7 +172,23 @@ export function registerRestAdapter(
         }
       }
       const input = restInput(entry, request.body, request.query, params);
-      const ctx = await opts.createContext(request);
+      const ctx = (await opts.createContext(request)) as Context;
+      const ifMatch = request.headers['if-match'];
+      if (ifMatch !== undefined && entry.useBody) {
+        if (!entry.ifMatch) throw new AppError('BAD_REQUEST', IF_MATCH_UNSUPPORTED_MESSAGE);
+        ctx.ifMatch = ifMatch;
+      }
+      if (entry.idempotent) {
+        const key = idempotencyKeyOf(request.headers[IDEMPOTENCY_HEADER]);
+        const caller = key === null ? null : callerOf(ctx);
+        if (key !== null && caller !== null) {
+          const claim = await claimKey(ctx.db, caller, key, requestHash(request.method, entry.path, input));
+          if (claim.kind === 'replay') {
+            return reply.code(claim.status).header(REPLAYED_HEADER, 'true').type('application/json').send(claim.body);
+          }
+          claimed = { ctx, caller, key };
+        }
+      }
       const data: unknown = await entry.procedure({
         ctx,
         path: entry.path,
@@ -157,6 +197,12 @@ export function registerRestAdapter(
         signal: undefined,
         batchIndex: 0,
       });
+      await settle(200, data);
+      if (entry.etag) {
+        const etag = etagOf(data);
+        void reply.header('etag', etag);
+        if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      }
       // Fastify serializes an object once; a string (or nothing) would go out as text, so it is JSON-encoded here.
       if (data === undefined || typeof data === 'string') return reply.type('application/json').send(JSON.stringify(data));
       return reply.send(data);
@@ -164,6 +210,7 @@ export function registerRestAdapter(
       const error = getTRPCErrorFromUnknown(cause);
       const { status, body, retryAfter } = toErrorBody(error);
       if (status === 500) request.log.error({ err: error, path: entry.path }, 'rest procedure failed');
+      await settle(status, body);
       if (retryAfter) void reply.header('retry-after', String(retryAfter));
       return reply.code(status).type('application/json').send(body);
     }

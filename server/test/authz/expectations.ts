@@ -41,6 +41,8 @@ export interface Expectation {
 const none = () => undefined;
 const empty = () => ({});
 const adminOnly = { Admin: 'ok', Broker: 403, Agent: 403, School: 403 } as const;
+/** Admin only, naming an object that does not exist: 404 to the Admin, 403 to the other roles. */
+const adminOnlyMissing = { Admin: 404, Broker: 403, Agent: 403, School: 403 } as const;
 const everyone = { Admin: 'ok', Broker: 'ok', Agent: 'ok', School: 'ok' } as const;
 const notSchool = { Admin: 'ok', Broker: 'ok', Agent: 'ok', School: 403 } as const;
 /** Broker: own and own brokerage's; another brokerage's is out of scope (404). */
@@ -134,6 +136,19 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'brokerages.delete': { object: 'brokerage', input: (id) => ({ id }), ...adminOnly },
   'brokerages.users': { object: 'brokerage', input: (id) => ({ id }), ...adminOnly },
   'brokerages.options': { input: none, ...adminOnly },
+  'brokerages.get': { object: 'brokerage', input: (id) => ({ id }), ...adminOnly },
+  // API keys: Admin any; a Broker read keys for its own brokerage (another's: 403 by the policy's rule).
+  'apiKeys.list': { input: empty, Admin: 'ok', Broker: 'ok', Agent: 403, School: 403 },
+  'apiKeys.create': {
+    object: 'brokerage',
+    input: (id, _w, n) => ({ name: `Authz key ${n}`, scopes: ['read'], brokerage_id: id }),
+    Admin: 'ok',
+    Broker: { own: 'ok', other: 403, none: 403 },
+    Agent: 403,
+    School: 403,
+  },
+  // No key exists in the world: the one call names a missing key (404 to those who may revoke).
+  'apiKeys.revoke': { input: () => ({ id: 999_999 }), Admin: 404, Broker: 404, Agent: 403, School: 403 },
   'audit.logs': { input: empty, ...adminOnly },
   'audit.summary': { input: empty, ...adminOnly },
   'reports.licenses': { input: empty, ...adminOnly },
@@ -232,6 +247,13 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     School: 403,
   },
   'documents.delete': { object: 'document', input: (id) => ({ id }), Admin: 'ok', Broker: brokerScope, Agent: ownOnly, School: 403 },
+  // Imports (docs/decisions.md "Imports"): Admins, Brokers and Schools, each its own imports (an Admin all); no Agent.
+  // The world holds no import: an id that does not exist is 404 to those who may, 403 to an Agent.
+  'imports.list': { input: empty, Admin: 'ok', Broker: 'ok', Agent: 403, School: 'ok' },
+  'imports.get': { input: () => ({ id: 2_000_000_000 }), Admin: 404, Broker: 404, Agent: 403, School: 404 },
+  'imports.updateMapping': { input: () => ({ id: 2_000_000_000, mapping: {} }), Admin: 404, Broker: 404, Agent: 403, School: 404 },
+  'imports.commit': { input: () => ({ id: 2_000_000_000 }), Admin: 404, Broker: 404, Agent: 403, School: 404 },
+  'imports.undo': { input: () => ({ id: 2_000_000_000 }), Admin: 404, Broker: 404, Agent: 403, School: 404 },
   'payments.list': { input: empty, ...notSchool },
   'payments.page': { input: empty, ...notSchool },
   'payments.summary': { input: empty, ...notSchool },
@@ -252,6 +274,7 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   // Both seeded School courses have completions, so an allowed delete answers 409 (deactivate instead).
   'courses.list': { input: empty, ...everyone },
   'courses.page': { input: empty, ...everyone },
+  'courses.get': { object: 'course', input: (id) => ({ id }), ...everyone },
   'courses.create': {
     input: (_id, _w, n) => ({ course_name: `Authz ${n}`, description: 'D', provider: 'P', ce_hours: 2 }),
     Admin: 'ok',
@@ -280,6 +303,16 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   // School those of its courses, records them for any Agent or Broker (approved at once) and reviews them.
   'completions.list': { input: empty, ...everyone },
   'completions.page': { input: empty, ...everyone },
+  'completions.get': {
+    object: 'completion',
+    input: (id) => ({ id }),
+    Admin: 'ok',
+    Broker: brokerScope,
+    Agent: ownOnly,
+    School: { own: 'ok', other: 404, none: 404 },
+  },
+  // Tombstones (docs/api.md "Changes since"): every role, each seeing its own scope's.
+  'deletions.list': { input: () => ({ since: '2000-01-01T00:00:00Z' }), ...everyone },
   'completions.create': {
     object: 'user',
     // The person named, on the course of their brokerage's School (brokerage 1: school1's, brokerage 2:
@@ -356,4 +389,16 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   'notifications.calendarStatus': { input: none, ...everyone },
   'notifications.createCalendarToken': { input: none, ...everyone },
   'notifications.deleteCalendarToken': { input: none, ...everyone },
+
+  // webhooks (docs/decisions.md "Webhooks"): Admin only. The world holds no endpoint: the procedures naming one
+  // answer the Admin 404 (its own cases in server/test/webhooks.test.ts); a public address, so no DNS is asked.
+  'webhooks.list': { input: empty, ...adminOnly },
+  'webhooks.create': { input: (_id, _w, n) => ({ url: `https://93.184.216.34/authz${n}`, events: ['license.created'] }), ...adminOnly },
+  'webhooks.get': { input: () => ({ id: 2_147_483_647 }), ...adminOnlyMissing },
+  'webhooks.update': { input: () => ({ id: 2_147_483_647, enabled: false }), ...adminOnlyMissing },
+  'webhooks.replace': { input: () => ({ id: 2_147_483_647, description: 'x' }), ...adminOnlyMissing },
+  'webhooks.delete': { input: () => ({ id: 2_147_483_647 }), ...adminOnlyMissing },
+  'webhooks.deliveries': { input: () => ({ id: 2_147_483_647 }), ...adminOnlyMissing },
+  'webhooks.redeliver': { input: () => ({ id: 2_147_483_647, delivery_id: 'msg_none' }), ...adminOnlyMissing },
+  'webhooks.test': { input: () => ({ id: 2_147_483_647 }), ...adminOnlyMissing },
 };

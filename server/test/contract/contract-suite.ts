@@ -90,6 +90,9 @@ export function contractSuite(part: number, parts: number) {
     'ce-rules': { table: 'ce_rules', column: 'rule_id' },
     documents: { table: 'documents', column: 'document_id' },
     notifications: { table: 'inbox_notifications', column: 'id' },
+    webhooks: { table: 'webhook_endpoints', column: 'id' },
+    'api-keys': { table: 'api_keys', column: 'api_key_id' },
+    imports: { table: 'imports', column: 'import_id' },
   };
   const ID_COLUMN: Record<string, string> = Object.fromEntries(Object.values(RESOURCES).map((r) => [r.table, r.column]));
 
@@ -458,7 +461,7 @@ export function contractSuite(part: number, parts: number) {
         ] as const) {
           expect(security(m, p), `${m} ${p} is public`).toEqual([]);
         }
-        expect(security('get', '/auth/me')).toEqual([{ Authorization: [] }]);
+        expect(security('get', '/auth/me')).toEqual([{ Authorization: [] }, { ApiKey: [] }]);
         for (const o of operations) {
           const isPublic = Array.isArray(o.op.security) && o.op.security.length === 0;
           expect(Boolean(o.op.responses['401']), `${o.method} ${o.path}: 401 iff protected`).toBe(!isPublic || o.path === '/auth/login');

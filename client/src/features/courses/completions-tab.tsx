@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
-import { IconArrowBackUp, IconCheck, IconPlus, IconX } from '@tabler/icons-react';
+import { IconArrowBackUp, IconCheck, IconFileImport, IconPlus, IconX } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import {
   COMPLETION_SORT_COLUMNS,
   COMPLETION_STATUSES,
@@ -66,11 +67,19 @@ export function CompletionsTab() {
         ]}
         exportCsv={{ path: '/api/completions/export', params: view, things: 'completions' }}
         actions={
-          canRecord && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setRecording(true)}>
-              {COMPLETION_STRINGS.record}
-            </Button>
-          )
+          <>
+            {/* The completions import (docs/product.md "Imports"): its page holds the import history too. */}
+            {can('imports.completions') && (
+              <Button component={Link} to="/imports?kind=completions" variant="default" leftSection={<IconFileImport size={16} />}>
+                Import
+              </Button>
+            )}
+            {canRecord && (
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setRecording(true)}>
+                {COMPLETION_STRINGS.record}
+              </Button>
+            )}
+          </>
         }
       />
 

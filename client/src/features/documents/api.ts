@@ -9,8 +9,7 @@ import { DOCUMENT_STRINGS, type DocumentCategory, type DocumentDetail, type Docu
 import { trpc } from '../../lib/trpc.ts';
 import { mutationOutcome, notify } from '../../lib/notify.ts';
 import { authHeaders, FileCallError, fileCallMessage, responseError } from '../../lib/download.ts';
-import { tokenStore } from '../../lib/token.ts';
-import { UNAUTHORIZED_EVENT } from '../../lib/auth.tsx';
+import { postWithProgress } from '../../lib/upload.ts';
 
 function useRefreshDocuments() {
   const utils = trpc.useUtils();
@@ -52,31 +51,6 @@ export function useDeleteDocument() {
   return trpc.documents.delete.useMutation(mutationOutcome(DOCUMENT_STRINGS.deleted, 'Failed to delete the document', refresh));
 }
 
-/** POSTs a multipart form with XMLHttpRequest, so the upload's progress can be shown. */
-function postWithProgress(url: string, form: FormData, onProgress: (percent: number) => void): Promise<DocumentDetail> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(Math.round((e.loaded * 100) / e.total));
-    };
-    xhr.onload = () => {
-      let body: { error?: unknown } | null = null;
-      try {
-        body = JSON.parse(xhr.responseText) as { error?: unknown };
-      } catch {
-        body = null;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) return resolve(body as unknown as DocumentDetail);
-      if (xhr.status === 401 && tokenStore.get()) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
-      reject(new FileCallError(typeof body?.error === 'string' ? body.error : 'The upload failed'));
-    };
-    xhr.onerror = () => reject(new FileCallError('The upload failed: the server could not be reached'));
-    xhr.send(form);
-  });
-}
-
 export interface UploadInput {
   file: File;
   /** A new version of this document; otherwise a new document with the fields below. */
@@ -104,7 +78,7 @@ export function useUploadDocument() {
       }
       form.append('file', input.file, input.file.name);
       const url = input.documentId === undefined ? '/api/documents' : `/api/documents/${input.documentId}/versions`;
-      return postWithProgress(url, form, setProgress);
+      return postWithProgress<DocumentDetail>(url, form, setProgress);
     },
     onSuccess: (_doc, input) => {
       setProgress(100);

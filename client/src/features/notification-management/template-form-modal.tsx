@@ -36,6 +36,7 @@ import { notify } from '../../lib/notify.ts';
 import { blankToUndefined, showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { DraftRestoredAlert, useFormDraft } from '../../lib/dirty-guard.tsx';
 import { useSaveTemplate } from './api.ts';
+import { usePublicSettings } from '../../lib/public-settings.ts';
 
 // A type (not an interface) so it fits the form helper's Record<string, unknown>.
 type Values = {
@@ -70,6 +71,7 @@ export function TemplateFormModal({
   const bodyRef = useRef<HTMLTextAreaElement>(null);
   // The shared schema's messages (docs/product.md section 5), the same the server answers.
   const form = useSchemaForm({ schema: templateCreateInput, initialValues: valuesOf(template), toInput });
+  const { date_format: dateFormat } = usePublicSettings();
 
   // Each opening starts from the selected template (edit) or the defaults (add).
   useEffect(() => {
@@ -186,13 +188,13 @@ export function TemplateFormModal({
                   Subject
                 </Text>
                 <Text fw={600} mb="sm" data-testid="preview-subject" style={{ wordBreak: 'break-word' }}>
-                  {renderTemplate(form.values.subject, SAMPLE_VALUES) || '—'}
+                  {renderTemplate(form.values.subject, SAMPLE_VALUES, dateFormat) || '—'}
                 </Text>
                 <Text size="xs" c="dimmed">
                   Body
                 </Text>
                 <Text size="sm" data-testid="preview-body" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-                  {renderTemplate(form.values.body, SAMPLE_VALUES) || '—'}
+                  {renderTemplate(form.values.body, SAMPLE_VALUES, dateFormat) || '—'}
                 </Text>
               </Paper>
               <Text size="xs" c="dimmed">

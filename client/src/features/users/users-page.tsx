@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Text } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { IconFileImport, IconPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { ROLE_NAMES, roleName, USER_SORTS, USER_STRINGS, type User, type UserSort } from '@lm/shared';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RequireAccess } from '../../components/require-role.tsx';
@@ -110,6 +111,12 @@ function UsersScreen() {
               brokerageOptions={brokerageOptions}
               onDone={() => setSelected([])}
             />
+            {/* The roster import (docs/product.md "Imports"): its page holds the import history too. */}
+            {can('imports.roster') && (
+              <Button component={Link} to="/imports?kind=roster" variant="default" leftSection={<IconFileImport size={16} />}>
+                Import
+              </Button>
+            )}
             <Button leftSection={<IconPlus size={16} />} onClick={openCreate}>
               {USER_STRINGS.addUser}
             </Button>

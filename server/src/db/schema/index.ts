@@ -38,4 +38,13 @@ export const {
   notifications,
   notificationPreferences,
   calendarFeeds,
+  webhookEndpoints,
+  webhookDeliveries,
+  webhookAttempts,
+  webhookEventKeys,
+  apiKeys,
+  idempotencyKeys,
+  deletions,
+  imports,
+  importRows,
 } = active;

@@ -162,17 +162,17 @@ export async function writeBackupZip(
   return fs.statSync(target).size;
 }
 
-function openZip(file: string): Promise<yauzl.ZipFile> {
+function openZip(file: string, notZip: string = NOT_A_BACKUP): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: true }, (err, zip) =>
-      err || !zip ? reject(badRequest(NOT_A_BACKUP)) : resolve(zip),
+      err || !zip ? reject(badRequest(notZip)) : resolve(zip),
     );
   });
 }
 
-function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream> {
+function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry, notZip: string = NOT_A_BACKUP): Promise<NodeJS.ReadableStream> {
   return new Promise((resolve, reject) => {
-    zip.openReadStream(entry, (err, stream) => (err || !stream ? reject(badRequest(NOT_A_BACKUP)) : resolve(stream)));
+    zip.openReadStream(entry, (err, stream) => (err || !stream ? reject(badRequest(notZip)) : resolve(stream)));
   });
 }
 
@@ -199,7 +199,7 @@ export interface ExtractedBackup {
 }
 
 /** The next entry of a lazily read zip, or null at its end. */
-function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
+function nextEntry(zip: yauzl.ZipFile, notZip: string = NOT_A_BACKUP): Promise<yauzl.Entry | null> {
   return new Promise<yauzl.Entry | null>((resolve, reject) => {
     const onEntry = (e: yauzl.Entry) => {
       cleanup();
@@ -211,7 +211,7 @@ function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
     };
     const onError = () => {
       cleanup();
-      reject(badRequest(NOT_A_BACKUP));
+      reject(badRequest(notZip));
     };
     const cleanup = () => {
       zip.off('entry', onEntry);
@@ -240,6 +240,44 @@ async function checkEntries(zipFile: string, maxInflated: number): Promise<void>
       if (!expectedEntry(entry.fileName)) throw badRequest(unexpectedEntry(entry.fileName));
       declared += entry.uncompressedSize;
       if (declared > maxInflated) throw badRequest(ARCHIVE_TOO_LARGE);
+      zip.readEntry();
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+/**
+ * The zip-bomb guard for any other uploaded zip (an import's XLSX workbook): the declared sizes of its entries
+ * together within `maxInflated` before a byte is inflated, then every entry inflated and counted (nothing
+ * written; yauzl stops an entry at its declared size, the count the whole at `maxInflated`). Throws 400 `notZip`
+ * for a damaged zip and 413 `tooLarge` over the limit.
+ */
+export async function checkZipInflation(
+  zipFile: string,
+  maxInflated: number,
+  messages: { notZip: string; tooLarge: string },
+): Promise<void> {
+  const zip = await openZip(zipFile, messages.notZip);
+  let declared = 0;
+  let inflated = 0;
+  try {
+    zip.readEntry();
+    for (let entry = await nextEntry(zip, messages.notZip); entry; entry = await nextEntry(zip, messages.notZip)) {
+      declared += entry.uncompressedSize;
+      if (declared > maxInflated) throw new AppError('PAYLOAD_TOO_LARGE', messages.tooLarge);
+      if (!entry.fileName.endsWith('/')) {
+        const stream = await entryStream(zip, entry, messages.notZip);
+        try {
+          for await (const chunk of stream) {
+            inflated += (chunk as Buffer).length;
+            if (inflated > maxInflated) throw new AppError('PAYLOAD_TOO_LARGE', messages.tooLarge);
+          }
+        } catch (err) {
+          (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+          throw err instanceof AppError ? err : badRequest(messages.notZip);
+        }
+      }
       zip.readEntry();
     }
   } finally {

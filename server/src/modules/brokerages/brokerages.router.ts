@@ -31,6 +31,12 @@ export const brokeragesRouter = router({
     .output(brokeragesListOutput)
     .query(({ ctx, input }) => brokerages.listBrokerages(ctx, input)),
 
+  get: policyProcedure('brokerages.read')
+    .meta({ openapi: { method: 'GET', path: '/brokerages/{id}', tags, summary: 'One brokerage with its agent count', protect: true } })
+    .input(brokerageIdInput)
+    .output(brokerageSchema)
+    .query(({ ctx, input }) => brokerages.getBrokerage(ctx.db, input.id)),
+
   create: policyProcedure('brokerages.create')
     .meta({ openapi: { method: 'POST', path: '/brokerages', tags, summary: 'Create a brokerage', protect: true }, errors: ['CONFLICT'] })
     .input(brokerageCreateInput)
@@ -40,7 +46,7 @@ export const brokeragesRouter = router({
   update: policyProcedure('brokerages.update')
     .meta({
       openapi: { method: 'PUT', path: '/brokerages/{id}', tags, summary: 'Update a brokerage', protect: true },
-      errors: ['CONFLICT'],
+      errors: ['CONFLICT', 'PRECONDITION_FAILED'],
     })
     .input(brokerageUpdateInput)
     .output(brokerageSchema)

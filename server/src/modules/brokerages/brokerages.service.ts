@@ -2,7 +2,7 @@
  * The rules of the brokerages domain (Admin only; the router's builder answers 403 to everyone else).
  * Deleting a brokerage unassigns its users (they stay, with no brokerage) and audits each of them.
  */
-import { and, asc, count, desc, eq, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   ROLE,
   type Brokerage,
@@ -22,6 +22,7 @@ import { audit } from '../../core/audit.ts';
 import { conflict, notFound } from '../../base/errors.ts';
 import { unassignBrokerageUsers, usersOfBrokerage } from '../users/users.service.ts';
 import { readPage } from '../../db/list.ts';
+import { assertIfMatch } from '../../http/etag.ts';
 
 type BrokerageRow = typeof brokerages.$inferSelect;
 
@@ -67,6 +68,7 @@ export async function listBrokerages(ctx: Context, input: z.output<typeof broker
       containsText(brokerages.phone, text),
     );
   }
+  if (input.updated_since) where = and(where, gt(brokerages.updated_at, input.updated_since));
   const direction = input.order === 'desc' ? desc : asc;
   const { rows, pagination } = await readPage(input, {
     count: async () => (await ctx.db.select({ n: count() }).from(brokerages).where(where))[0]?.n,
@@ -82,7 +84,8 @@ export async function listBrokerages(ctx: Context, input: z.output<typeof broker
   return { brokerages: rows, pagination };
 }
 
-async function getBrokerage(db: DbOrTx, id: number): Promise<Brokerage> {
+/** One brokerage as every answer shows it (GET /brokerages/{id}), or 404. */
+export async function getBrokerage(db: DbOrTx, id: number): Promise<Brokerage> {
   const [row] = await db.select(columns).from(brokerages).where(eq(brokerages.brokerage_id, id));
   if (!row) throw notFound('Brokerage');
   return row;
@@ -123,6 +126,8 @@ export async function updateBrokerage(ctx: Context, input: z.output<typeof broke
   const { id, ...fields } = input;
   await ctx.db.transaction(async (tx) => {
     const before = await existing(tx, id);
+    // If-Match (REST): the brokerage as GET /brokerages/{id} answers it, read in this transaction (http/etag.ts).
+    await assertIfMatch(ctx, () => getBrokerage(tx, id));
     if (fields.name !== undefined) await assertNameFree(tx, fields.name, id);
     const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     const after = Object.keys(patch).length

@@ -46,6 +46,12 @@ export const completionsRouter = router({
     .output(completionPageOutput)
     .query(({ ctx, input }) => completions.pageCompletions(ctx, input)),
 
+  get: authedProcedure('completions.read')
+    .meta({ openapi: { method: 'GET', path: '/completions/{id}', tags, summary: "One completion in the caller's scope", protect: true } })
+    .input(z.object({ id: idParam }))
+    .output(completionSchema)
+    .query(({ ctx, input }) => completions.getVisibleCompletion(ctx, input.id)),
+
   create: policyProcedure('completions.create')
     .meta({
       openapi: {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   can,
   CE_MESSAGES,
@@ -32,6 +32,7 @@ import { cycleContaining, ledgerOf, refreshCeCache } from '../licenses/ce-ledger
 import { assertHolder, assertLicenseOfHolder } from '../licenses/licenses.service.ts';
 import { notifyCourseCompleted } from '../notification-management/events.ts';
 import { notifyUser, type NotificationMessage } from '../notifications/notify.ts';
+import { emitEvent } from '../webhooks/events.ts';
 import { directionOf, orderOf, readPage, UNPAGED_LIST_MAX } from '../../db/list.ts';
 
 /**
@@ -80,6 +81,11 @@ export async function getVisible(db: DbOrTx, actor: AuthUser, id: number): Promi
   return row;
 }
 
+/** GET /completions/{id}: one completion in the caller's scope, or 404. */
+export async function getVisibleCompletion(ctx: AuthedContext, id: number): Promise<Completion> {
+  return found(await getVisible(ctx.db, ctx.user, id), 'Completion');
+}
+
 /** A completion just written in this transaction. */
 async function written(tx: Tx, id: number): Promise<Completion> {
   const [row] = await baseQuery(tx).where(eq(completions.completion_id, id));
@@ -94,6 +100,7 @@ function whereOf(ctx: Pick<AuthedContext, 'user'>, q: z.output<typeof completion
   if (q?.license_id) where.push(eq(completions.license_id, q.license_id));
   if (q?.completed_from) where.push(gte(completions.completion_date, q.completed_from));
   if (q?.completed_to) where.push(lte(completions.completion_date, q.completed_to));
+  if (q?.updated_since) where.push(gt(completions.updated_at, q.updated_since));
   if (q?.search) {
     const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
     where.push(
@@ -382,6 +389,7 @@ async function applyReview(
   if (updated.status !== old.status && updated.status !== 'Pending' && updated.user_id !== ctx.user.user_id) {
     await notifyUser(tx, reviewNotice(updated));
   }
+  if (updated.status === 'Approved' && old.status !== 'Approved') await emitEvent(tx, 'completion.approved', updated);
   return updated;
 }
 

@@ -37,6 +37,12 @@ export const coursesRouter = router({
     .output(coursePageOutput)
     .query(({ ctx, input }) => courses.pageCourses(ctx, input)),
 
+  get: authedProcedure('courses.read')
+    .meta({ openapi: { method: 'GET', path: '/courses/{id}', tags, summary: 'One course', protect: true } })
+    .input(z.object({ id: idParam }))
+    .output(courseSchema)
+    .query(({ ctx, input }) => courses.getVisibleCourse(ctx, input.id)),
+
   create: policyProcedure('courses.create')
     .meta({
       openapi: { method: 'POST', path: '/courses', tags, summary: 'Create a course (Admin, or a School for itself)', protect: true },
@@ -48,6 +54,7 @@ export const coursesRouter = router({
   update: policyProcedure('courses.update')
     .meta({
       openapi: { method: 'PUT', path: '/courses/{id}', tags, summary: 'Update a course (Admin, or the owning School)', protect: true },
+      errors: ['PRECONDITION_FAILED'],
     })
     .input(courseUpdateInput)
     .output(courseSchema)

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, or, sql, type SQL } from 'drizzle-orm';
 import {
   can,
   COURSE_LIST_MAX,
@@ -23,6 +23,8 @@ import { audit } from '../../core/audit.ts';
 import { badRequest, conflict, forbidden } from '../../base/errors.ts';
 import { found } from '../../core/scope.ts';
 import { directionOf, orderOf, readPage } from '../../db/list.ts';
+import { assertIfMatch } from '../../http/etag.ts';
+import { recordDeletion } from '../deletions/deletions.service.ts';
 type CourseRow = typeof courses.$inferSelect;
 
 /*
@@ -62,11 +64,17 @@ export async function getCourse(db: DbOrTx, id: number): Promise<Course | undefi
   return row ? toCourse(row) : undefined;
 }
 
+/** GET /courses/{id}: every signed-in user reads every course; 404 when there is none. */
+export async function getVisibleCourse(ctx: AuthedContext, id: number): Promise<Course> {
+  return found(await getCourse(ctx.db, id), 'Course');
+}
+
 function whereOf(q: z.output<typeof courseListQuery>): SQL | undefined {
   const where: Array<SQL | undefined> = [];
   if (q?.is_active !== undefined) where.push(eq(courses.is_active, q.is_active));
   if (q?.course_type) where.push(eq(courses.course_type, q.course_type));
   if (q?.school_id) where.push(eq(courses.school_id, q.school_id));
+  if (q?.updated_since) where.push(gt(courses.updated_at, q.updated_since));
   if (q?.search) {
     where.push(
       or(
@@ -182,6 +190,8 @@ export async function updateCourse(ctx: AuthedContext, { id, ...input }: z.outpu
   return ctx.db.transaction(async (tx) => {
     const old = found(await getCourse(tx, id), 'Course');
     assertCanManage(ctx.user, 'courses.update', old);
+    // If-Match (REST): `old` is the course as GET /courses/{id} answers it, read in this transaction (http/etag.ts).
+    await assertIfMatch(ctx, async () => old);
     if (input.school_id !== undefined) {
       // Ownership is the Admin's to give (courses.assignSchool); a School cannot hand its course to someone else.
       if (input.school_id !== old.school_id && !can(ctx.user, 'courses.assignSchool')) throw forbidden(COURSE_MESSAGES.notOwner);
@@ -204,6 +214,7 @@ export async function deleteCourse(ctx: AuthedContext, id: number): Promise<{ su
     const [used] = await tx.select({ n: countOf() }).from(completions).where(eq(completions.course_id, id));
     if (used && used.n > 0) throw conflict(COURSE_MESSAGES.hasCompletions);
     await tx.delete(courses).where(eq(courses.course_id, id));
+    await recordDeletion(tx, 'courses', id, null);
     await audit(tx, ctx.actor, { action: 'delete', table: 'courses', id, old });
     return { success: true as const };
   });

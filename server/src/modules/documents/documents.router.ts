@@ -44,6 +44,7 @@ export const documentsRouter = router({
         summary: 'Change a document’s category, title, license or completion (links must be the owner’s own)',
         protect: true,
       },
+      errors: ['PRECONDITION_FAILED'],
     })
     .input(updateDocumentInput)
     .output(documentDetailSchema)

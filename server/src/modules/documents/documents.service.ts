@@ -4,7 +4,7 @@
  * Admin all; anything else answers 404. Deleted documents (soft delete) are gone everywhere. The bytes live in
  * the file store (db/files.ts): written under a fresh key before the transaction that records them.
  */
-import { and, asc, eq, inArray, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   certificateExtractionSchema,
   DOCUMENT_CATEGORY_LABELS,
@@ -29,6 +29,8 @@ import { assertPersonInScope } from '../licenses/licenses.service.ts';
 import { notifyUser } from '../notifications/notify.ts';
 import { queueExtraction } from './extraction/index.ts';
 import { directionOf, orderOf, readPage } from '../../db/list.ts';
+import { recordDeletion } from '../deletions/deletions.service.ts';
+import { assertIfMatch } from '../../http/etag.ts';
 
 export const DOCUMENT_MESSAGES = {
   licenseOfOwner: 'The license must be one of the owner’s own licenses',
@@ -151,6 +153,7 @@ function whereOf(ctx: AuthedContext, q: DocumentListQuery): SQL {
   if (q.license_id) conds.push(eq(documents.license_id, q.license_id));
   if (q.completion_id) conds.push(eq(documents.completion_id, q.completion_id));
   if (q.search) conds.push(containsText(documents.title, q.search));
+  if (q.updated_since) conds.push(gt(documents.updated_at, q.updated_since));
   return and(...conds)!;
 }
 
@@ -327,6 +330,8 @@ export async function updateDocument(ctx: AuthedContext, input: UpdateDocumentIn
   const { id, ...patch } = input;
   await ctx.db.transaction(async (tx) => {
     const old = await storedVisible(ctx, tx, id);
+    // If-Match (REST): the document as GET /documents/{id} answers it, read in this transaction (http/etag.ts).
+    await assertIfMatch(ctx, () => getDocument(ctx, id, tx));
     const licenseChanged = patch.license_id !== undefined && patch.license_id !== old.license_id;
     const license = licenseChanged ? await assertLicenseOfOwner(tx, patch.license_id, old.owner_id) : null;
     if (patch.completion_id !== undefined && patch.completion_id !== old.completion_id) {
@@ -358,6 +363,7 @@ export async function deleteDocument(ctx: AuthedContext, documentId: number): Pr
     const old = await storedVisible(ctx, tx, documentId);
     const deletedAt = new Date().toISOString();
     await tx.update(documents).set({ deleted_at: deletedAt, deleted_by: ctx.user.user_id }).where(eq(documents.document_id, documentId));
+    await recordDeletion(tx, 'documents', documentId, old.owner_id);
     await audit(tx, ctx.actor, { action: 'delete', table: 'documents', id: documentId, old, new: { deleted_at: deletedAt } });
   });
   return { success: true };

@@ -394,12 +394,15 @@ const sameCache = (row: LicenseRow, cache: ReturnType<typeof ceCacheOf>) =>
   row.ce_topic_hours_missing === cache.ce_topic_hours_missing &&
   JSON.stringify(row.ce_topics_missing) === JSON.stringify(cache.ce_topics_missing);
 
-async function writeCache(tx: Tx, row: LicenseRow, figures: CycleFigures): Promise<boolean> {
+async function writeCache(tx: Tx, row: LicenseRow, figures: CycleFigures, touch = true): Promise<boolean> {
   const cache = ceCacheOf(figures);
   if (sameCache(row, cache)) return false;
+  // updated_at moves too: the hours and compliance are part of the license's answer, so a sync's updated_since
+  // (docs/api.md "Changes since") sees the change. A restore's or a migration's recomputation (touch false) repairs
+  // derived figures of the rows it brought back as they were, and keeps their updated_at.
   await tx
     .update(licenses)
-    .set({ ...cache, updated_at: sql`${licenses.updated_at}` })
+    .set(touch ? cache : { ...cache, updated_at: sql`${licenses.updated_at}` })
     .where(eq(licenses.license_id, row.license_id));
   return true;
 }
@@ -419,18 +422,18 @@ export async function refreshCeCache(tx: Tx, licenseId: number): Promise<CycleFi
 }
 
 /** refreshCeCache for many licenses (all of them when no condition is given): returns how many caches changed. */
-export async function refreshCeCaches(tx: Tx, where?: SQL): Promise<number> {
+export async function refreshCeCaches(tx: Tx, where?: SQL, touch = true): Promise<number> {
   const rows = await tx.select().from(licenses).where(where);
   let changed = 0;
   for (const src of await loadSources(tx, rows)) {
-    if (await writeCache(tx, src.license, checkedCurrent(compute(src)))) changed++;
+    if (await writeCache(tx, src.license, checkedCurrent(compute(src)), touch)) changed++;
   }
   return changed;
 }
 
-/** refreshCeCache for every license (after a restore, a migration): returns how many caches changed. */
+/** refreshCeCache for every license (after a restore, a migration), keeping updated_at: how many caches changed. */
 export function refreshAllCeCaches(tx: Tx): Promise<number> {
-  return refreshCeCaches(tx);
+  return refreshCeCaches(tx, undefined, false);
 }
 
 /** The licenses a state rule applies to (their current cycles read its topics). */

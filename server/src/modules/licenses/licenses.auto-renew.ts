@@ -2,7 +2,8 @@ import { and, eq, inArray, lt, lte } from 'drizzle-orm';
 import { licenses } from '../../db/schema/index.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { audit, SYSTEM_ACTOR, type Actor } from '../../core/audit.ts';
-import { applyRenewal, planRenewal } from './licenses.service.ts';
+import { applyRenewal, licenseWithHolder, planRenewal } from './licenses.service.ts';
+import { emitEvent } from '../webhooks/events.ts';
 import { cycleFigures } from './ce-ledger.ts';
 
 const SYSTEM: Actor = SYSTEM_ACTOR;
@@ -42,6 +43,7 @@ export async function expireLapsedLicenses(tx: Tx, today: string): Promise<numbe
         ce_hours_required: figures.required,
       },
     });
+    await emitEvent(tx, 'license.expired', () => licenseWithHolder(tx, old.license_id));
   }
   return lapsed.length;
 }

@@ -113,7 +113,7 @@ export const licensesRouter = router({
   update: policyProcedure('licenses.update')
     .meta({
       openapi: { method: 'PUT', path: '/licenses/{id}', tags, summary: 'Update a license (any subset of fields)', protect: true },
-      errors: ['CONFLICT'],
+      errors: ['CONFLICT', 'PRECONDITION_FAILED'],
     })
     .input(updateLicenseInput)
     .output(licenseSchema)

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { and, asc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
   CE_MESSAGES,
@@ -54,6 +54,9 @@ import {
   LICENSE_COLUMNS,
   statusIs,
 } from './compliance.sql.ts';
+import { assertIfMatch } from '../../http/etag.ts';
+import { recordDeletion } from '../deletions/deletions.service.ts';
+import { emitEvent } from '../webhooks/events.ts';
 
 type LicenseRow = typeof licenses.$inferSelect;
 /** A license as read: `compliance` holds the cached topics still missing until toLicense puts the judgement there. */
@@ -210,7 +213,7 @@ export async function assertLicenseOfHolder(
  */
 interface ListShape {
   scope: ScopeKind;
-  filters: Array<'state' | 'license_type' | 'user_id' | 'expiring' | 'search'>;
+  filters: Array<'state' | 'license_type' | 'user_id' | 'expiring' | 'search' | 'updated_since'>;
   /** Few values, each its own SQL (so the (status, expiration_date) index serves the status test). */
   status: LicenseStatus | undefined;
   compliance: ComplianceState | undefined;
@@ -229,6 +232,7 @@ function listShape(ctx: ListCtx, q: LicenseListQuery, paged: boolean): ListShape
   if (q.user_id) filters.push('user_id');
   if (q.expiring_within !== undefined) filters.push('expiring');
   if (q.search) filters.push('search');
+  if (q.updated_since) filters.push('updated_since');
   return {
     scope: scopeKind(ctx.user),
     filters,
@@ -254,6 +258,7 @@ function listValues(ctx: ListCtx, q: LicenseListQuery): Record<string, unknown> 
     user_id: q.user_id,
     to: q.expiring_within === undefined ? undefined : addDays(day, q.expiring_within),
     search: q.search ? likePattern(q.search) : undefined,
+    updated_since: q.updated_since,
     ...scopeValues(ctx.user),
   };
 }
@@ -270,6 +275,7 @@ function whereOf(shape: CountShape): SQL | undefined {
   if (has('license_type')) conds.push(eq(licenses.license_type, p('license_type')));
   if (has('user_id')) conds.push(eq(licenses.user_id, p('user_id')));
   if (has('expiring')) conds.push(expiringSql(LICENSE_COLUMNS, p('today'), p('to')));
+  if (has('updated_since')) conds.push(gt(licenses.updated_at, p('updated_since')));
   if (has('search')) {
     const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
     conds.push(or(containsPattern(fullName, p('search')), containsPattern(licenses.license_number, p('search'))));
@@ -483,9 +489,10 @@ export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput
       });
     await audit(tx, ctx.actor, { action: 'create', table: 'licenses', id: row!.license_id, new: row });
     // A new license has no completions, adjustments or closed cycles yet: its sum is 0 until the form says otherwise.
-    if (!ce_hours_completed) return withHolder(row!, holder);
-    await applyFormHours(ctx, tx, row!.license_id, ce_hours_completed);
-    return written(tx, row!.license_id);
+    if (ce_hours_completed) await applyFormHours(ctx, tx, row!.license_id, ce_hours_completed);
+    const license = ce_hours_completed ? await written(tx, row!.license_id) : withHolder(row!, holder);
+    await emitEvent(tx, 'license.created', license);
+    return license;
   });
 }
 
@@ -544,6 +551,8 @@ export async function updateLicense(ctx: AuthedContext, input: UpdateLicenseInpu
   const { id: license_id, ce_hours_completed, ...patch } = input;
   return ctx.db.transaction(async (tx) => {
     const old = await storedVisible(ctx, tx, license_id);
+    // If-Match (REST): the license as GET /licenses/{id} answers it, compared in this transaction (http/etag.ts).
+    await assertIfMatch(ctx, () => getVisibleLicense(ctx, license_id, tx));
     const next = { ...old, ...patch };
     if (patch.user_id !== undefined && patch.user_id !== old.user_id) {
       await assertHolder(tx, ctx.user, patch.user_id);
@@ -578,7 +587,9 @@ export async function updateLicense(ctx: AuthedContext, input: UpdateLicenseInpu
       old,
       new: cacheMayMove ? await stored(tx, license_id) : after,
     });
-    return written(tx, license_id);
+    const license = await written(tx, license_id);
+    await emitEvent(tx, 'license.updated', license);
+    return license;
   });
 }
 
@@ -587,6 +598,7 @@ export async function deleteLicense(ctx: AuthedContext, licenseId: number): Prom
     const old = await storedVisible(ctx, tx, licenseId);
     // Its adjustments and closed cycles go with it (ON DELETE CASCADE); completions stay, unlinked.
     await tx.delete(licenses).where(eq(licenses.license_id, licenseId));
+    await recordDeletion(tx, 'licenses', licenseId, old.user_id);
     await audit(tx, ctx.actor, { action: 'delete', table: 'licenses', id: licenseId, old });
   });
   return { success: true };
@@ -710,6 +722,7 @@ export async function applyRenewal(
       reason: opts.reason,
     },
   });
+  await emitEvent(tx, 'license.renewed', () => written(tx, old.license_id));
 }
 
 /**

@@ -90,12 +90,12 @@ export async function sendPasswordLink(
     password_link: link,
     link_valid_for: describeDuration(args.validForMs),
   };
-  let body = renderTemplate(template.body, values);
+  let body = renderTemplate(template.body, values, settings.date_format);
   if (!body.includes(link)) body += `\n\nChoose your password here (valid for ${values.link_valid_for}, once):\n${link}`;
   return deliver(db, config, {
     channel: 'email',
     recipient: user.email,
-    subject: renderTemplate(template.subject, values),
+    subject: renderTemplate(template.subject, values, settings.date_format),
     body,
     template: { id: template.id, name: template.name },
     user_id: args.userId,
@@ -150,8 +150,8 @@ export async function sendCourseCompleted(db: Db, config: Config, completionId: 
       await deliver(db, config, {
         channel: t.type,
         recipient,
-        subject: renderTemplate(t.subject, values),
-        body: renderTemplate(t.body, values),
+        subject: renderTemplate(t.subject, values, settings.date_format),
+        body: renderTemplate(t.body, values, settings.date_format),
         template: { id: t.id, name: t.name },
         user_id: row.user_id,
         license_id: row.license_id,

@@ -181,11 +181,12 @@ export function whereItWent(ctx: Pick<Context, 'config'>, d: Delivery, what = 'T
 export async function sendTest(ctx: Context, input: TemplateTestData) {
   const template = toTemplate(await getRow(ctx.db, input.id));
   const values = await sampleValues(ctx);
+  const { date_format } = await getSettings(ctx.db);
   const outcome = await deliver(ctx.db, ctx.config, {
     channel: 'email',
     recipient: input.test_email,
-    subject: renderTemplate(template.subject, values),
-    body: renderTemplate(template.body, values),
+    subject: renderTemplate(template.subject, values, date_format),
+    body: renderTemplate(template.body, values, date_format),
     template: { id: template.id, name: template.name },
     actor: ctx.actor,
     ignoreChannelSwitch: true,

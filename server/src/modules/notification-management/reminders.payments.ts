@@ -6,7 +6,7 @@
  * digest reminders.ts builds (describePayment lines).
  */
 import { and, asc, eq, gte, isNull, lte } from 'drizzle-orm';
-import { addDays, formatPaymentAmount, renderTemplate, toDollars, type Settings } from '@lm/shared';
+import { addDays, formatPaymentAmount, renderTemplate, toDollars, writeCalendarDate, type DateFormat, type Settings } from '@lm/shared';
 import { payments, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
@@ -64,9 +64,11 @@ export async function duePayments(db: Db, today: string, lookbackDays: number): 
 export const paymentAmount = (p: Pick<DuePayment, 'amount_cents'>) => formatPaymentAmount(toDollars(p.amount_cents));
 
 /** One line of a Broker's digest. */
-export function describePayment(p: DuePayment): string {
-  return `- ${p.first_name} ${p.last_name}: ${p.payment_type} ${paymentAmount(p)} due ${p.payment_date}, still pending`;
-}
+export const describePayment =
+  (dateFormat: DateFormat) =>
+  (p: DuePayment): string => {
+    return `- ${p.first_name} ${p.last_name}: ${p.payment_type} ${paymentAmount(p)} due ${writeCalendarDate(p.payment_date, dateFormat)}, still pending`;
+  };
 
 /** Tells each payer of a due payment, once per payment and channel. Returns the outcomes to count. */
 export async function remindPayers(
@@ -110,8 +112,8 @@ export async function remindPayers(
         await deliver(db, config, {
           channel: t.type,
           recipient,
-          subject: renderTemplate(t.subject, values),
-          body: renderTemplate(t.body, values),
+          subject: renderTemplate(t.subject, values, settings.date_format),
+          body: renderTemplate(t.body, values, settings.date_format),
           template: { id: t.id, name: t.name },
           user_id: p.user_id,
           license_id: p.license_id,

@@ -32,7 +32,9 @@ import {
   hoursPerMonth,
   renderTemplate,
   ROLE,
+  writeCalendarDate,
   type Compliance,
+  type DateFormat,
   type Settings,
   type TopicMissing,
   type TriggerEvent,
@@ -48,6 +50,8 @@ import { deliver, type DeliveryOutcome } from './delivery.ts';
 import { describePayment, duePayments, remindPayers, type DuePayment } from './reminders.payments.ts';
 import { activeTemplates, recipientFor } from './events.ts';
 import { notifyUser, type NotificationMessage } from '../notifications/notify.ts';
+import { licenseWithHolder } from '../licenses/licenses.service.ts';
+import { emitEventOnce } from '../webhooks/events.ts';
 
 /** An expiry older than this when first seen is not announced (no flood after importing old records). */
 export const EXPIRED_LOOKBACK_DAYS = 30;
@@ -262,24 +266,30 @@ export function digestPeriod(frequency: Settings['notification_frequency'], toda
   return `week-${addDays(today, -((dow + 6) % 7))}`;
 }
 
-function describe(l: DueLicense): string {
-  const when =
-    l.trigger === 'license_expired'
-      ? `expired ${l.expiration_date} (${-l.days_left} day${l.days_left === -1 ? '' : 's'} ago)`
-      : `expires ${l.expiration_date} (in ${l.days_left} day${l.days_left === 1 ? '' : 's'})`;
-  return `- ${l.first_name} ${l.last_name}: ${l.license_type} license ${l.license_number} (${l.state}), ${when}`;
-}
+/** A line of a digest section, its date in the office's format. */
+const describe =
+  (dateFormat: DateFormat) =>
+  (l: DueLicense): string => {
+    const date = writeCalendarDate(l.expiration_date, dateFormat);
+    const when =
+      l.trigger === 'license_expired'
+        ? `expired ${date} (${-l.days_left} day${l.days_left === -1 ? '' : 's'} ago)`
+        : `expires ${date} (in ${l.days_left} day${l.days_left === 1 ? '' : 's'})`;
+    return `- ${l.first_name} ${l.last_name}: ${l.license_type} license ${l.license_number} (${l.state}), ${when}`;
+  };
 
 /** A line of the CE-at-risk section: what is still missing, and which required topics where the rule names them. */
-function describeAtRisk(l: HolderLicense): string {
-  const c = l.compliance;
-  const topics = topicsText(c.topics_missing);
-  return (
-    `- ${l.first_name} ${l.last_name}: ${l.license_type} license ${l.license_number} (${l.state}), ` +
-    `expires ${l.expiration_date} (in ${plural(c.days_left, 'day')}): ${plural(c.hours_remaining, 'hour')} remaining` +
-    (topics ? `; missing topics: ${topics}` : '')
-  );
-}
+const describeAtRisk =
+  (dateFormat: DateFormat) =>
+  (l: HolderLicense): string => {
+    const c = l.compliance;
+    const topics = topicsText(c.topics_missing);
+    return (
+      `- ${l.first_name} ${l.last_name}: ${l.license_type} license ${l.license_number} (${l.state}), ` +
+      `expires ${writeCalendarDate(l.expiration_date, dateFormat)} (in ${plural(c.days_left, 'day')}): ${plural(c.hours_remaining, 'hour')} remaining` +
+      (topics ? `; missing topics: ${topics}` : '')
+    );
+  };
 
 /**
  * A digest section: its heading, at most DIGEST_SECTION_LIMIT lines, how many more there are, and the link to the
@@ -305,15 +315,16 @@ function brokerMessage(
   const expired = items.filter((i) => i.trigger === 'license_expired');
   const days = settings.license_expiry_warning_days;
   const at = (path: string) => `${config.publicUrl}${path}`;
+  const f = settings.date_format;
   return [
     `Hello ${broker.first_name} ${broker.last_name},`,
     '',
     heading,
     '',
-    ...section(`Expiring within ${days} days:`, expiring.map(describe), at(LIST_LINKS.expiring(days))),
-    ...section('Expired:', expired.map(describe), at(LIST_LINKS.expired)),
-    ...section(`CE at risk (not complete, expiring within ${AT_RISK_DAYS} days):`, atRisk.map(describeAtRisk), at(LIST_LINKS.atRisk)),
-    ...section('Payments due:', pays.map(describePayment), at(LIST_LINKS.pendingPayments)),
+    ...section(`Expiring within ${days} days:`, expiring.map(describe(f)), at(LIST_LINKS.expiring(days))),
+    ...section('Expired:', expired.map(describe(f)), at(LIST_LINKS.expired)),
+    ...section(`CE at risk (not complete, expiring within ${AT_RISK_DAYS} days):`, atRisk.map(describeAtRisk(f)), at(LIST_LINKS.atRisk)),
+    ...section('Payments due:', pays.map(describePayment(f)), at(LIST_LINKS.pendingPayments)),
     settings.app_name,
   ].join('\n');
 }
@@ -384,8 +395,8 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
         await deliver(db, config, {
           channel: t.type,
           recipient,
-          subject: renderTemplate(t.subject, values),
-          body: renderTemplate(t.body, values),
+          subject: renderTemplate(t.subject, values, settings.date_format),
+          body: renderTemplate(t.body, values, settings.date_format),
           template: { id: t.id, name: t.name },
           user_id: l.user_id,
           license_id: l.license_id,
@@ -405,7 +416,15 @@ async function runPass(db: Db, config: Config, now: Date): Promise<ReminderSumma
   for (const l of due) {
     if (!l.live) continue;
     // The holder's notification centre: once per license, threshold and cycle (docs/decisions.md "Notification centre").
-    await db.transaction((tx) => notifyUser(tx, licenseNotice(l)));
+    // Entering the window is also the webhooks' license.expiring, once per license and cycle.
+    await db.transaction(async (tx) => {
+      await notifyUser(tx, licenseNotice(l));
+      if (l.trigger === 'license_expiring') {
+        await emitEventOnce(tx, 'license.expiring', `license.expiring:${l.license_id}:${l.expiration_date}`, () =>
+          licenseWithHolder(tx, l.license_id),
+        );
+      }
+    });
     await sendTemplates(templates[l.trigger], l, l.trigger, `${l.trigger}:${l.license_id}:${l.expiration_date}`);
   }
 

@@ -6,6 +6,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import {
   NOTIFICATION_EVENT_LABELS,
   NOTIFICATION_EVENT_TRIGGERS,
+  receivesEvent,
   NOTIFICATION_STRINGS,
   type NotificationList,
   type Preferences,
@@ -127,17 +128,19 @@ export async function getPreferences(ctx: AuthedContext): Promise<Preferences> {
   const channels = await channelsAllowed(ctx);
   const prefs = await preferencesOf(ctx.db, ctx.user.user_id);
   return {
-    events: prefs.map((p) => {
-      const external = NOTIFICATION_EVENT_TRIGGERS[p.event] !== null;
-      return {
-        event: p.event,
-        label: NOTIFICATION_EVENT_LABELS[p.event],
-        external,
-        in_app: p.in_app,
-        email: external && channels.email && p.email,
-        sms: external && channels.sms && p.sms,
-      };
-    }),
+    events: prefs
+      .filter((p) => receivesEvent(ctx.user, p.event))
+      .map((p) => {
+        const external = NOTIFICATION_EVENT_TRIGGERS[p.event] !== null;
+        return {
+          event: p.event,
+          label: NOTIFICATION_EVENT_LABELS[p.event],
+          external,
+          in_app: p.in_app,
+          email: external && channels.email && p.email,
+          sms: external && channels.sms && p.sms,
+        };
+      }),
     channels,
   };
 }

@@ -95,7 +95,10 @@ export const paymentsRouter = router({
     .mutation(({ ctx, input }) => payments.createPayment(ctx, input)),
 
   update: policyProcedure('payments.update')
-    .meta({ openapi: { method: 'PUT', path: '/payments/{id}', tags, summary: 'Update a payment (any subset of fields)', protect: true } })
+    .meta({
+      openapi: { method: 'PUT', path: '/payments/{id}', tags, summary: 'Update a payment (any subset of fields)', protect: true },
+      errors: ['PRECONDITION_FAILED'],
+    })
     .input(updatePaymentInput)
     .output(paymentSchema)
     .mutation(({ ctx, input }) => payments.updatePayment(ctx, input)),

@@ -1,4 +1,4 @@
-import { and, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   formatPaymentAmount,
   PAYMENT_MESSAGES,
@@ -25,6 +25,9 @@ import { today } from '../../core/dates.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { assertLicenseOfHolder, assertPersonInScope, licenseWithHolder } from '../licenses/licenses.service.ts';
 import { notifyUser } from '../notifications/notify.ts';
+import { emitEvent } from '../webhooks/events.ts';
+import { recordDeletion } from '../deletions/deletions.service.ts';
+import { assertIfMatch } from '../../http/etag.ts';
 
 const paymentColumns = {
   payment_id: payments.payment_id,
@@ -103,7 +106,8 @@ async function storedVisible(ctx: AuthedContext, tx: Tx, paymentId: number) {
  * The list's prepared reads (db/prepared.ts "preparedShapes"): the SQL depends on the caller's kind of scope,
  * which filters are set, the sort and whether a page is asked for; the values go in as placeholders.
  */
-type PaymentFilter = 'user_id' | 'license_id' | 'status' | 'payment_type' | 'payment_method' | 'start_date' | 'end_date' | 'search';
+type PaymentFilter =
+  'user_id' | 'license_id' | 'status' | 'payment_type' | 'payment_method' | 'start_date' | 'end_date' | 'search' | 'updated_since';
 interface ListShape {
   scope: ScopeKind;
   filters: PaymentFilter[];
@@ -112,7 +116,17 @@ interface ListShape {
   paged: boolean;
 }
 
-const FILTERS: PaymentFilter[] = ['user_id', 'license_id', 'status', 'payment_type', 'payment_method', 'start_date', 'end_date', 'search'];
+const FILTERS: PaymentFilter[] = [
+  'user_id',
+  'license_id',
+  'status',
+  'payment_type',
+  'payment_method',
+  'start_date',
+  'end_date',
+  'search',
+  'updated_since',
+];
 
 /** Newest first unless told otherwise. */
 function listShape(ctx: Pick<AuthedContext, 'user'>, q: PaymentListQuery, paged: boolean): ListShape {
@@ -143,6 +157,7 @@ function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
   if (has('payment_method')) conds.push(eq(payments.payment_method, p('payment_method')));
   if (has('start_date')) conds.push(gte(payments.payment_date, p('start_date')));
   if (has('end_date')) conds.push(lte(payments.payment_date, p('end_date')));
+  if (has('updated_since')) conds.push(gt(payments.updated_at, p('updated_since')));
   if (has('search')) {
     const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
     conds.push(or(containsPattern(fullName, p('search')), containsPattern(sql`coalesce(${payments.description}, '')`, p('search'))));
@@ -256,6 +271,7 @@ export async function createPayment(ctx: AuthedContext, input: CreatePaymentInpu
       .returning();
     await audit(tx, ctx.actor, { action: 'create', table: 'payments', id: row!.payment_id, new: row });
     const payment = await written(tx, row!.payment_id);
+    await emitEvent(tx, 'payment.recorded', payment);
     // The payer hears of a payment someone else recorded for them (docs/decisions.md "Notification centre").
     if (payment.user_id !== ctx.user.user_id) {
       const amount = formatPaymentAmount(payment.amount);
@@ -277,6 +293,8 @@ export async function updatePayment(ctx: AuthedContext, input: UpdatePaymentInpu
   const { id: payment_id, amount, ...patch } = input;
   return ctx.db.transaction(async (tx) => {
     const old = await storedVisible(ctx, tx, payment_id);
+    // If-Match (REST): the payment as GET /payments/{id} answers it, read in this transaction (http/etag.ts).
+    await assertIfMatch(ctx, () => getPayment(ctx, payment_id, tx));
     const userId = patch.user_id ?? old.user_id;
     if (userId !== old.user_id) await assertPersonInScope(tx, ctx.user, userId);
     // A moved payment must not keep a license of its previous payer.
@@ -294,6 +312,7 @@ export async function deletePayment(ctx: AuthedContext, paymentId: number): Prom
   await ctx.db.transaction(async (tx) => {
     const old = await storedVisible(ctx, tx, paymentId);
     await tx.delete(payments).where(eq(payments.payment_id, paymentId));
+    await recordDeletion(tx, 'payments', paymentId, old.user_id);
     await audit(tx, ctx.actor, { action: 'delete', table: 'payments', id: paymentId, old });
   });
   return { success: true };

@@ -59,7 +59,7 @@ export const usersRouter = router({
         summary: 'Update a user; a blank password keeps the current one; deactivation signs the user out',
         protect: true,
       },
-      errors: ['CONFLICT'],
+      errors: ['CONFLICT', 'PRECONDITION_FAILED'],
     })
     .input(userUpdateInput)
     .output(userSchema)

@@ -7,7 +7,7 @@
  * active Admin remains) is checked inside the transaction that writes (docs/architecture.md "Data
  * layer"); passwords are hashed before it and e-mails are sent after it.
  */
-import { and, asc, count, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   can,
   PROFILE_STRINGS,
@@ -40,6 +40,9 @@ import { runInBackground } from '../../core/background.ts';
 import { issueAndSendLink, LINK_VALIDITY_MS } from '../auth/password-reset.service.ts';
 import { whereItWent } from '../notification-management/notification-management.service.ts';
 import { assertEmailChangeAllowed, requestEmailChange } from './email-change.service.ts';
+import { emitEvent } from '../webhooks/events.ts';
+import { assertIfMatch } from '../../http/etag.ts';
+import { recordDeletion } from '../deletions/deletions.service.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -57,7 +60,7 @@ const SORT_COLUMNS = {
  * The list's prepared reads (db/prepared.ts "preparedShapes"): the SQL depends on the caller's kind of scope,
  * which filters are set and the sort; the values go in as placeholders.
  */
-type UserFilter = 'role' | 'brokerage_id' | 'is_active' | 'search';
+type UserFilter = 'role' | 'brokerage_id' | 'is_active' | 'search' | 'updated_since';
 interface ListShape {
   scope: ScopeKind;
   filters: UserFilter[];
@@ -72,6 +75,7 @@ function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
   if (has('role')) conditions.push(eq(users.role_id, p('role')));
   if (has('brokerage_id')) conditions.push(eq(users.brokerage_id, p('brokerage_id')));
   if (has('is_active')) conditions.push(eq(users.is_active, placeholderOf(users.is_active, 'is_active')));
+  if (has('updated_since')) conditions.push(gt(users.updated_at, p('updated_since')));
   if (has('search')) {
     conditions.push(
       or(
@@ -106,7 +110,7 @@ const pageRead = preparedSelect<typeof publicUserColumns, ListShape, Record<stri
   },
 );
 
-type UserFilters = Pick<z.output<typeof usersListQuery>, 'role' | 'brokerage_id' | 'is_active' | 'search'>;
+type UserFilters = Pick<z.output<typeof usersListQuery>, 'role' | 'brokerage_id' | 'is_active' | 'search' | 'updated_since'>;
 
 /** The filters set and their values, the scope's last (spreads last: see listValues in licenses.service.ts). */
 function listFilters(ctx: Pick<AuthedContext, 'user'>, input: UserFilters) {
@@ -115,11 +119,13 @@ function listFilters(ctx: Pick<AuthedContext, 'user'>, input: UserFilters) {
   if (input.brokerage_id !== undefined) filters.push('brokerage_id');
   if (input.is_active !== undefined) filters.push('is_active');
   if (input.search) filters.push('search');
+  if (input.updated_since) filters.push('updated_since');
   const values = {
     role: input.role,
     brokerage_id: input.brokerage_id,
     is_active: input.is_active,
     search: input.search ? likePattern(input.search) : undefined,
+    updated_since: input.updated_since,
     ...scopeValues(ctx.user),
   };
   return { filters, values };
@@ -264,6 +270,7 @@ export async function createUser(ctx: AuthedContext, input: z.output<typeof user
       })
       .returning();
     await audit(tx, ctx.actor, { action: 'create', table: 'users', id: row!.user_id, new: auditView(row!) });
+    await emitEvent(tx, 'user.created', () => getPublicUser(tx, row!.user_id));
     return row!.user_id;
   });
   if (input.is_active ?? true) sendWelcome(ctx, id);
@@ -271,7 +278,7 @@ export async function createUser(ctx: AuthedContext, input: z.output<typeof user
 }
 
 /** user_registered: the welcome e-mail with a link to choose a password (never the password), after the answer. */
-function sendWelcome(ctx: AuthedContext, userId: number): void {
+export function sendWelcome(ctx: AuthedContext, userId: number): void {
   const { db, config, actor } = ctx;
   runInBackground('welcome e-mail', () =>
     issueAndSendLink(db, config, {
@@ -345,6 +352,8 @@ export async function updateUser(ctx: AuthedContext, input: z.output<typeof user
 
   await ctx.db.transaction(async (tx) => {
     const target = await manageableUser(ctx, tx, input.id, 'users.update');
+    // If-Match (REST): the user as GET /users/{id} answers it, read in this transaction (http/etag.ts).
+    await assertIfMatch(ctx, () => getUser(ctx, input.id));
     if (self && input.is_active === false) throw badRequest('You cannot deactivate your own account');
     if (self && input.role_id !== undefined && input.role_id !== target.role_id) throw badRequest('You cannot change your own role');
     if (input.email !== undefined) await assertEmailFree(tx, input.email, target.user_id);
@@ -388,6 +397,7 @@ export async function deleteUser(ctx: AuthedContext, id: number): Promise<{ succ
       .returning();
     if (lostAdmin(target, after!)) await assertAnAdminRemains(tx);
     const revoked = await revokeUserSessions(tx, target.user_id);
+    await recordDeletion(tx, 'users', target.user_id, target.user_id);
     await audit(tx, ctx.actor, {
       action: 'delete',
       table: 'users',

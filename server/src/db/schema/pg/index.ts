@@ -12,3 +12,8 @@ export * from './password-reset.ts';
 export * from './jobs.ts';
 export * from './documents.ts';
 export * from './notifications.ts';
+export * from './api-keys.ts';
+export * from './imports.ts';
+export * from './webhooks.ts';
+export * from './idempotency.ts';
+export * from './deletions.ts';

@@ -52,6 +52,7 @@ export const licenses = sqliteTable(
     index('licenses_state_idx').on(t.state),
     index('licenses_user_idx').on(t.user_id),
     index('licenses_created_at_idx').on(t.created_at),
+    index('licenses_updated_at_idx').on(t.updated_at),
     check('licenses_ce_check', sql`${t.ce_hours_required} >= 0 AND ${t.ce_hours_completed} >= 0`),
     check('licenses_dates_check', sql`${t.issue_date} <= ${t.expiration_date}`),
   ],

@@ -1,0 +1,24 @@
+import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { isoTimestamp } from './columns.ts';
+
+/**
+ * Tombstones: one row per deleted object, written in the delete's transaction, so an integrator's sync learns
+ * what went away (GET /api/deletions?since=, docs/api.md "Changes since"). The holder and brokerage of the
+ * object as of its deletion give the scope the list is read in.
+ */
+export const deletions = pgTable(
+  'deletions',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    /** The REST resource: 'licenses', 'payments', ... */
+    resource: text('resource').notNull(),
+    object_id: integer('object_id').notNull(),
+    /** The person the object belonged to (a license's holder), for the scope; null when none. */
+    user_id: integer('user_id'),
+    brokerage_id: integer('brokerage_id'),
+    deleted_at: isoTimestamp('deleted_at')
+      .notNull()
+      .$defaultFn(() => new Date().toISOString()),
+  },
+  (t) => [index('deletions_deleted_at_idx').on(t.deleted_at, t.id)],
+);
