@@ -22,6 +22,7 @@ const ALL_ENTRIES = [
   'Notification Management',
   'Backup & Restore',
   'Settings',
+  'Integrations',
 ];
 
 test('a signed-out visitor is sent to /login from any page', async ({ page }) => {
@@ -52,7 +53,7 @@ test('the button reads Signing In... while the sign-in is under way', async ({ p
   await expect(page.getByText('Login successful!')).toBeVisible();
 });
 
-test('Admin signs in, sees all 14 entries, keeps the session on reload, and logs out', async ({ page }) => {
+test('Admin signs in, sees all 15 entries, keeps the session on reload, and logs out', async ({ page }) => {
   await signInWithForm(page, 'admin');
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText('Login successful!')).toBeVisible();
@@ -101,6 +102,7 @@ test('Broker and School see their own sidebars', async ({ page, browser }) => {
     'Payments',
     'Documents',
     'Notifications',
+    'Integrations',
   ]);
   const school = await browser.newPage();
   await signIn(school, 'school');
