@@ -24,6 +24,37 @@ export async function recordDeletion(tx: Tx, resource: DeletionResource, objectI
   await tx.insert(deletions).values({ resource, object_id: objectId, user_id: userId, brokerage_id: brokerageId });
 }
 
+/**
+ * recordDeletion for many objects of one resource (an import's undo): the owners' brokerages read and the tombstones
+ * written in chunks of 500, not a statement per object.
+ */
+export async function recordDeletions(
+  tx: Tx,
+  resource: DeletionResource,
+  objects: Array<{ objectId: number; userId: number | null }>,
+): Promise<void> {
+  for (let i = 0; i < objects.length; i += 500) {
+    const part = objects.slice(i, i + 500);
+    const owners = [...new Set(part.map((o) => o.userId).filter((u): u is number => u !== null))];
+    const brokerageOf = new Map<number, number | null>();
+    if (owners.length > 0) {
+      const people = await tx
+        .select({ user_id: users.user_id, brokerage_id: users.brokerage_id })
+        .from(users)
+        .where(inArray(users.user_id, owners));
+      for (const p of people) brokerageOf.set(p.user_id, p.brokerage_id);
+    }
+    await tx.insert(deletions).values(
+      part.map((o) => ({
+        resource,
+        object_id: o.objectId,
+        user_id: o.userId,
+        brokerage_id: o.userId === null ? null : (brokerageOf.get(o.userId) ?? null),
+      })),
+    );
+  }
+}
+
 /** Resources every signed-in user reads (docs/decisions.md): their tombstones are everyone's. */
 const READ_BY_EVERYONE: DeletionResource[] = ['courses'];
 

@@ -40,7 +40,7 @@ import { sendWelcome, updateUser } from '../users/users.service.ts';
 import { licenseWithHolder, updateLicense } from '../licenses/licenses.service.ts';
 import { getPublicUser } from '../users/users.queries.ts';
 import { emitEvent, emitEvents } from '../webhooks/events.ts';
-import { recordDeletion } from '../deletions/deletions.service.ts';
+import { recordDeletions } from '../deletions/deletions.service.ts';
 import { refreshCeCache } from '../licenses/ce-ledger.ts';
 import { notifyCourseCompleted } from '../notification-management/events.ts';
 import { cleanMapping, chunks, guessMapping, type RowResult } from './imports.rows.ts';
@@ -445,9 +445,17 @@ export async function undoImport(ctx: AuthedContext, id: number): Promise<Import
             part.map((c) => c.id),
           ),
         );
-      for (const l of held) await recordDeletion(tx, 'licenses', l.license_id, l.user_id);
+      await recordDeletions(
+        tx,
+        'licenses',
+        held.map((l) => ({ objectId: l.license_id, userId: l.user_id })),
+      );
     }
-    for (const u of byTable('users')) await recordDeletion(tx, 'users', u.id, u.id);
+    await recordDeletions(
+      tx,
+      'users',
+      byTable('users').map((u) => ({ objectId: u.id, userId: u.id })),
+    );
     for (const [table, column] of [
       ['licenses', licenses.license_id],
       ['users', users.user_id],
