@@ -4,12 +4,12 @@
  * and the upload modal (Dropzone, progress, the server's refusal shown in place).
  */
 import '@mantine/dropzone/styles.layer.css';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert, Badge, Button, Divider, Drawer, Group, Modal, Progress, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { Dropzone } from '@mantine/dropzone';
 import { IconDownload, IconFileUpload, IconTrash, IconUpload } from '@tabler/icons-react';
+import { FileDrop } from '../../components/file-drop.tsx';
 import {
   DOCUMENT_CATEGORIES,
   DOCUMENT_CATEGORY_LABELS,
@@ -340,7 +340,6 @@ function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose
   const upload = useUploadDocument();
   const [file, setFile] = useState<File | null>(null);
   /** Opens the file chooser (the Choose button). */
-  const openRef = useRef<() => void>(null);
   const [category, setCategory] = useState<DocumentCategory>('license_copy');
   const [ownerId, setOwnerId] = useState<string | null>(null);
   const [licenseId, setLicenseId] = useState<string | null>(null);
@@ -376,29 +375,7 @@ function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose
   return (
     <Modal opened={opened} onClose={close} title={isVersion ? DOCUMENT_STRINGS.uploadVersion : DOCUMENT_STRINGS.upload} size="lg">
       <Stack>
-        {/*
-          The drop zone takes a dragged file; choosing one is a real button inside it (its own name, a Tab stop, Enter and
-          Space), not a focusable area around a hidden input.
-        */}
-        <Dropzone
-          onDrop={(files) => setFile(files[0] ?? null)}
-          multiple={false}
-          disabled={upload.isPending}
-          openRef={openRef}
-          activateOnClick={false}
-          activateOnKeyboard={false}
-          enablePointerEvents
-        >
-          <Stack align="center" gap="xs" py="lg">
-            <IconUpload size={32} aria-hidden />
-            <Text size="sm" ta="center">
-              {file ? `${file.name} (${formatBytes(file.size)})` : 'Drag a file here, or'}
-            </Text>
-            <Button variant="default" size="sm" onClick={() => openRef.current?.()} disabled={upload.isPending}>
-              {file ? 'Choose another file' : 'Choose a file'}
-            </Button>
-          </Stack>
-        </Dropzone>
+        <FileDrop file={file} onFile={setFile} disabled={upload.isPending} />
         {!isVersion && (
           <>
             <Select

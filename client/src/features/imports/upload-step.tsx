@@ -4,11 +4,11 @@
  * the upload with its progress; the server's refusal (an image named .csv, an empty file, too many rows) in place.
  */
 import '@mantine/dropzone/styles.layer.css';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Checkbox, Group, Paper, Progress, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
 import { IconDownload, IconUpload } from '@tabler/icons-react';
-import { formatBytes, IMPORT_STRINGS, type ImportKind, type ImportPreview } from '@lm/shared';
+import { FileDrop } from '../../components/file-drop.tsx';
+import { IMPORT_STRINGS, type ImportKind, type ImportPreview } from '@lm/shared';
 import { fileCallMessage } from '../../lib/download.ts';
 import { notify } from '../../lib/notify.ts';
 import { downloadTemplate, useUploadImport } from './api.ts';
@@ -33,7 +33,6 @@ export function UploadStep({
   const [sendWelcome, setSendWelcome] = useState(false);
   const [templateBusy, setTemplateBusy] = useState(false);
   /** Opens the file chooser (the Choose button). */
-  const openRef = useRef<() => void>(null);
 
   const choose = (next: File | null) => {
     setFile(next);
@@ -85,29 +84,7 @@ export function UploadStep({
             {IMPORT_SCREEN.template}
           </Button>
         </Group>
-        {/*
-          The drop zone takes a dragged file; choosing one is a real button inside it (its own name, a Tab stop, Enter and
-          Space), not a focusable area around a hidden input.
-        */}
-        <Dropzone
-          onDrop={(files) => choose(files[0] ?? null)}
-          multiple={false}
-          disabled={upload.isPending}
-          openRef={openRef}
-          activateOnClick={false}
-          activateOnKeyboard={false}
-          enablePointerEvents
-        >
-          <Stack align="center" gap="xs" py="lg">
-            <IconUpload size={32} aria-hidden />
-            <Text size="sm" ta="center" style={{ wordBreak: 'break-word' }}>
-              {file ? `${file.name} (${formatBytes(file.size)})` : IMPORT_SCREEN.dropHint}
-            </Text>
-            <Button variant="default" size="sm" onClick={() => openRef.current?.()} disabled={upload.isPending}>
-              {file ? IMPORT_SCREEN.chooseAnother : IMPORT_SCREEN.choose}
-            </Button>
-          </Stack>
-        </Dropzone>
+        <FileDrop file={file} onFile={choose} disabled={upload.isPending} hint={IMPORT_SCREEN.dropHint} />
         {isXlsx(file) && (
           <TextInput
             label={IMPORT_SCREEN.sheet}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Checkbox, Code, CopyButton, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy, IconKey, IconPlus, IconX } from '@tabler/icons-react';
+import { Badge, Button, Card, Checkbox, Code, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconKey, IconPlus, IconX } from '@tabler/icons-react';
 import { API_KEY_STRINGS, apiKeyCreateInput, type ApiKey, type ApiKeyCreated, type ApiKeyScope } from '@lm/shared';
 import { ListTable } from '../../components/list-table.tsx';
 import { RowActionButtons } from '../../components/row-actions.tsx';
@@ -11,6 +11,7 @@ import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { useDirtyGuard } from '../../lib/dirty-guard.tsx';
 import { useAuth } from '../../lib/auth.tsx';
+import { SecretOnce } from './secret-once.tsx';
 import { useApiKeysPage, useCreateApiKey, useKeyBrokerageOptions, useRevokeApiKey } from './api.ts';
 
 const S = API_KEY_STRINGS;
@@ -86,30 +87,6 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyCreated
         </Group>
       </Stack>
     </form>
-  );
-}
-
-/** The new key's secret, shown this once with a copy button. */
-function SecretOnce({ created, onDone }: { created: ApiKeyCreated; onDone: () => void }) {
-  return (
-    <Stack>
-      <Alert color="yellow" icon={<IconAlertTriangle size={18} />} title={S.secretWarning} />
-      <Code block data-testid="api-key-secret" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
-        {created.secret}
-      </Code>
-      <Group justify="flex-end">
-        <CopyButton value={created.secret}>
-          {({ copied, copy }) => (
-            <Button variant="light" leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />} onClick={copy}>
-              {copied ? S.copied : S.copy}
-            </Button>
-          )}
-        </CopyButton>
-        <Button onClick={onDone} data-autofocus>
-          {S.done}
-        </Button>
-      </Group>
-    </Stack>
   );
 }
 
@@ -209,7 +186,12 @@ export function ApiKeysSection() {
         ]}
       />
       <FormModal opened={open} onClose={close} title={created ? S.secretTitle : S.createTitle}>
-        {open && (created ? <SecretOnce created={created} onDone={close} /> : <CreateKeyForm onCreated={setCreated} onCancel={close} />)}
+        {open &&
+          (created ? (
+            <SecretOnce secret={created.secret} warning={S.secretWarning} strings={S} testId="api-key-secret" onDone={close} />
+          ) : (
+            <CreateKeyForm onCreated={setCreated} onCancel={close} />
+          ))}
       </FormModal>
     </Card>
   );

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import {
-  Alert,
   Badge,
   Button,
   Card,
   Checkbox,
   Code,
-  CopyButton,
   Drawer,
   Group,
   Pagination,
@@ -19,18 +17,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import {
-  IconAlertTriangle,
-  IconCheck,
-  IconCopy,
-  IconList,
-  IconPlayerPause,
-  IconPlayerPlay,
-  IconPlus,
-  IconRefresh,
-  IconSend,
-  IconWebhook,
-} from '@tabler/icons-react';
+import { IconList, IconPlayerPause, IconPlayerPlay, IconPlus, IconRefresh, IconSend, IconWebhook } from '@tabler/icons-react';
 import {
   createWebhookInput,
   showingText,
@@ -62,6 +49,7 @@ import {
   useWebhookDeliveries,
   useWebhooks,
 } from './webhooks-api.ts';
+import { SecretOnce } from './secret-once.tsx';
 
 const S = WEBHOOK_STRINGS;
 
@@ -134,30 +122,6 @@ function EndpointForm({
         </Group>
       </Stack>
     </form>
-  );
-}
-
-/** The new endpoint's signing secret, shown this once with a copy button. */
-function SecretOnce({ created, onDone }: { created: CreatedWebhook; onDone: () => void }) {
-  return (
-    <Stack>
-      <Alert color="yellow" icon={<IconAlertTriangle size={18} />} title={S.secretOnce} />
-      <Code block data-testid="webhook-secret" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
-        {created.secret}
-      </Code>
-      <Group justify="flex-end">
-        <CopyButton value={created.secret}>
-          {({ copied, copy }) => (
-            <Button variant="light" leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />} onClick={copy}>
-              {copied ? S.copied : S.copy}
-            </Button>
-          )}
-        </CopyButton>
-        <Button onClick={onDone} data-autofocus>
-          {S.done}
-        </Button>
-      </Group>
-    </Stack>
   );
 }
 
@@ -407,7 +371,7 @@ export function WebhooksSection() {
       >
         {editing !== null &&
           (created ? (
-            <SecretOnce created={created} onDone={close} />
+            <SecretOnce secret={created.secret} warning={S.secretOnce} strings={S} testId="webhook-secret" onDone={close} />
           ) : (
             <EndpointForm endpoint={editing === 'new' ? null : editing} onCreated={setCreated} onSaved={close} onCancel={close} />
           ))}
