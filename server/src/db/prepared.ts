@@ -84,17 +84,16 @@ function rowsFromValues<R>(columns: Columns, prepared: HasValues): Executable<R>
 }
 
 /**
- * An insert that every mutation of a kind runs (the audit entry), prepared as a read is; it takes a transaction and
- * runs on its connection. A column's `$defaultFn` is not called again per run: give such a column a placeholder.
+ * An insert that every mutation of a kind runs (the audit entry, a license's create), prepared as a read is; it takes
+ * a transaction and runs on its connection, and answers what the insert returns (its `returning()` rows, if any).
+ * A column's `$defaultFn` is not called again per run: give such a column a placeholder.
  */
-export function preparedWrite<P extends Record<string, unknown>>(
+export function preparedWrite<P extends Record<string, unknown>, R = unknown>(
   name: string,
-  build: (d: Pick<Drizzle, 'insert'>) => Preparable<unknown>,
-): (tx: Tx, params: P) => Promise<void> {
-  const run = preparedOn<P, unknown>(name, build);
-  return async (tx, params) => {
-    await run(tx, params);
-  };
+  build: (d: Pick<Drizzle, 'insert'>) => Preparable<R>,
+): (tx: Tx, params: P) => Promise<R> {
+  const run = preparedOn<P, R>(name, build);
+  return (tx, params) => run(tx, params);
 }
 
 function preparedOn<P extends Record<string, unknown>, R>(

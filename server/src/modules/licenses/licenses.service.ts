@@ -34,7 +34,7 @@ import { ceAdjustments, completions, licenseCycles, licenses, users } from '../.
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { caseInsensitive, containsPattern, countOf, likePattern, limitPlaceholder } from '../../db/sql.ts';
-import { preparedSelect, preparedShapes } from '../../db/prepared.ts';
+import { preparedSelect, preparedShapes, preparedWrite } from '../../db/prepared.ts';
 import { orderOf, pageWindow, readPage, UNPAGED_LIST_MAX } from '../../db/list.ts';
 import type { Context } from '../../core/context.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
@@ -463,6 +463,35 @@ async function startingCe(db: DbOrTx, state: string | undefined, type: LicenseRo
   return defaults;
 }
 
+/**
+ * Every create's insert, prepared once per connection (docs/performance.md "API throughput"): every column but the id
+ * is a placeholder, so nothing about the statement is built again per call.
+ */
+const insertLicense = preparedWrite<Omit<LicenseRow, 'license_id' | 'ce_hours_completed' | 'renewed_at'>, LicenseRow[]>(
+  'license_insert',
+  (d) =>
+    d
+      .insert(licenses)
+      .values({
+        user_id: sql.placeholder('user_id'),
+        license_number: sql.placeholder('license_number'),
+        state: sql.placeholder('state'),
+        license_type: sql.placeholder('license_type'),
+        issue_date: sql.placeholder('issue_date'),
+        expiration_date: sql.placeholder('expiration_date'),
+        status: sql.placeholder('status'),
+        ce_hours_required: sql.placeholder('ce_hours_required'),
+        ce_hours_completed: 0,
+        ce_topics_missing: sql.placeholder('ce_topics_missing'),
+        ce_topic_hours_missing: sql.placeholder('ce_topic_hours_missing'),
+        cycle_start_date: sql.placeholder('cycle_start_date'),
+        renewed_at: null,
+        created_at: sql.placeholder('created_at'),
+        updated_at: sql.placeholder('updated_at'),
+      })
+      .returning(),
+);
+
 export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput): Promise<License> {
   assertDateOrder(data.issue_date, data.expiration_date);
   const { ce_hours_completed, ...fields } = data;
@@ -473,20 +502,24 @@ export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput
     // Nothing is earned yet: every topic of the rule is still missing in full.
     const ce_topics_missing = (start.rule?.topics ?? []).map((t) => ({ topic: t.topic, hours: t.hours }));
     const ce_topic_hours_missing = roundHours(ce_topics_missing.reduce((sum, t) => sum + t.hours, 0));
-    const [row] = await tx
-      .insert(licenses)
-      .values({
-        ...fields,
-        ce_hours_required,
-        ce_hours_completed: 0,
-        ce_topics_missing,
-        ce_topic_hours_missing,
-        cycle_start_date: data.issue_date,
-      })
-      .returning()
-      .catch((err: unknown) => {
-        throw duplicateNumber(err, data.state, data.license_number);
-      });
+    const now = new Date().toISOString();
+    const [row] = await insertLicense(tx, {
+      user_id: fields.user_id,
+      license_number: fields.license_number,
+      state: fields.state,
+      license_type: fields.license_type,
+      issue_date: fields.issue_date,
+      expiration_date: fields.expiration_date,
+      status: fields.status,
+      ce_hours_required,
+      ce_topics_missing,
+      ce_topic_hours_missing,
+      cycle_start_date: data.issue_date,
+      created_at: now,
+      updated_at: now,
+    }).catch((err: unknown) => {
+      throw duplicateNumber(err, data.state, data.license_number);
+    });
     await audit(tx, ctx.actor, { action: 'create', table: 'licenses', id: row!.license_id, new: row });
     // A new license has no completions, adjustments or closed cycles yet: its sum is 0 until the form says otherwise.
     if (ce_hours_completed) await applyFormHours(ctx, tx, row!.license_id, ce_hours_completed);
