@@ -12,7 +12,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import {
   BACKUP_SORT_COLUMNS,
@@ -27,19 +26,15 @@ import {
   chosenGroups,
   idParam,
   restoreFlagsSchema,
-  SETTINGS_RANGES,
   uploadResultSchema,
   type UploadResult,
 } from '@lm/shared';
 import type { FileRoutes } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { AppError, badRequest, forbidden } from '../../base/errors.ts';
-import { getSettings } from '../../core/settings.ts';
 import { listExports } from '../../http/list-export.ts';
-import { refuseDeclaredSize } from '../../http/upload-limit.ts';
+import { registerMultipart, uploadLimit } from '../../http/upload-limit.ts';
 import * as backups from './backups.service.ts';
-
-const MB = 1024 * 1024;
 
 const uploadFields = z.object({
   description: z.string().trim().max(500, 'Description must be at most 500 characters').optional(),
@@ -65,10 +60,7 @@ export const backupsFileRoutes: FileRoutes = {
   register(api, deps) {
     // A scope of its own, so the multipart parser exists only for these routes.
     void api.register(async (scope) => {
-      await scope.register(multipart, {
-        throwFileSizeLimit: true,
-        limits: { fileSize: SETTINGS_RANGES.max_file_size_mb.max * MB, files: 1, fields: 20, fieldSize: 4096, parts: 25 },
-      });
+      await registerMultipart(scope, { fields: 20, fieldSize: 4096, parts: 25 });
 
       scope.get<{ Params: { id: string } }>('/admin/backups/:id/download', async (req, reply) => {
         const ctx = await authenticate(deps, req, 'backups.read');
@@ -87,17 +79,15 @@ export const backupsFileRoutes: FileRoutes = {
       scope.post('/admin/backups/upload', async (req): Promise<UploadResult> => {
         const ctx = await authenticate(deps, req, 'backups.upload');
         if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the backup as multipart/form-data with a "file" field');
-        const limitMb = (await getSettings(ctx.db)).max_file_size_mb;
-        const tooLarge = `The backup file is larger than the upload limit of ${limitMb} MB (Settings › File Uploads)`;
         // docs/security.md "Certificates and uploads": a declared size over the limit is refused before the body is read.
-        refuseDeclaredSize(req, limitMb * MB, tooLarge);
+        const { bytes: limitBytes, tooLarge } = await uploadLimit(ctx.db, req, 'The backup file');
         const work = backups.workDir(ctx);
         fs.mkdirSync(work, { recursive: true });
         const raw: Record<string, string> = {};
         let saved: string | null = null;
         try {
           try {
-            for await (const part of req.parts({ limits: { fileSize: limitMb * MB, files: 1 } })) {
+            for await (const part of req.parts({ limits: { fileSize: limitBytes, files: 1 } })) {
               if (part.type === 'file') {
                 if (part.fieldname !== 'file' || saved) {
                   part.file.resume();

@@ -11,7 +11,6 @@
  * the limits (settings.max_file_size_mb, settings.allowed_file_types) are read on every request; the content
  * must be what the extension says (documents.content.ts). Downloads stream from the store.
  */
-import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   DOCUMENT_CATEGORY_LABELS,
@@ -23,7 +22,6 @@ import {
   formatBytes,
   idParam,
   INLINE_MIME_TYPES,
-  SETTINGS_RANGES,
   type DocumentItem,
   type DocumentListQuery,
 } from '@lm/shared';
@@ -37,9 +35,7 @@ import * as documents from './documents.service.ts';
 import { checkExtension, cleanFileName, contentDisposition, detectedType, inspector } from './documents.content.ts';
 import { auditPackPaths, sendAuditPack } from './audit-pack.ts';
 import { checkCertificateUpload } from './extraction/index.ts';
-import { refuseDeclaredSize } from '../../http/upload-limit.ts';
-
-const MB = 1024 * 1024;
+import { registerMultipart, uploadLimit } from '../../http/upload-limit.ts';
 
 /**
  * Reads a multipart upload: the "file" part streams into the store while its bytes are inspected; the other
@@ -52,15 +48,13 @@ async function receiveUpload(
 ): Promise<{ raw: Record<string, string>; file: documents.StoredUpload }> {
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the document as multipart/form-data with a "file" field');
   const settings = await getSettings(ctx.db);
-  const limitMb = settings.max_file_size_mb;
-  const tooLarge = `The file is larger than the upload limit of ${limitMb} MB (Settings › File Uploads)`;
   // docs/security.md "Certificates and uploads": a declared size over the limit is refused before the body is read.
-  refuseDeclaredSize(req, limitMb * MB, tooLarge);
+  const { bytes: limitBytes, tooLarge } = await uploadLimit(ctx.db, req);
   const raw: Record<string, string> = {};
   let file: documents.StoredUpload | null = null;
   let refused: unknown = null;
   try {
-    for await (const part of req.parts({ limits: { fileSize: limitMb * MB, files: 1 } })) {
+    for await (const part of req.parts({ limits: { fileSize: limitBytes, files: 1 } })) {
       if (part.type !== 'file') {
         raw[part.fieldname] = String(part.value);
         continue;
@@ -84,7 +78,7 @@ async function receiveUpload(
       // At the first byte over the limit the part is cut, not read on to its end (docs/security.md "Certificates and uploads").
       part.file.once('limit', () => part.file.destroy(new AppError('PAYLOAD_TOO_LARGE', tooLarge)));
       try {
-        const stored = await ctx.db.files.put(key, part.file.pipe(look.stream), { maxBytes: limitMb * MB, tooLargeMessage: tooLarge });
+        const stored = await ctx.db.files.put(key, part.file.pipe(look.stream), { maxBytes: limitBytes, tooLargeMessage: tooLarge });
         if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
         const mime = await detectedType(fileName, ext, look.head(), look.isText());
         file = { storage_key: key, file_name: fileName, mime_type: mime, size: stored.size, sha256: stored.sha256 };
@@ -225,10 +219,7 @@ export const documentsFileRoutes: FileRoutes = {
   register(api, deps) {
     // A scope of its own, so the multipart parser exists only for these routes.
     void api.register(async (scope) => {
-      await scope.register(multipart, {
-        throwFileSizeLimit: true,
-        limits: { fileSize: SETTINGS_RANGES.max_file_size_mb.max * MB, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
-      });
+      await registerMultipart(scope, { fields: 10, fieldSize: 1024, parts: 12 });
       scope.post('/documents', (req, reply) => upload(deps, req, reply));
       scope.post<{ Params: { id: string } }>('/documents/:id/versions', (req, reply) => uploadVersion(deps, req, reply));
     });

@@ -6,36 +6,30 @@
  * The upload is read into memory up to settings.max_file_size_mb (the documents' limit, 413 over it: a declared
  * Content-Length before the body is read) and never stored as a file: its rows are kept in import_rows.
  */
-import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { IMPORT_FIELDS, IMPORT_KINDS, IMPORT_STRINGS, idParam, importKindSchema, importPreviewSchema, SETTINGS_RANGES } from '@lm/shared';
+import { IMPORT_FIELDS, IMPORT_KINDS, IMPORT_STRINGS, idParam, importKindSchema, importPreviewSchema } from '@lm/shared';
 import type { FileRoutes, RouteDeps } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { rowsSource, sendCsv } from '../../http/csv.ts';
-import { refuseDeclaredSize } from '../../http/upload-limit.ts';
+import { registerMultipart, uploadLimit } from '../../http/upload-limit.ts';
 import { AppError, badRequest } from '../../base/errors.ts';
-import { getSettings } from '../../core/settings.ts';
 import { cleanFileName } from '../documents/documents.content.ts';
 import * as imports from './imports.service.ts';
-
-const MB = 1024 * 1024;
 
 async function upload(deps: RouteDeps, req: FastifyRequest, reply: FastifyReply) {
   const ctx = await authenticate(deps, req, 'imports.create');
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data with a "file" field');
-  const limitMb = (await getSettings(ctx.db)).max_file_size_mb;
-  const tooLarge = `The file is larger than the upload limit of ${limitMb} MB (Settings › File Uploads)`;
-  refuseDeclaredSize(req, limitMb * MB, tooLarge);
+  const limit = await uploadLimit(ctx.db, req);
   const raw: Record<string, string> = {};
   let file: { file_name: string; bytes: Buffer } | null = null;
   try {
-    for await (const part of req.parts({ limits: { fileSize: limitMb * MB, files: 1 } })) {
+    for await (const part of req.parts({ limits: { fileSize: limit.bytes, files: 1 } })) {
       if (part.type !== 'file') raw[part.fieldname] = String(part.value);
       else if (part.fieldname !== 'file' || file) part.file.resume();
       else file = { file_name: cleanFileName(part.filename), bytes: await part.toBuffer() };
     }
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', limit.tooLarge);
     if (err instanceof AppError) throw err;
     throw badRequest('The upload could not be read; send multipart/form-data with the file in a "file" field');
   }
@@ -79,10 +73,7 @@ const csvResponse = (description: string) => ({ description, content: { 'text/cs
 export const importsFileRoutes: FileRoutes = {
   register(api, deps) {
     void api.register(async (scope) => {
-      await scope.register(multipart, {
-        throwFileSizeLimit: true,
-        limits: { fileSize: SETTINGS_RANGES.max_file_size_mb.max * MB, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
-      });
+      await registerMultipart(scope, { fields: 10, fieldSize: 1024, parts: 12 });
       scope.post('/imports', (req, reply) => upload(deps, req, reply));
     });
     api.get<{ Params: { id: string } }>('/imports/:id/errors.csv', (req, reply) => errorsCsv(deps, req, reply));
