@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Checkbox, Code, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Code, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconKey, IconPlus, IconX } from '@tabler/icons-react';
 import { API_KEY_STRINGS, apiKeyCreateInput, type ApiKey, type ApiKeyCreated, type ApiKeyScope } from '@lm/shared';
+import { SectionCard } from './section-card.tsx';
 import { ListTable } from '../../components/list-table.tsx';
 import { RowActionButtons } from '../../components/row-actions.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
@@ -109,23 +110,19 @@ export function ApiKeysSection() {
   };
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="api-keys-title">
-      <Group justify="space-between" mb="xs" wrap="wrap">
-        <Title order={2} size="h3" id="api-keys-title">
-          <Group gap="xs" component="span">
-            <IconKey size={20} aria-hidden />
-            {S.title}
-          </Group>
-        </Title>
-        {can('apiKeys.create') && (
+    <SectionCard
+      id="api-keys-title"
+      icon={<IconKey size={20} aria-hidden />}
+      title={S.title}
+      intro={S.intro}
+      action={
+        can('apiKeys.create') && (
           <Button leftSection={<IconPlus size={16} />} onClick={() => setOpen(true)}>
             {S.create}
           </Button>
-        )}
-      </Group>
-      <Text size="sm" c="dimmed" mb="md">
-        {S.intro}
-      </Text>
+        )
+      }
+    >
       <ListTable<ApiKey>
         things={S.things}
         query={query}
@@ -193,6 +190,6 @@ export function ApiKeysSection() {
             <CreateKeyForm onCreated={setCreated} onCancel={close} />
           ))}
       </FormModal>
-    </Card>
+    </SectionCard>
   );
 }

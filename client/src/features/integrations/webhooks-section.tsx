@@ -2,7 +2,6 @@ import { useState } from 'react';
 import {
   Badge,
   Button,
-  Card,
   Checkbox,
   Code,
   Drawer,
@@ -13,7 +12,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
   Tooltip,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -30,6 +28,7 @@ import {
   type WebhookDelivery,
   type WebhookEvent,
 } from '@lm/shared';
+import { SectionCard } from './section-card.tsx';
 import { ListTable } from '../../components/list-table.tsx';
 import { deleteAction, editAction, RowActionsMenu } from '../../components/row-actions.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
@@ -287,23 +286,19 @@ export function WebhooksSection() {
   };
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="webhooks-title">
-      <Group justify="space-between" mb="xs" wrap="wrap">
-        <Title order={2} size="h3" id="webhooks-title">
-          <Group gap="xs" component="span">
-            <IconWebhook size={20} aria-hidden />
-            {S.title}
-          </Group>
-        </Title>
-        {manages && (
+    <SectionCard
+      id="webhooks-title"
+      icon={<IconWebhook size={20} aria-hidden />}
+      title={S.title}
+      intro={S.intro}
+      action={
+        manages && (
           <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
             {S.add}
           </Button>
-        )}
-      </Group>
-      <Text size="sm" c="dimmed" mb="md">
-        {S.intro}
-      </Text>
+        )
+      }
+    >
       <ListTable<Webhook>
         things={S.things}
         query={query}
@@ -377,6 +372,6 @@ export function WebhooksSection() {
           ))}
       </FormModal>
       <DeliveriesDrawer endpoint={logOf} onClose={() => setLogOf(null)} />
-    </Card>
+    </SectionCard>
   );
 }
