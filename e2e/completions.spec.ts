@@ -72,7 +72,7 @@ test('an Agent records a completion, the School approves it and the license CE h
   await expect(modal.getByLabel('Person')).toHaveCount(0);
   await modal.getByRole('button', { name: 'Record Completion' }).click();
   await expect(modal.getByText('Course is required')).toBeVisible();
-  await modal.getByLabel(/^Course/).click();
+  await modal.getByLabel(/^Course/).fill(s.courseName);
   await page.getByRole('option', { name: s.courseName }).click();
   await modal.getByLabel('License').click();
   await page.getByRole('option', { name: new RegExp(s.licenseNumber) }).click();
@@ -126,9 +126,9 @@ test('a Broker records for its agent and an Admin moves a completion back to Pen
   await openCompletions(page, 'broker');
   await page.getByRole('button', { name: 'Record Completion' }).click();
   const modal = page.getByRole('dialog', { name: 'Record Completion' });
-  await modal.getByLabel(/^Person/).click();
-  await page.getByRole('option', { name: 'Alice Agent' }).click();
-  await modal.getByLabel(/^Course/).click();
+  await modal.getByLabel(/^Person/).fill('Alice');
+  await page.getByRole('option', { name: 'Alice Agent (Agent)' }).click();
+  await modal.getByLabel(/^Course/).fill(s.courseName);
   await page.getByRole('option', { name: s.courseName }).click();
   await modal.getByLabel('License').click();
   await page.getByRole('option', { name: new RegExp(s.licenseNumber) }).click();

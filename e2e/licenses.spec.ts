@@ -2,9 +2,9 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { addDays, addYears, localDateString } from '@lm/shared';
 import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
-import { createLicense, myId, uid } from './fixtures/data.ts';
+import { createLicense, createUser, myId, uid } from './fixtures/data.ts';
 import { atPhoneWidth, card, expectInView, phoneShot } from './fixtures/phone.ts';
-import { pick, row } from './fixtures/ui.ts';
+import { pick, row, searchPick } from './fixtures/ui.ts';
 import { shown } from './fixtures/dates.ts';
 
 const TODAY = localDateString();
@@ -44,11 +44,16 @@ test('Admin adds, renews, edits and deletes a license, with the spec texts', asy
     await expect(dialog.getByText(message)).toBeVisible();
   }
 
-  // The holder select lists only Agents and Brokers, as 'first last (role)'.
-  await dialog.getByRole('combobox', { name: /^License Holder/ }).click();
-  await expect(page.getByRole('option', { name: 'Alice Agent (Agent)' })).toBeVisible();
+  // The holder select searches the server as one types; it lists only Agents and Brokers, as 'first last (role)'.
+  const holder = dialog.getByRole('combobox', { name: /^License Holder/ });
+  await holder.click();
+  await holder.fill('Bruno Bro');
   await expect(page.getByRole('option', { name: 'Bruno Broker (Broker)' })).toBeVisible();
-  await expect(page.getByRole('option', { name: /Sam School|Ada Admin/ })).toHaveCount(0);
+  for (const other of ['Sam School', 'Ada Admin']) {
+    await holder.fill(other);
+    await expect(page.getByText('No Agents or Brokers found')).toBeVisible();
+  }
+  await holder.fill('Alice Ag');
   await page.getByRole('option', { name: 'Alice Agent (Agent)' }).click();
 
   const number = `E2E-${uid()}`;
@@ -117,7 +122,7 @@ test('a duplicate number in the same state shows the server error; a bad date or
   await signIn(page, 'broker', '/licenses');
   await page.getByRole('button', { name: 'Add License' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add New License' });
-  await pick(page, /^License Holder/, 'Alice Agent (Agent)');
+  await searchPick(page, /^License Holder/, 'Alice', 'Alice Agent (Agent)');
   await dialog.getByLabel(/^License Number/).fill(number.toLowerCase());
   await pick(page, /^State/, 'FL');
   await dialog.getByLabel(/^Issue Date/).fill('2027-05-01');
@@ -234,4 +239,23 @@ test('at phone width an Admin renews a license from the list, its actions in vie
   await expect(r).toContainText(shown(addYears(expiration, 2)));
   await expect(r.getByTestId('expiry-badge')).toHaveAttribute('data-color', 'green');
   await phoneShot(page, testInfo, 'licenses-renewed');
+});
+
+test('the holder picker finds by typing a holder beyond its first 20', async ({ page, request }) => {
+  const admin = await apiAs(request, 'admin');
+  const tag = uid();
+  // Twenty holders whose names come first, so the one below is not on the picker's first page.
+  for (let i = 0; i < 20; i++)
+    await createUser(admin, 'Agent', { first_name: 'Early', last_name: `A0${tag}${String(i).padStart(2, '0')}` });
+  const late = await createUser(admin, 'Agent', { first_name: 'Late', last_name: `Zz${tag}` });
+  await signIn(page, 'admin', '/licenses');
+  await page.getByRole('button', { name: 'Add License' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add New License' });
+  const holder = dialog.getByRole('combobox', { name: /^License Holder/ });
+  await holder.click();
+  await expect(page.getByRole('option')).toHaveCount(20);
+  await expect(page.getByRole('option', { name: `Late ${late.last_name} (Agent)` })).toHaveCount(0);
+  await holder.fill(`zz${tag}`);
+  await page.getByRole('option', { name: `Late ${late.last_name} (Agent)` }).click();
+  await expect(holder).toHaveValue(`Late ${late.last_name} (Agent)`);
 });

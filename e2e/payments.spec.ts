@@ -6,7 +6,7 @@ import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { myId, uid, uniqueAmount } from './fixtures/data.ts';
 import { atPhoneWidth, card, expectInView, phoneShot } from './fixtures/phone.ts';
-import { pick, row } from './fixtures/ui.ts';
+import { pick, row, searchPick } from './fixtures/ui.ts';
 import { shown } from './fixtures/dates.ts';
 
 /** A seeded user's id. */
@@ -57,7 +57,7 @@ test('Admin records, edits and deletes a payment, with the cards, defaults, mess
   await dialog.getByRole('button', { name: 'Record Payment' }).click();
   await expect(dialog.getByText('Amount must be greater than 0')).toBeVisible();
 
-  await pick(page, /^User/, 'Alice Agent (Agent)');
+  await searchPick(page, /^User/, 'Alice', 'Alice Agent (Agent)');
   await dialog.getByLabel(/^Amount/).fill('123.45');
   // The license select lists the chosen user's licenses.
   await dialog.getByRole('combobox', { name: 'License' }).click();
@@ -162,7 +162,7 @@ test('at phone width an Admin records a payment, opens its details and exports t
   // Record a payment linked to the license.
   await page.getByRole('button', { name: 'Record Payment' }).click();
   const dialog = page.getByRole('dialog', { name: 'Record New Payment' });
-  await pick(page, /^User/, 'Alice Agent (Agent)');
+  await searchPick(page, /^User/, 'Alice', 'Alice Agent (Agent)');
   await dialog.getByLabel(/^Amount/).fill('76.40');
   await dialog.getByRole('combobox', { name: 'License' }).click();
   await page.getByRole('option', { name: new RegExp(licenseNumber) }).click();

@@ -59,7 +59,7 @@ test('Admin adds a user: form messages, success toast, then edits and deletes it
   await dialog.getByLabel(/^Password/).fill('Str0ngPassword');
   await dialog.getByLabel('Role').click();
   await page.getByRole('option', { name: 'Agent', exact: true }).click();
-  await dialog.getByLabel('Brokerage').click();
+  await dialog.getByLabel('Brokerage').fill(E2E_BROKERAGE);
   await page.getByRole('option', { name: E2E_BROKERAGE }).click();
   await dialog.getByRole('button', { name: 'Create User' }).click();
   await expect(page.getByText('User created successfully!')).toBeVisible();
@@ -184,7 +184,7 @@ test('bulk menu: select first, deactivate, change role, change brokerage to none
   await page.getByRole('button', { name: 'Bulk Actions (3)' }).click();
   await page.getByRole('menuitem', { name: 'Change Brokerage' }).click();
   const brokerageDialog = page.getByRole('dialog', { name: /Change brokerage/ });
-  await brokerageDialog.getByLabel('New brokerage').click();
+  await brokerageDialog.getByLabel('New brokerage').fill(E2E_BROKERAGE);
   await page.getByRole('option', { name: E2E_BROKERAGE }).click();
   await brokerageDialog.getByRole('button', { name: 'Apply' }).click();
   await expect(rows(page).filter({ hasText: E2E_BROKERAGE })).toHaveCount(3);

@@ -404,6 +404,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/brokerages/options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The brokerage picker: brokerages whose name contains `search`, the first `limit` (20, at most 50) by name, as id and name; `ids` only those
+     * @description The brokerage picker: brokerages whose name contains `search`, the first `limit` (20, at most 50) by name, as id and name; `ids` only those
+     */
+    get: operations['brokeragesOptions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/licenses': {
     parameters: {
       query?: never;
@@ -504,8 +524,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Users who may hold a license (Agents and Brokers) in your scope
-     * @description Users who may hold a license (Agents and Brokers) in your scope
+     * The holder picker: users who may hold a license (Agents and Brokers) in your scope whose name contains `search`, the first `limit` (20, at most 50) by name; `ids` only those
+     * @description The holder picker: users who may hold a license (Agents and Brokers) in your scope whose name contains `search`, the first `limit` (20, at most 50) by name; `ids` only those
      */
     get: operations['licensesHolders'];
     put?: never;
@@ -3052,6 +3072,7 @@ export interface operations {
         search?: string;
         is_active?: 'true' | 'false';
         page?: number;
+        cursor?: string;
         limit?: number;
         sort?: 'name' | 'email' | 'role' | 'brokerage' | 'status' | 'last_login' | 'created_at';
         order?: 'asc' | 'desc';
@@ -3094,6 +3115,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -3563,6 +3586,7 @@ export interface operations {
     parameters: {
       query?: {
         page?: number;
+        cursor?: string;
         limit?: number;
         search?: string;
         sort?: 'name' | 'address' | 'phone' | 'email' | 'website' | 'agent_count' | 'created_at';
@@ -3597,6 +3621,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -3844,6 +3870,38 @@ export interface operations {
       500: components['responses']['InternalServerError'];
     };
   };
+  brokeragesOptions: {
+    parameters: {
+      query?: {
+        search?: string;
+        limit?: number;
+        ids?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            brokerage_id: number;
+            name: string;
+          }[];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalServerError'];
+    };
+  };
   licensesList: {
     parameters: {
       query?: {
@@ -3868,6 +3926,7 @@ export interface operations {
           | 'hours_remaining';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
         updated_since?: string;
       };
@@ -4144,6 +4203,7 @@ export interface operations {
           | 'hours_remaining';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
         updated_since?: string;
       };
@@ -4213,6 +4273,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -4249,6 +4311,7 @@ export interface operations {
           | 'hours_remaining';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
         updated_since?: string;
       };
@@ -4534,7 +4597,11 @@ export interface operations {
   };
   licensesHolders: {
     parameters: {
-      query?: never;
+      query?: {
+        search?: string;
+        limit?: number;
+        ids?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -4557,6 +4624,7 @@ export interface operations {
           }[];
         };
       };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
@@ -5308,6 +5376,7 @@ export interface operations {
         sort?: 'course_name' | 'provider' | 'course_type' | 'ce_hours' | 'topic' | 'cost' | 'is_active' | 'completion_count' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
       };
       header?: never;
@@ -5367,6 +5436,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -5737,6 +5808,7 @@ export interface operations {
         sort?: 'name' | 'course_name' | 'license_number' | 'completion_date' | 'hours' | 'rating' | 'status' | 'note' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
       };
       header?: never;
@@ -5779,6 +5851,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -6129,6 +6203,7 @@ export interface operations {
         sort?: 'state' | 'license_type' | 'hours_required' | 'cycle_years' | 'topic_count' | 'notes';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
       };
       header?: never;
@@ -6183,6 +6258,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -6337,6 +6414,7 @@ export interface operations {
         sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'description' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
         updated_since?: string;
       };
@@ -6475,6 +6553,7 @@ export interface operations {
         sort?: 'payment_date' | 'user' | 'amount' | 'payment_type' | 'payment_method' | 'status' | 'description' | 'created_at';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
         updated_since?: string;
       };
@@ -6516,6 +6595,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -6539,6 +6620,7 @@ export interface operations {
         start_date?: string;
         end_date?: string;
         search?: string;
+        cursor?: string;
         updated_since?: string;
       };
       header?: never;
@@ -7130,6 +7212,7 @@ export interface operations {
         sort?: 'timestamp' | 'user' | 'action' | 'target_table' | 'target_id' | 'ip_address';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
       };
       header?: never;
@@ -7166,6 +7249,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -7539,6 +7624,7 @@ export interface operations {
         sort?: 'name' | 'type' | 'trigger_event' | 'is_active' | 'updated_at';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
       };
       header?: never;
@@ -7580,6 +7666,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -7800,6 +7888,7 @@ export interface operations {
         sort?: 'created_at' | 'recipient' | 'template_name' | 'channel' | 'status' | 'sent_at';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
       };
       header?: never;
@@ -7835,6 +7924,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -7985,6 +8076,7 @@ export interface operations {
         sort?: 'description' | 'created_at' | 'size' | 'status' | 'type';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
       };
       header?: never;
@@ -8020,6 +8112,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
             totals: {
               total: number;
@@ -8027,6 +8121,7 @@ export interface operations {
               in_progress: number;
               total_size: number;
             };
+            upload_limit_mb: number;
           };
         };
       };
@@ -8374,6 +8469,7 @@ export interface operations {
         sort?: 'created_at' | 'title' | 'category' | 'owner';
         order?: 'asc' | 'desc';
         page?: number;
+        cursor?: string;
         limit?: number;
         updated_since?: string;
       };
@@ -8416,6 +8512,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -9155,6 +9253,7 @@ export interface operations {
     parameters: {
       query?: {
         page?: number;
+        cursor?: string;
         limit?: number;
         unread_only?: 'true' | 'false';
       };
@@ -9199,6 +9298,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -9918,6 +10019,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -9934,6 +10037,7 @@ export interface operations {
       query?: {
         kind?: 'roster' | 'completions';
         page?: number;
+        cursor?: string;
         limit?: number;
       };
       header?: never;
@@ -9973,6 +10077,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -10860,6 +10966,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -10987,6 +11095,7 @@ export interface operations {
     parameters: {
       query?: {
         page?: number;
+        cursor?: string;
         limit?: number;
       };
       header?: never;
@@ -11020,6 +11129,8 @@ export interface operations {
               limit: number;
               total: number;
               pages: number;
+              next_cursor: string | null;
+              total_capped: boolean;
             };
           };
         };
@@ -11576,7 +11687,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Larger than settings.max_file_size_mb */
+      /** @description Larger than the server's backup upload limit (BACKUP_UPLOAD_LIMIT_MB, default 8192 MB) */
       413: {
         headers: {
           [name: string]: unknown;

@@ -49,6 +49,11 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** WEBHOOK_WORKER=off: this instance queues webhook deliveries but does not send them (another instance does). */
   webhookWorker: boolean;
+  /**
+   * BACKUP_UPLOAD_LIMIT_MB: the largest backup zip an upload may send (default 8192 MB), apart from Settings › File
+   * Uploads (documents and imports); a bigger one is restored from a file on the server (`npm run db:restore`).
+   */
+  backupUploadLimitMb: number;
 }
 
 const TRUST_PROXY_HELP =
@@ -88,6 +93,9 @@ export function parseLogFormat(value: string | undefined, isTTY: boolean): LogFo
   if (v === 'json' || v === 'pretty') return v;
   throw new AppError('BAD_REQUEST', `LOG_FORMAT must be json or pretty (unset: pretty on a terminal, json otherwise), not "${value}"`);
 }
+
+/** BACKUP_UPLOAD_LIMIT_MB's default: room for a backup of a million licenses (about 1.1 GB) several times over. */
+export const DEFAULT_BACKUP_UPLOAD_LIMIT_MB = 8192;
 
 /** A positive whole number from the environment, or its default when unset. */
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
@@ -130,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, isTTY = process
     },
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookWorker: env.WEBHOOK_WORKER !== 'off',
+    backupUploadLimitMb: positiveInt('BACKUP_UPLOAD_LIMIT_MB', env.BACKUP_UPLOAD_LIMIT_MB, DEFAULT_BACKUP_UPLOAD_LIMIT_MB),
   };
 }

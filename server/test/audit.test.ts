@@ -145,12 +145,12 @@ describe('GET /api/audit/logs filters and pagination', () => {
   it('the table filter returns only that table, newest first, with the pagination block', async () => {
     const res = await api(env, 'GET', '/api/audit/logs?target_table=widgets&limit=25', { token: people.admin.token });
     expect(res.status).toBe(200);
-    expect(res.body.pagination).toEqual({ page: 1, limit: 25, total: 30, pages: 2 });
+    expect(res.body.pagination).toEqual({ page: 1, limit: 25, total: 30, pages: 2, next_cursor: expect.any(String), total_capped: false });
     expect(res.body.logs).toHaveLength(25);
     expect(res.body.logs.every((l: { target_table: string }) => l.target_table === 'widgets')).toBe(true);
     expect(res.body.logs.map((l: { target_id: number }) => l.target_id).slice(0, 3)).toEqual([30, 29, 28]);
     const page2 = await api(env, 'GET', '/api/audit/logs?target_table=widgets&limit=25&page=2', { token: people.admin.token });
-    expect(page2.body.pagination).toEqual({ page: 2, limit: 25, total: 30, pages: 2 });
+    expect(page2.body.pagination).toEqual({ page: 2, limit: 25, total: 30, pages: 2, next_cursor: null, total_capped: false });
     expect(page2.body.logs.map((l: { target_id: number }) => l.target_id)).toEqual([5, 4, 3, 2, 1]);
     const past = await api(env, 'GET', '/api/audit/logs?target_table=widgets&limit=25&page=9', { token: people.admin.token });
     expect(past.body.logs).toEqual([]);
@@ -164,7 +164,7 @@ describe('GET /api/audit/logs filters and pagination', () => {
     expect(both.body.logs).toHaveLength(1);
     expect(both.body.logs[0]).toMatchObject({ action: 'bulk_delete', ip_address: '10.1.1.1', user_id: people.school.user_id });
     const none = await api(env, 'GET', '/api/audit/logs?action=no-such-action', { token: people.admin.token });
-    expect(none.body).toEqual({ logs: [], pagination: { page: 1, limit: 50, total: 0, pages: 0 } });
+    expect(none.body).toEqual({ logs: [], pagination: { page: 1, limit: 50, total: 0, pages: 0, next_cursor: null, total_capped: false } });
   });
 
   it('filters by user and by an inclusive date range; an unknown user id shows no name', async () => {

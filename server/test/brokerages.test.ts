@@ -145,11 +145,11 @@ describe('list', () => {
     const token = roles.admin.token;
     const p1 = await api(env, 'GET', `/api/brokerages?search=${tag}&limit=5&page=1`, { token });
     expect(p1.status).toBe(200);
-    expect(p1.body.pagination).toEqual({ page: 1, limit: 5, total: 12, pages: 3 });
+    expect(p1.body.pagination).toEqual({ page: 1, limit: 5, total: 12, pages: 3, next_cursor: 'o5', total_capped: false });
     expect(p1.body.brokerages.map((b: { name: string }) => b.name)).toEqual([0, 1, 2, 3, 4].map((i) => `${tag} Realty 0${i}`));
     const p3 = await api(env, 'GET', `/api/brokerages?search=${tag}&limit=5&page=3`, { token });
     expect(p3.body.brokerages).toHaveLength(2);
-    expect(p3.body.pagination).toEqual({ page: 3, limit: 5, total: 12, pages: 3 });
+    expect(p3.body.pagination).toEqual({ page: 3, limit: 5, total: 12, pages: 3, next_cursor: null, total_capped: false });
     const byName = await api(env, 'GET', `/api/brokerages?search=${encodeURIComponent(`${tag} Realty 07`)}`, { token });
     expect(byName.body.brokerages.map((b: { name: string }) => b.name)).toEqual([`${tag} Realty 07`]);
     const lower = await api(env, 'GET', `/api/brokerages?search=${tag.toLowerCase()}`, { token });
@@ -158,7 +158,7 @@ describe('list', () => {
     expect(def.body.pagination.limit).toBe(20);
     expect(def.body.pagination.page).toBe(1);
     const trpc = await callerFor(env, roles.admin.user_id).brokerages.list({ search: tag, limit: 10, page: 2 });
-    expect(trpc.pagination).toEqual({ page: 2, limit: 10, total: 12, pages: 2 });
+    expect(trpc.pagination).toEqual({ page: 2, limit: 10, total: 12, pages: 2, next_cursor: null, total_capped: false });
   });
 
   it('returns nothing and no error for a search shaped like SQL injection or wildcards', async () => {
@@ -167,7 +167,7 @@ describe('list', () => {
       const res = await api(env, 'GET', `/api/brokerages?search=${encodeURIComponent(search)}`, { token });
       expect(res.status, search).toBe(200);
       expect(res.body.brokerages).toEqual([]);
-      expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 0, pages: 0 });
+      expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 0, pages: 0, next_cursor: null, total_capped: false });
     }
     expect((await env.db.select().from(brokerages)).length).toBeGreaterThan(0);
   });

@@ -32,7 +32,8 @@ const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'certificates');
 const typedPdf = fs.readFileSync(path.join(FIXTURES, 'certificate-typed.pdf'));
 const scanPng = fs.readFileSync(path.join(FIXTURES, 'certificate-scan.png'));
 
-const t = useTestEnv();
+// The backup upload has its own limit (BACKUP_UPLOAD_LIMIT_MB); 1 MB here like the file limit the tests set.
+const t = useTestEnv({ BACKUP_UPLOAD_LIMIT_MB: '1' });
 let env: TestEnv;
 let roles: Roles;
 beforeAll(() => {

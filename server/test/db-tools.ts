@@ -12,12 +12,15 @@ import { invalidateSettings } from '../src/core/settings.ts';
 const sqliteOf = (db: Db) => db as SqliteDb;
 const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
 
-/** The application's tables (no migration bookkeeping, no test tables). */
+/**
+ * The application's tables (no migration bookkeeping, no test tables, and on SQLite no search index: its FTS5 tables
+ * are virtual or shadow tables, kept by triggers as the rows they index are written; db/search.ts).
+ */
 export async function appTables(db: Db): Promise<string[]> {
   if (db.engine === 'sqlite') {
     const rows = sqliteOf(db)
       .writer.prepare(
-        "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND name <> 'lm_writes'",
+        "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND name <> 'lm_writes'",
       )
       .all() as Array<{ name: string }>;
     return rows.map((r) => r.name);
@@ -56,8 +59,15 @@ export interface WorldSnapshot {
   rows?: Map<string, string>;
 }
 
-/** Takes a copy of every table but `except` (audit_logs only grows and is append-only). */
-export async function snapshotWorld(db: Db, file: string, except: string[] = ['audit_logs']): Promise<WorldSnapshot> {
+/**
+ * Takes a copy of every table but `except` (audit_logs only grows and is append-only; license_totals and
+ * payment_totals are derived, kept by the triggers while the licenses and payments are put back).
+ */
+export async function snapshotWorld(
+  db: Db,
+  file: string,
+  except: string[] = ['audit_logs', 'license_totals', 'payment_totals'],
+): Promise<WorldSnapshot> {
   const tables = (await appTables(db)).filter((t) => !except.includes(t));
   if (db.engine === 'sqlite') {
     await sqliteOf(db).withWriter(() => sqliteOf(db).writer.exec(`VACUUM INTO '${file.replace(/'/g, "''")}'`));

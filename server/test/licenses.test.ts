@@ -398,7 +398,7 @@ describe('filters, sorting and pages', () => {
     expect(numbers((await q('sort=expiration_date&order=desc&limit=2&page=2')).body)).toEqual(['Q-SOON', 'Q-EXPIRED']);
     const page = await api(env, 'GET', `/api/licenses/page?user_id=${holder.user_id}&limit=3&page=2`, { token: roles.admin.token });
     expect(page.status).toBe(200);
-    expect(page.body.pagination).toEqual({ page: 2, limit: 3, total: 4, pages: 2 });
+    expect(page.body.pagination).toEqual({ page: 2, limit: 3, total: 4, pages: 2, next_cursor: null, total_capped: false });
     expect(numbers(page.body.licenses)).toEqual(['Q-LATE']);
     // Out-of-scope rows are not counted: the first Broker sees none of them.
     const broker = await api(env, 'GET', `/api/licenses/page?user_id=${holder.user_id}`, { token: roles.broker.token });

@@ -121,7 +121,7 @@ describe('GET /api/courses/export and courses.page', () => {
     for (const sort of COURSE_SORT_COLUMNS) {
       for (const order of ['asc', 'desc'] as const) {
         const { courses: rows, pagination } = await caller.courses.page({ search: 'EXPC', sort, order, limit: 100, page: 2 });
-        expect(pagination).toEqual({ page: 2, limit: 100, total: many, pages: Math.ceil(many / 100) });
+        expect(pagination).toMatchObject({ page: 2, limit: 100, total: many, pages: Math.ceil(many / 100), total_capped: false });
         expect(rows).toHaveLength(100);
         expect(
           ordered(rows, keys[sort], (c) => c.course_id, order),
@@ -135,7 +135,7 @@ describe('GET /api/courses/export and courses.page', () => {
     expect(Array.isArray(listed.body)).toBe(true);
     expect(listed.body).toHaveLength(Math.min(many, 500));
     const rest = await api(t.env, 'GET', '/api/courses?search=EXPC&offset=500', { token: t.roles.agent.token });
-    expect(rest.body).toHaveLength(many - 500);
+    expect(rest.body).toHaveLength(Math.min(many - 500, 500));
   });
 });
 

@@ -53,7 +53,7 @@ describe('in-app notifications', () => {
     const list = await api(env, 'GET', '/api/notifications', { token });
     expect(list.status).toBe(200);
     expect(list.body.unread).toBe(1);
-    expect(list.body.pagination).toEqual({ page: 1, limit: 20, total: 1, pages: 1 });
+    expect(list.body.pagination).toEqual({ page: 1, limit: 20, total: 1, pages: 1, next_cursor: null, total_capped: false });
     expect(list.body.notifications[0]).toMatchObject({
       event: 'completion_approved',
       title: `Completion approved: ${course.course_name}`,

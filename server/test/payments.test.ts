@@ -191,7 +191,7 @@ describe('REST rules (acceptance 5)', () => {
     expect(search.body).toHaveLength(3);
     expect(dates((await q('search=january')).body)).toEqual(['2026-01-10']);
     const page = await api(env, 'GET', `/api/payments/page?user_id=${payer.user_id}&limit=2`, { token: t });
-    expect(page.body.pagination).toEqual({ page: 1, limit: 2, total: 3, pages: 2 });
+    expect(page.body.pagination).toEqual({ page: 1, limit: 2, total: 3, pages: 2, next_cursor: expect.any(String), total_capped: false });
     expect(dates(page.body.payments)).toEqual(['2026-03-10', '2026-02-10']);
   });
 });

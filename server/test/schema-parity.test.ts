@@ -61,7 +61,19 @@ const EXPECTED_DIFFERENCES = {
    * SQLite only: INSERT OR REPLACE deletes a row without firing its delete trigger. PostgreSQL has no REPLACE, and
    * its upsert fires audit_logs_no_update (docs/security.md "Audit log append-only").
    */
-  sqliteOnlyTriggers: ['audit_logs_no_replace'],
+  sqliteOnlyTriggers: [
+    'audit_logs_no_replace',
+    // Search (docs/decisions.md "Search at any size"): SQLite's FTS5 tables (virtual, not compared) follow these;
+    // PostgreSQL serves the same search from pg_trgm indexes (pgOnlyIndexes).
+    'users_search_insert',
+    'users_search_update',
+    'users_search_delete',
+    'licenses_search_insert',
+    'licenses_search_update',
+    'licenses_search_delete',
+  ],
+  /** PostgreSQL only: the pg_trgm GIN indexes of the search (SQLite: the FTS5 tables above). */
+  pgOnlyIndexes: ['users_name_trgm_idx', 'users_email_trgm_idx', 'users_phone_trgm_idx', 'licenses_number_trgm_idx'],
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -481,6 +493,7 @@ async function introspectPostgres(client: pg.Client): Promise<SchemaShape & { ty
      JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = 'public'`,
   );
   for (const ix of indexes.rows) {
+    if (EXPECTED_DIFFERENCES.pgOnlyIndexes.includes(ix.name)) continue;
     const [definition, where] = ix.def.split(' WHERE ');
     const keys = splitTopLevel(definition!.replace(/^.*? USING \w+ \(/, '').replace(/\)$/, '')).map(normalizeSql);
     if (ix.primary) tables[ix.table]!.primaryKey = keys;

@@ -3,7 +3,7 @@
  * answer (the secret once), the list query and answer, and the strings of Settings › Integrations' keys section.
  */
 import { z } from 'zod';
-import { idParam, paginationSchema, requiredText } from './common.ts';
+import { idParam, paginationSchema, requiredText, cursorParam } from './common.ts';
 
 /** What a key may do: `read` (GET only) or `write` (every method; write implies read). */
 export const API_KEY_SCOPES = ['read', 'write'] as const;
@@ -104,6 +104,7 @@ export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>;
 
 export const apiKeysListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 

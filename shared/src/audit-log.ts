@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { singleLine } from './text.ts';
-import { dateString, paginationSchema } from './common.ts';
+import { cursorParam, dateString, paginationSchema } from './common.ts';
 import { MAX_ID } from './common.ts';
 
 export const AUDIT_PAGE_SIZES = [25, 50, 100] as const;
@@ -79,6 +79,7 @@ export const auditLogsInput = z
     sort: z.preprocess(emptyToUndefined, z.enum(AUDIT_SORT_COLUMNS, `Sort must be one of: ${AUDIT_SORT_COLUMNS.join(', ')}`).optional()),
     order: z.preprocess(emptyToUndefined, z.enum(['asc', 'desc'], 'Order must be asc or desc').optional()),
     page: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1, 'Page must be at least 1').optional()),
+    cursor: cursorParam,
     limit: z.preprocess(
       emptyToUndefined,
       z.coerce

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { singleLine } from './text.ts';
-import { idParam, paginationSchema } from './common.ts';
+import { idParam, paginationSchema, cursorParam } from './common.ts';
 import { BACKUP_STATUSES, BACKUP_TYPES } from './domain-constants.ts';
 
 /** UI strings of the Backup & Restore screen (docs/product.md sections 2 and 8). */
@@ -25,11 +25,22 @@ export const BACKUP_STRINGS = {
   deleteFailed: 'Failed to delete backup',
   downloadFailed: 'Failed to download backup',
   uploadFailed: 'Failed to upload backup',
+  uploadProgress: 'Backup upload progress',
+  uploading: (name: string, percent: number) => `Uploading ${name}: ${percent}%`,
+  uploadChecking: 'Uploaded; checking the backup (a big one takes a minute)…',
   fetchFailed: 'Failed to fetch backups',
   empty: 'No backups yet',
   things: 'backups',
   noGroup: 'Select at least one kind of data to restore',
 } as const;
+
+/**
+ * The 413 of a backup upload over BACKUP_UPLOAD_LIMIT_MB (docs/decisions.md "Restore: big offices"); the Backups
+ * screen says the same before sending a file it knows is too large.
+ */
+export const backupUploadTooLarge = (limitMb: number): string =>
+  `The backup file is larger than the upload limit of ${limitMb} MB for backups (the server's BACKUP_UPLOAD_LIMIT_MB). ` +
+  'A larger backup can be restored from a file on the server: npm run db:restore (see README).';
 
 /** The data groups a restore can bring back, in the order the restore modal lists them. */
 export const BACKUP_GROUPS = ['users', 'licenses', 'courses', 'payments', 'documents', 'brokerages', 'settings'] as const;
@@ -205,6 +216,7 @@ export const backupPageQuery = z.object({
   sort: z.enum(BACKUP_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 export type BackupPageQuery = z.infer<typeof backupPageQuery>;
@@ -213,5 +225,11 @@ export type BackupPageQuery = z.infer<typeof backupPageQuery>;
 export const backupTotalsSchema = backupListSchema.omit({ backups: true });
 export type BackupTotals = z.infer<typeof backupTotalsSchema>;
 
-export const backupPageOutput = z.object({ backups: z.array(backupSchema), pagination: paginationSchema, totals: backupTotalsSchema });
+export const backupPageOutput = z.object({
+  backups: z.array(backupSchema),
+  pagination: paginationSchema,
+  totals: backupTotalsSchema,
+  /** The largest backup zip POST /admin/backups/upload accepts, in MB (BACKUP_UPLOAD_LIMIT_MB). */
+  upload_limit_mb: z.number().int().positive(),
+});
 export type BackupPage = z.infer<typeof backupPageOutput>;

@@ -4,7 +4,16 @@
  */
 import { z } from 'zod';
 import { singleLine } from './text.ts';
-import { EMAIL_RE, idParam, optionalText, paginationSchema, updatedSinceParam, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
+import {
+  cursorParam,
+  DEFAULT_PAGE_SIZE,
+  EMAIL_RE,
+  idParam,
+  optionalText,
+  paginationSchema,
+  requiredText,
+  updatedSinceParam,
+} from './common.ts';
 import { userSchema } from './auth.ts';
 
 export const BROKERAGE_MESSAGES = {
@@ -83,6 +92,7 @@ export type BrokerageUpdateInput = z.input<typeof brokerageUpdateInput>;
 
 export const brokeragesListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
   search: singleLine(200).optional(),
   sort: z.enum(BROKERAGE_SORTS).optional(),

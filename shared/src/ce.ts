@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { optionalLine, singleLine } from './text.ts';
-import { idParam, paginationSchema } from './common.ts';
+import { idParam, paginationSchema, cursorParam } from './common.ts';
 import { LICENSE_TYPES } from './domain-constants.ts';
 import { licenseSchema } from './licenses.ts';
 
@@ -128,6 +128,7 @@ export const ceRulePageQuery = z.object({
   sort: z.enum(CE_RULE_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 export type CeRulePageQuery = z.input<typeof ceRulePageQuery>;

@@ -20,20 +20,42 @@ export const MAX_ID = 2_147_483_647;
 /** An integer id: a JSON number, or a path or query parameter ("12" becomes 12; true, "" or "1e1" are refused). */
 export const idParam = numberFromText(z.number().int().positive().max(MAX_ID));
 
+/**
+ * The most rows a list's total counts (docs/decisions.md "Paging at any size"): a count reads at most COUNT_CAP + 1
+ * matching rows, so it costs the same at any size; when more match, `total` is COUNT_CAP and `total_capped` is true
+ * (the screens say "10,000+"), and the rows beyond are reached by `next_cursor`.
+ */
+export const COUNT_CAP = 10_000;
+
 export const paginationSchema = z.object({
   page: z.number().int(),
   limit: z.number().int(),
   total: z.number().int(),
   pages: z.number().int(),
+  /** The `cursor` of the page after this one (the rows after its last row), null on the last page. */
+  next_cursor: z.string().nullable(),
+  /** True when more than COUNT_CAP rows match: `total` is then COUNT_CAP, and `pages` counts only those. */
+  total_capped: z.boolean(),
 });
 export type Pagination = z.infer<typeof paginationSchema>;
 
 /** The page size of every list that does not say otherwise (the audit log's own sizes come from the product spec). */
 export const DEFAULT_PAGE_SIZE = 20;
 
-export function makePagination(page: number, limit: number, total: number): Pagination {
-  return { page, limit, total, pages: Math.ceil(total / limit) };
+/** A page's pagination; `counted` is the capped count (at most COUNT_CAP + 1 rows read), so more than COUNT_CAP means capped. */
+export function makePagination(page: number, limit: number, counted: number, nextCursor: string | null = null): Pagination {
+  const total = Math.min(counted, COUNT_CAP);
+  return { page, limit, total, pages: Math.ceil(total / limit), next_cursor: nextCursor, total_capped: counted > COUNT_CAP };
 }
+
+/**
+ * `cursor` of a list query (docs/api.md "Paging"): the `next_cursor` of the page before; the list then answers the
+ * rows after that page's last row in the list's order, without counting the rows before it.
+ */
+export const cursorParam = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  singleLine({ max: 512, tooLong: 'This page link is no longer valid; start from the first page.' }).optional(),
+);
 
 export const successSchema = z.object({ success: z.literal(true) });
 
@@ -64,6 +86,7 @@ export const listQuery = z.object({
   sort: singleLine(40).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   search: singleLine(200).optional(),
+  cursor: cursorParam,
 });
 
 /**
@@ -78,8 +101,8 @@ export const updatedSinceParam = singleLine(40)
   .meta({ override: { type: 'string', format: 'date-time' } });
 
 /** 'Showing X to Y of Z entries' (docs/product.md section 2); lists name what they hold ('of 57 licenses'). */
-export function showingText(page: number, limit: number, total: number, things = 'entries'): string {
+export function showingText(page: number, limit: number, total: number, things = 'entries', capped = false): string {
   const from = total === 0 ? 0 : (page - 1) * limit + 1;
-  const to = Math.min(page * limit, total);
-  return `Showing ${from} to ${to} of ${total} ${things}`;
+  const to = capped ? page * limit : Math.min(page * limit, total);
+  return `Showing ${from} to ${to} of ${capped ? `${total.toLocaleString('en-US')}+` : total} ${things}`;
 }

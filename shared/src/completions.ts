@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { optionalLine, singleLine } from './text.ts';
 import { COMPLETION_STATUSES, type CompletionStatus } from './domain-constants.ts';
-import { dateString, idParam, paginationSchema, updatedSinceParam } from './common.ts';
+import { dateString, idParam, paginationSchema, updatedSinceParam, cursorParam } from './common.ts';
 import { MAX_ID } from './common.ts';
 
 export const COMPLETION_MESSAGES = {
@@ -140,6 +140,7 @@ export const completionPageQuery = completionFilters.extend({
   sort: z.enum(COMPLETION_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 export type CompletionPageQuery = z.input<typeof completionPageQuery>;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { multiLine, numberFromText, optionalLine, queryBoolean, singleLine } from './text.ts';
 import { COURSE_TYPES } from './domain-constants.ts';
-import { idParam, paginationSchema, updatedSinceParam, requiredText } from './common.ts';
+import { idParam, paginationSchema, updatedSinceParam, requiredText, cursorParam } from './common.ts';
 import { ceTopicSchema } from './ce.ts';
 import { MAX_ID } from './common.ts';
 
@@ -140,6 +140,7 @@ export const coursePageQuery = courseFilters.extend({
   sort: z.enum(COURSE_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 export type CoursePageQuery = z.input<typeof coursePageQuery>;

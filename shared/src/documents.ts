@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { singleLine } from './text.ts';
-import { idParam, MAX_ID, paginationSchema, updatedSinceParam } from './common.ts';
+import { idParam, MAX_ID, paginationSchema, updatedSinceParam, cursorParam } from './common.ts';
 import { DOCUMENT_CATEGORIES, EXTRACTION_STATUSES, type DocumentCategory } from './domain-constants.ts';
 import { certificateExtractionSchema } from './extraction.ts';
 
@@ -34,6 +34,8 @@ export const DOCUMENT_STRINGS = {
   emptyHint: 'Upload a license copy, a CE certificate or your E&O insurance with "Upload document".',
   things: 'documents',
   noFile: 'Choose a file to upload',
+  noOwners: 'No Agents or Brokers found',
+  noLicenses: 'No licenses found',
 } as const;
 
 const optionalId = z.coerce.number().int().positive().max(MAX_ID);
@@ -90,6 +92,7 @@ export const documentListQuery = z.object({
   sort: z.enum(DOCUMENT_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(500).optional(),
   /** Only rows changed after this time (an integrator's sync; docs/api.md "Changes since"). */
   updated_since: updatedSinceParam.optional(),

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { singleLine } from './text.ts';
-import { idParam, isCalendarDate, paginationSchema } from './common.ts';
+import { cursorParam, idParam, isCalendarDate, paginationSchema } from './common.ts';
 import type { DateFormat } from './dates.ts';
 import type { RoleName } from './roles.ts';
 
@@ -194,6 +194,7 @@ export type ImportListItem = z.infer<typeof importListItemSchema>;
 export const importListQuery = z.object({
   kind: z.enum(IMPORT_KINDS).optional(),
   page: z.coerce.number().int().min(1).default(1),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type ImportListQuery = z.input<typeof importListQuery>;

@@ -28,3 +28,4 @@ export * from './webhooks.ts';
 export * from './api-keys.ts';
 export * from './policy.ts';
 export * from './deletions.ts';
+export * from './pickers.ts';

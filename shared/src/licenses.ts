@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { singleLine } from './text.ts';
-import { dateString, idParam, isCalendarDate, paginationSchema, updatedSinceParam } from './common.ts';
+import { dateString, idParam, isCalendarDate, paginationSchema, updatedSinceParam, cursorParam } from './common.ts';
 import { addYears, daysBetween } from './dates.ts';
 import { CE_TOPICS, LICENSE_STATUSES, LICENSE_TYPES } from './domain-constants.ts';
 import { ROLE_NAMES } from './roles.ts';
@@ -237,6 +237,7 @@ export const licenseListQuery = z.object({
   sort: z.enum(LICENSE_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(500).optional(),
   /** Only licenses changed after this time (an integrator's sync; docs/api.md "Changes since"). */
   updated_since: updatedSinceParam.optional(),

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { multiLine, singleLine } from './text.ts';
 import { writeCalendarDate, type DateFormat } from './dates.ts';
-import { EMAIL_RE, idParam, MAX_ID, paginationSchema, requiredText } from './common.ts';
+import { EMAIL_RE, idParam, MAX_ID, paginationSchema, requiredText, cursorParam } from './common.ts';
 import {
   DELIVERY_CHANNELS,
   DELIVERY_STATUSES,
@@ -276,6 +276,7 @@ export type TemplateSortColumn = (typeof TEMPLATE_SORT_COLUMNS)[number];
 const pageFields = {
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(500).optional(),
 };
 

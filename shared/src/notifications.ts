@@ -1,6 +1,6 @@
 /** The notification centre and the calendar feed (docs/decisions.md "Notification centre", "Calendar feed"). */
 import { z } from 'zod';
-import { idParam, paginationSchema, DEFAULT_PAGE_SIZE } from './common.ts';
+import { idParam, paginationSchema, DEFAULT_PAGE_SIZE, cursorParam } from './common.ts';
 import { queryBoolean } from './text.ts';
 import { NOTIFICATION_EVENTS, type NotificationEvent, type TriggerEvent } from './domain-constants.ts';
 import { can, type PolicyAction, type PolicyUser } from './policy.ts';
@@ -83,6 +83,7 @@ export type UserNotification = z.infer<typeof notificationSchema>;
 
 export const notificationListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
   unread_only: queryBoolean.optional(),
 });

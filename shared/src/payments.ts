@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { optionalLine, singleLine } from './text.ts';
-import { dateString, idParam, paginationSchema, updatedSinceParam } from './common.ts';
+import { dateString, idParam, paginationSchema, updatedSinceParam, cursorParam } from './common.ts';
 import { PAYMENT_METHODS, PAYMENT_STATUSES, PAYMENT_TYPES } from './domain-constants.ts';
 import { MAX_ID } from './common.ts';
 import { licenseSchema } from './licenses.ts';
@@ -148,6 +148,7 @@ export const paymentListQuery = z.object({
   sort: z.enum(PAYMENT_SORT_COLUMNS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: z.coerce.number().int().min(1).optional(),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(500).optional(),
   /** Only rows changed after this time (an integrator's sync; docs/api.md "Changes since"). */
   updated_since: updatedSinceParam.optional(),

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { queryBoolean, singleLine } from './text.ts';
-import { idParam, optionalText, paginationSchema, updatedSinceParam, requiredText, DEFAULT_PAGE_SIZE } from './common.ts';
+import { idParam, optionalText, paginationSchema, updatedSinceParam, requiredText, DEFAULT_PAGE_SIZE, cursorParam } from './common.ts';
 import { NEW_PASSWORDS_MISMATCH, userSchema } from './auth.ts';
 import { emailSchema } from './email.ts';
 import { DEFAULT_NEW_USER_ROLE, ROLE, ROLE_NAMES, type RoleName } from './roles.ts';
@@ -171,6 +171,7 @@ export const usersListQuery = z.object({
   search: singleLine(200).optional(),
   is_active: queryBoolean.optional(),
   page: z.coerce.number().int().min(1).default(1),
+  cursor: cursorParam,
   limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
   sort: z.enum(USER_SORTS).optional(),
   order: z.enum(['asc', 'desc']).optional(),

@@ -3,6 +3,7 @@ import { ActionIcon, Box, Card, Checkbox, Group, Pagination, Select, Stack, Text
 import { IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { getValueAtPath, humanize, type DataTableColumn } from 'mantine-datatable';
 import { showingText } from '@lm/shared';
+import { PastCap, type CappedPaging } from './past-cap.tsx';
 import type { ListState } from '../lib/use-url-state.ts';
 import classes from './list-cards.module.css';
 
@@ -39,6 +40,8 @@ export interface ListCardsProps<T> {
   things: string;
   records: T[];
   total: number;
+  /** "10,000+" and "Next" past the counted rows (components/past-cap.tsx). */
+  paging?: CappedPaging | undefined;
   idAccessor: keyof T & string;
   columns: ListColumn<T>[];
   list: ListState;
@@ -73,6 +76,7 @@ export function ListCards<T>({
   things,
   records,
   total,
+  paging,
   idAccessor,
   columns,
   list,
@@ -233,7 +237,8 @@ export function ListCards<T>({
 
       {total > 0 && (
         <Stack gap="xs" align="center">
-          <Text size="sm">{showingText(list.page, list.limit, total, things)}</Text>
+          <Text size="sm">{showingText(list.page, list.limit, total, things, Boolean(paging?.total_capped))}</Text>
+          <PastCap paging={paging} list={list} total={total} />
           {pages > 1 && (
             <Pagination
               total={pages}

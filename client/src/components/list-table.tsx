@@ -1,11 +1,12 @@
 import type { KeyboardEvent, ReactNode } from 'react';
-import { Box } from '@mantine/core';
+import { Box, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { showingText } from '@lm/shared';
 import { PAGE_SIZES, type ListState } from '../lib/use-url-state.ts';
 import { QueryError, type RetryableQuery } from './query-error.tsx';
 import { ListCards, PHONE_QUERY, type ListColumn, type ListSelection } from './list-cards.tsx';
+import { PastCap, type CappedPaging } from './past-cap.tsx';
 
 export { PHONE_QUERY, type ListColumn };
 
@@ -16,6 +17,8 @@ export interface ListTableProps<T> {
   query: RetryableQuery & { isError: boolean; isFetching: boolean; isLoading?: boolean };
   records: T[] | undefined;
   total: number;
+  /** The answer's `total_capped` and `next_cursor`: "10,000+", and "Next" past the counted rows (components/past-cap.tsx). */
+  paging?: CappedPaging | undefined;
   idAccessor: keyof T & string;
   /** The columns; each says how it shows on the phone's card (`card`, components/list-cards.tsx). */
   columns: ListColumn<T>[];
@@ -51,6 +54,7 @@ export function ListTable<T>({
   query,
   records,
   total,
+  paging,
   idAccessor,
   columns,
   list,
@@ -75,6 +79,7 @@ export function ListTable<T>({
         things={things}
         records={rows}
         total={total}
+        paging={paging}
         idAccessor={idAccessor}
         columns={columns}
         list={list}
@@ -119,56 +124,61 @@ export function ListTable<T>({
         },
       ]
     : tableColumns;
+  const capped = Boolean(paging?.total_capped);
   return (
-    <DataTable<T>
-      withTableBorder
-      borderRadius="md"
-      striped
-      highlightOnHover={Boolean(onOpen)}
-      minHeight={rows.length ? undefined : 200}
-      fetching={query.isFetching}
-      records={rows}
-      idAccessor={idAccessor}
-      noRecordsText={query.isLoading ? `Loading ${things}…` : emptyText}
-      totalRecords={total}
-      recordsPerPage={list.limit}
-      page={list.page}
-      onPageChange={list.setPage}
-      recordsPerPageOptions={[...pageSizes]}
-      onRecordsPerPageChange={list.setLimit}
-      recordsPerPageLabel="Rows per page"
-      paginationText={() => showingText(list.page, list.limit, total, things)}
-      getPaginationControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
-      sortStatus={sortStatus}
-      onSortStatusChange={(s) => {
-        const accessor = String(s.columnAccessor);
-        list.setSort(sortKeys[accessor] ?? accessor, s.direction);
-      }}
-      pinLastColumn={Boolean(actions)}
-      onRowClick={onOpen ? ({ record }) => onOpen(record) : undefined}
-      customRowAttributes={
-        onOpen
-          ? (row) => ({
-              tabIndex: 0,
-              onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => {
-                if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
-                e.preventDefault();
-                onOpen(row);
-              },
-            })
-          : undefined
-      }
-      rowStyle={onOpen ? () => ({ cursor: 'pointer' }) : undefined}
-      columns={all}
-      {...(selection
-        ? {
-            selectedRecords: selection.selected,
-            onSelectedRecordsChange: selection.onChange,
-            isRecordSelectable: selection.isSelectable,
-            allRecordsSelectionCheckboxProps: { 'aria-label': selection.allLabel },
-            getRecordSelectionCheckboxProps: (row: T) => ({ 'aria-label': selection.label(row) }),
-          }
-        : {})}
-    />
+    <Stack gap="xs">
+      <DataTable<T>
+        withTableBorder
+        borderRadius="md"
+        striped
+        highlightOnHover={Boolean(onOpen)}
+        minHeight={rows.length ? undefined : 200}
+        fetching={query.isFetching}
+        records={rows}
+        idAccessor={idAccessor}
+        noRecordsText={query.isLoading ? `Loading ${things}…` : emptyText}
+        // Past the counted rows (by cursor) the page numbers stop at the last counted page.
+        totalRecords={capped ? Math.max(total, list.page * list.limit) : total}
+        recordsPerPage={list.limit}
+        page={list.page}
+        onPageChange={list.setPage}
+        recordsPerPageOptions={[...pageSizes]}
+        onRecordsPerPageChange={list.setLimit}
+        recordsPerPageLabel="Rows per page"
+        paginationText={() => showingText(list.page, list.limit, total, things, capped)}
+        getPaginationControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
+        sortStatus={sortStatus}
+        onSortStatusChange={(s) => {
+          const accessor = String(s.columnAccessor);
+          list.setSort(sortKeys[accessor] ?? accessor, s.direction);
+        }}
+        pinLastColumn={Boolean(actions)}
+        onRowClick={onOpen ? ({ record }) => onOpen(record) : undefined}
+        customRowAttributes={
+          onOpen
+            ? (row) => ({
+                tabIndex: 0,
+                onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => {
+                  if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
+                  e.preventDefault();
+                  onOpen(row);
+                },
+              })
+            : undefined
+        }
+        rowStyle={onOpen ? () => ({ cursor: 'pointer' }) : undefined}
+        columns={all}
+        {...(selection
+          ? {
+              selectedRecords: selection.selected,
+              onSelectedRecordsChange: selection.onChange,
+              isRecordSelectable: selection.isSelectable,
+              allRecordsSelectionCheckboxProps: { 'aria-label': selection.allLabel },
+              getRecordSelectionCheckboxProps: (row: T) => ({ 'aria-label': selection.label(row) }),
+            }
+          : {})}
+      />
+      <PastCap paging={paging} list={list} total={total} />
+    </Stack>
   );
 }

@@ -4,6 +4,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { useUrlSearch } from '../lib/use-url-state.ts';
 import { ExportButton } from './export-button.tsx';
 import { DateField } from './date-field.tsx';
+import { ServerSearchSelect, type ServerSearchSelectProps } from './server-search-select.tsx';
 
 type Width = MantineStyleProps['w'];
 
@@ -49,7 +50,21 @@ export interface ToolbarDate<K extends string> extends FieldBase<K> {
   max?: string;
 }
 
-export type ToolbarField<K extends string> = ToolbarText<K> | ToolbarSelect<K> | ToolbarDate<K>;
+/**
+ * A choice the server searches as the person types (components/server-search-select.tsx): a filter among more
+ * than a list can load (owners, licenses, brokerages). `picker.useResults` is the feature's query hook.
+ */
+export interface ToolbarPicker<K extends string> extends FieldBase<K> {
+  type: 'picker';
+  picker: PickerField;
+}
+
+/** A searching picker's own props, with its item type left open (each field names its own). */
+export type PickerField = Pick<ServerSearchSelectProps<never>, 'toOption' | 'emptyMessage' | 'renderItem'> & {
+  useResults: ServerSearchSelectProps<unknown>['useResults'];
+};
+
+export type ToolbarField<K extends string> = ToolbarText<K> | ToolbarSelect<K> | ToolbarDate<K> | ToolbarPicker<K>;
 
 export interface ListToolbarProps<F extends Record<string, string>> {
   /** The list's state in the URL (lib/use-url-state.ts useListState): the fields read and set its filters. */
@@ -101,6 +116,19 @@ function Field({ field, value, onChange }: { field: ToolbarField<string>; value:
           minDate={field.min || undefined}
           maxDate={field.max || undefined}
           onChange={onChange}
+          clearable
+          w={field.w}
+        />
+      );
+    case 'picker':
+      return (
+        <ServerSearchSelect<unknown>
+          {...(field.picker as Pick<ServerSearchSelectProps<unknown>, 'useResults' | 'toOption' | 'emptyMessage' | 'renderItem'>)}
+          label={field.label}
+          aria-label={field.ariaLabel}
+          placeholder={field.placeholder}
+          value={value || null}
+          onChange={(v) => onChange(v ?? '')}
           clearable
           w={field.w}
         />

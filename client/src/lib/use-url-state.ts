@@ -84,6 +84,8 @@ export function useListState<F extends Record<string, string>>(defaults: {
 }) {
   const [state, setState] = useUrlState({
     page: '1',
+    // A page past the counted rows is asked by the cursor the page before answered (docs/decisions.md "Paging at any size").
+    cursor: '',
     limit: String(defaults.limit ?? DEFAULT_PAGE_SIZE),
     sort: defaults.sort,
     order: defaults.order ?? 'asc',
@@ -101,10 +103,14 @@ export function useListState<F extends Record<string, string>>(defaults: {
     sort: state.sort ?? defaults.sort,
     order,
     filters,
-    setPage: (p: number) => setState({ page: String(p) }),
-    setLimit: (n: number) => setState({ limit: String(n) }),
-    setSort: (sort: string, dir: 'asc' | 'desc') => setState({ sort, order: dir }),
-    setFilters: (patch: Partial<F>) => setState(patch as Record<string, string>),
+    /** The cursor the page is asked by ('' when by its number). */
+    cursor: state.cursor ?? '',
+    setPage: (p: number) => setState({ page: String(p), cursor: '' }),
+    /** The page after this one, by the cursor this page answered (`next_cursor`). */
+    setNext: (cursor: string) => setState({ page: String(page + 1), cursor }),
+    setLimit: (n: number) => setState({ limit: String(n), cursor: '' }),
+    setSort: (sort: string, dir: 'asc' | 'desc') => setState({ sort, order: dir, cursor: '' }),
+    setFilters: (patch: Partial<F>) => setState({ ...(patch as Record<string, string>), cursor: '' }),
   };
 }
 

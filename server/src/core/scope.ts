@@ -1,4 +1,4 @@
-import { eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyColumn } from 'drizzle-orm';
 import { users } from '../db/schema/index.ts';
 import { isAdmin, isBroker, type AuthUser } from './identity.ts';
@@ -13,12 +13,21 @@ export function scopeKind(actor: AuthUser): ScopeKind {
   return isBroker(actor) && actor.brokerage_id !== null ? 'brokerage' : 'self';
 }
 
-/** The scope rule, once: the actor's ids as values or as placeholders. */
+/**
+ * The scope rule, once: the actor's ids as values or as placeholders. A Broker's people are one IN over a small
+ * set (its brokerage's users, itself included), so both planners start from users(brokerage_id, user_id) and reach
+ * each holder's rows through the holder-leading indexes (licenses(user_id, expiration_date), payments(user_id, …),
+ * completions(user_id, …)): the cost follows the brokerage, not the table (docs/decisions.md "Totals kept as
+ * changes happen"). The self term sits inside the set, not beside it: `col = ? OR col IN (…)` on PostgreSQL is a
+ * filter over every row, not a semi-join.
+ */
 function scopeCondition(kind: ScopeKind, userIdColumn: AnyColumn, userId: unknown, brokerageId: unknown): SQL | undefined {
   if (kind === 'all') return undefined;
-  const self = eq(userIdColumn, userId);
-  if (kind === 'self') return self;
-  return or(self, inArray(userIdColumn, sql`(SELECT ${users.user_id} FROM ${users} WHERE ${users.brokerage_id} = ${brokerageId})`));
+  if (kind === 'self') return eq(userIdColumn, userId);
+  return inArray(
+    userIdColumn,
+    sql`(SELECT ${users.user_id} FROM ${users} WHERE ${users.brokerage_id} = ${brokerageId} OR ${users.user_id} = ${userId})`,
+  );
 }
 
 /**

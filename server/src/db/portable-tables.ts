@@ -23,8 +23,13 @@ function tablesOf<T extends object>(schema: Record<string, unknown>, kind: abstr
 export const SQLITE_TABLES = tablesOf(sqliteSchema, SQLiteTable);
 /** The PostgreSQL tables by SQL name (the same names and row types: server/test/schema-parity.test.ts). */
 export const PG_TABLES = tablesOf(pgSchema, PgTable);
-/** Every table of the schema, by SQL name, sorted. */
-export const ALL_TABLES = [...SQLITE_TABLES.keys()].sort();
+/**
+ * Derived tables: the running totals (db/totals.ts), kept by triggers on licenses and payments. A copy (snapshot,
+ * db:copy) leaves them out: the target's triggers count them as the rows arrive.
+ */
+export const DERIVED_TABLES: ReadonlySet<string> = new Set(['license_totals', 'payment_totals']);
+/** Every table of the schema but the derived ones, by SQL name, sorted. */
+export const ALL_TABLES = [...SQLITE_TABLES.keys()].filter((t) => !DERIVED_TABLES.has(t)).sort();
 
 /** The single primary-key column of a table, if it has one (job_runs has a composite key). */
 export function primaryKeyOf(table: object): Column | undefined {

@@ -72,12 +72,15 @@ export function schemaVersion(sqlite: Database.Database): SnapshotSchema {
   return { tag: last ? tagFor(last.created_at) : null, hash: last?.hash ?? '', migrations: applied.length };
 }
 
-/** Rows per table of a SQLite database (every table but SQLite's own and the migration journal). */
+/**
+ * Rows per table of a SQLite database (every table but SQLite's own, the migration journal and the search's FTS5
+ * tables: derived data whose internal rows depend on the order of past writes; docs/decisions.md "Search at any size").
+ */
 export function countRows(sqlite: Database.Database, schema = 'main'): Record<string, number> {
   const tables = sqlite
-    .prepare(`SELECT name FROM "${schema}".sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+    .prepare(`SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
     .pluck()
-    .all() as string[];
+    .all(schema) as string[];
   const counts: Record<string, number> = {};
   for (const t of tables) {
     if (t === '__drizzle_migrations') continue;

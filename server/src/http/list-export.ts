@@ -1,8 +1,10 @@
 /**
  * CSV export of a list screen's current view: GET /api/<list>/export?<the list's filters and sort>.
  * One declaration per list (`listExport({...})`) gives the route and its OpenAPI entry. The rows come from the
- * list's own page function, page after page, so the file holds exactly what the screen would show under the
- * same scope (core/scope.ts), filters and sort, without page and limit; they stream (http/csv.ts), formula-safe.
+ * list's own page function, page after page by cursor (each chunk one indexed range read after the last row of the
+ * one before, never OFFSET: docs/decisions.md "Paging at any size"), so the file holds exactly what the screen would
+ * show under the same scope (core/scope.ts), filters and sort, without page and limit; they stream (http/csv.ts,
+ * which reads the next chunk only when the client has taken the last), formula-safe.
  * Plain Fastify routes, because the REST adapter cannot return files (docs/architecture.md "Layers").
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,8 +16,20 @@ import { authenticate } from './authenticate.ts';
 import type { FileRoutes, RouteDeps } from './file-routes.ts';
 import { sendCsv, type CsvCell } from './csv.ts';
 
-/** Rows read per round trip while exporting. */
-export const EXPORT_CHUNK = 500;
+/** Rows read per round trip while exporting (docs/performance.md "Exports"). */
+export const EXPORT_CHUNK = 2000;
+
+/** One chunk of an export: its rows, and the cursor of the next (null after the last). */
+export interface ExportChunk<R> {
+  rows: R[];
+  next_cursor: string | null;
+}
+
+/** An export's chunk from a list's page answer (its rows, and its pagination's next_cursor). */
+export const chunkOf = <R>(rows: R[], page: { pagination: { next_cursor: string | null } }): ExportChunk<R> => ({
+  rows,
+  next_cursor: page.pagination.next_cursor,
+});
 
 export interface ListExport<Q, R> {
   /** Path under /api, e.g. '/licenses/export'. */
@@ -28,8 +42,8 @@ export interface ListExport<Q, R> {
   query: z.ZodType<Q>;
   /** Header text and cell of each column, in file order. */
   columns: ReadonlyArray<{ header: string; value: (row: R) => CsvCell }>;
-  /** One page of the list as the page procedure reads it (same scope, filters, sort; stable order). */
-  page: (ctx: AuthedContext, query: Q, page: number, limit: number) => Promise<R[]>;
+  /** One page of the list as the page procedure reads it (same scope, filters, sort), asked by cursor (undefined: the first). */
+  page: (ctx: AuthedContext, query: Q, cursor: string | undefined, limit: number) => Promise<ExportChunk<R>>;
   /** One line for the OpenAPI document: what a row is. */
   rows: string;
   /** Query parameters for the OpenAPI document (name, description). */
@@ -42,18 +56,18 @@ async function exportList<Q, R>(deps: RouteDeps, spec: ListExport<Q, R>, req: Fa
   const query = spec.query.parse(req.query ?? {});
   const columns = spec.columns.map((c, i) => ({ key: String(i), header: c.header }));
   // The first page is read before the answer starts, so a refused scope or a database error is a clean error answer.
-  const first = await spec.page(ctx, query, 1, EXPORT_CHUNK);
+  const first = await spec.page(ctx, query, undefined, EXPORT_CHUNK);
   const toRow = (r: R) => Object.fromEntries(spec.columns.map((c, i) => [String(i), c.value(r)]));
   return sendCsv(
     reply,
     {
       columns,
       async *chunks() {
-        let rows = first;
-        for (let page = 1; ; page++) {
-          if (page > 1) rows = await spec.page(ctx, query, page, EXPORT_CHUNK);
-          if (rows.length) yield rows.map(toRow);
-          if (rows.length < EXPORT_CHUNK) return;
+        let chunk = first;
+        for (;;) {
+          if (chunk.rows.length) yield chunk.rows.map(toRow);
+          if (!chunk.next_cursor) return;
+          chunk = await spec.page(ctx, query, chunk.next_cursor, EXPORT_CHUNK);
         }
       },
     },

@@ -56,7 +56,7 @@ export function AuditPage() {
     sort: sortKey(list.sort),
     order: list.order,
   };
-  const logs = useAuditLogs({ ...view, page: list.page, limit: list.limit });
+  const logs = useAuditLogs({ ...view, page: list.page, limit: list.limit, cursor: list.cursor || undefined });
   const summary = useAuditSummary(range);
   const total = logs.data?.pagination.total ?? 0;
   // A column no index serves for this view sorts only a view small enough (docs/decisions.md "Audit log sort").
@@ -156,6 +156,7 @@ export function AuditPage() {
           query={logs}
           records={logs.data?.logs}
           total={total}
+          paging={logs.data?.pagination}
           idAccessor="log_id"
           list={list}
           sortKeys={SORT_KEYS}

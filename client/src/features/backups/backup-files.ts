@@ -1,9 +1,10 @@
 /**
- * The two backup calls that move files, which tRPC cannot carry: the zip download and the upload,
- * through the one file-call helper (lib/download.ts).
+ * The two backup calls that move files, which tRPC cannot carry: the zip download (lib/download.ts) and the upload
+ * with its progress (lib/upload.ts).
  */
-import { backupFileName, type UploadResult } from '@lm/shared';
-import { authHeaders, downloadFile, FileCallError, responseError } from '../../lib/download.ts';
+import { backupFileName, backupUploadTooLarge, type UploadResult } from '@lm/shared';
+import { downloadFile, FileCallError } from '../../lib/download.ts';
+import { postWithProgress } from '../../lib/upload.ts';
 
 export { fileCallMessage } from '../../lib/download.ts';
 
@@ -12,16 +13,19 @@ export async function downloadBackup(id: number, fallback: string): Promise<void
   await downloadFile(`/api/admin/backups/${id}/download`, { fileName: backupFileName(id), failure: fallback });
 }
 
-/** Uploads a backup zip; the server validates it and lists it as a new backup of type Uploaded. */
-export async function uploadBackup(file: File, fallback: string): Promise<UploadResult> {
+/**
+ * Uploads a backup zip with progress (0-100 as the bytes go); the server validates it and lists it as a new backup of
+ * type Uploaded. A file over the server's limit for backups (`limitMb`, from the list) is refused here with the
+ * server's own 413 text, before a byte is sent.
+ */
+export function uploadBackup(
+  file: File,
+  limitMb: number | undefined,
+  onProgress: (percent: number) => void,
+  fallback: string,
+): Promise<UploadResult> {
+  if (limitMb !== undefined && file.size > limitMb * 1024 * 1024) return Promise.reject(new FileCallError(backupUploadTooLarge(limitMb)));
   const form = new FormData();
   form.append('file', file, file.name);
-  let res: Response;
-  try {
-    res = await fetch('/api/admin/backups/upload', { method: 'POST', headers: authHeaders(), body: form });
-  } catch {
-    throw new FileCallError(fallback);
-  }
-  if (!res.ok) throw await responseError(res, fallback);
-  return (await res.json()) as UploadResult;
+  return postWithProgress<UploadResult>('/api/admin/backups/upload', form, onProgress, fallback);
 }

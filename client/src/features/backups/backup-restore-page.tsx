@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Button, Card, Checkbox, FileButton, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Card, Checkbox, FileButton, Group, Progress, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconArchive, IconCircleCheck, IconDatabase, IconLoader, IconPlus, IconUpload } from '@tabler/icons-react';
 import {
   BACKUP_SORT_COLUMNS,
@@ -37,7 +37,6 @@ export function BackupRestorePage() {
         description="Back up the database and stored files, download or upload a backup, and restore chosen data."
       />
       <Stack>
-        <CreateBar />
         <BackupsView onRestore={setRestoring} />
       </Stack>
       <RestoreModal backup={restoring} onClose={() => setRestoring(null)} />
@@ -45,13 +44,17 @@ export function BackupRestorePage() {
   );
 }
 
-/** Description, include files, Upload Backup and Create Backup (which asks first). */
-function CreateBar() {
+/**
+ * Description, include files, Upload Backup (with its progress, then "checking" while the server validates; a file
+ * over the server's limit for backups is refused before sending) and Create Backup (which asks first).
+ */
+function CreateBar({ uploadLimitMb }: { uploadLimitMb: number | undefined }) {
   const refresh = useRefreshBackups();
   const [description, setDescription] = useState('');
   const create = useCreateBackup(() => setDescription(''));
   const [includeFiles, setIncludeFiles] = useState(true);
-  const [uploading, setUploading] = useState(false);
+  /** The upload under way: its file's name and the percent sent (null when none). */
+  const [uploading, setUploading] = useState<{ name: string; percent: number } | null>(null);
   const resetUpload = useRef<() => void>(null);
 
   const onCreate = async () => {
@@ -66,14 +69,14 @@ function CreateBar() {
   const onUpload = (file: File | null) => {
     resetUpload.current?.();
     if (!file) return;
-    setUploading(true);
-    uploadBackup(file, BACKUP_STRINGS.uploadFailed)
+    setUploading({ name: file.name, percent: 0 });
+    uploadBackup(file, uploadLimitMb, (percent) => setUploading({ name: file.name, percent }), BACKUP_STRINGS.uploadFailed)
       .then(() => {
         notify.success(BACKUP_STRINGS.uploaded);
         refresh();
       })
       .catch((err: unknown) => notify.error(fileCallMessage(err, BACKUP_STRINGS.uploadFailed)))
-      .finally(() => setUploading(false));
+      .finally(() => setUploading(null));
   };
 
   return (
@@ -96,7 +99,7 @@ function CreateBar() {
         <Group gap="sm" ml="auto">
           <FileButton onChange={onUpload} accept=".zip,application/zip" resetRef={resetUpload}>
             {(props) => (
-              <Button {...props} variant="default" leftSection={<IconUpload size={16} />} loading={uploading}>
+              <Button {...props} variant="default" leftSection={<IconUpload size={16} />} loading={uploading !== null}>
                 {BACKUP_STRINGS.uploadBackup}
               </Button>
             )}
@@ -106,6 +109,14 @@ function CreateBar() {
           </Button>
         </Group>
       </Group>
+      {uploading && (
+        <Stack gap={4} mt="md">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {uploading.percent < 100 ? BACKUP_STRINGS.uploading(uploading.name, uploading.percent) : BACKUP_STRINGS.uploadChecking}
+          </Text>
+          <Progress value={uploading.percent} aria-label={BACKUP_STRINGS.uploadProgress} animated />
+        </Stack>
+      )}
     </Card>
   );
 }
@@ -144,6 +155,7 @@ function BackupsView({ onRestore }: { onRestore: (b: Backup) => void }) {
 
   return (
     <>
+      <CreateBar uploadLimitMb={query.data?.upload_limit_mb} />
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
         <StatCard label="Total Backups" value={totals?.total} icon={<IconArchive size={24} />} color="blue" loading={!totals} />
         <StatCard label="Completed" value={totals?.completed} icon={<IconCircleCheck size={24} />} color="green" loading={!totals} />

@@ -5,9 +5,17 @@
  * at once) moves a license's CE hours, so licenses and the dashboard refresh too.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { COMPLETION_STRINGS, COURSE_STRINGS, type CompletionPageQuery, type CompletionStatus, type CoursePageQuery } from '@lm/shared';
+import {
+  COMPLETION_STRINGS,
+  COURSE_STRINGS,
+  PICKER_LIMIT,
+  type CompletionPageQuery,
+  type CompletionStatus,
+  type CoursePageQuery,
+} from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { mutationOutcome } from '../../lib/notify.ts';
+import type { PickerAsk } from '../../components/server-search-select.tsx';
 
 // ---------------------------------------------------------------------------------------------
 // Queries
@@ -17,16 +25,37 @@ export function useCoursesPage(input: CoursePageQuery) {
 }
 
 /**
- * The active courses a completion may be recorded for (the Record Completion form); a School's form passes its
- * own id, since a School records completions of its own courses only.
+ * The course picker of the Record Completion form: the active courses whose name matches what is typed, 20 by
+ * name; a School's own only, since a School records completions of its own courses only.
  */
-export function useActiveCourses(enabled: boolean, schoolId?: number) {
-  return trpc.courses.list.useQuery({ is_active: 'true', ...(schoolId ? { school_id: schoolId } : {}) }, { enabled });
+export function useActiveCoursePicker(ask: PickerAsk, enabled: boolean, schoolId: number | undefined) {
+  const query = trpc.courses.page.useQuery(
+    {
+      is_active: 'true',
+      ...(schoolId ? { school_id: schoolId } : {}),
+      search: ask.search || undefined,
+      sort: 'course_name',
+      order: 'asc',
+      limit: PICKER_LIMIT,
+    },
+    // A chosen course is always one of the matches it was chosen from: nothing is read by id.
+    { enabled: enabled && !ask.ids, staleTime: 30_000, placeholderData: keepPreviousData },
+  );
+  return { data: query.data?.courses, isFetching: query.isFetching };
 }
 
 /** The people a School may name on the Record Completion form, matching the typed name or license number (at most 20). */
-export function useCompletionPeople(search: string, enabled: boolean) {
-  return trpc.completions.people.useQuery({ search: search.trim() || undefined }, { enabled, placeholderData: keepPreviousData });
+export function useCompletionPeople(ask: PickerAsk, enabled: boolean) {
+  return trpc.completions.people.useQuery(
+    { search: ask.search || undefined },
+    { enabled: enabled && !ask.ids, placeholderData: keepPreviousData },
+  );
+}
+
+/** The holder picker of an Admin's or a Broker's Record Completion form: Agents and Brokers in scope, by name. */
+export function useCompletionHolderPicker(ask: PickerAsk, enabled: boolean) {
+  const input = ask.ids ? { ids: ask.ids } : { search: ask.search || undefined };
+  return trpc.licenses.holders.useQuery(input, { enabled, staleTime: 30_000, placeholderData: keepPreviousData });
 }
 
 /** How many completions the course drawer lists. */
@@ -50,8 +79,8 @@ export function useCompletionCertificates(completionId: number | null) {
 }
 
 /** The licenses the caller may record completions against (the Record Completion form). */
-export function useCompletionLicenseOptions(enabled: boolean) {
-  return trpc.completions.myLicenses.useQuery(undefined, { enabled });
+export function useCompletionLicenseOptions(userId: number | null, enabled: boolean) {
+  return trpc.completions.myLicenses.useQuery({ user_id: userId ?? undefined }, { enabled: enabled && userId !== null });
 }
 
 // ---------------------------------------------------------------------------------------------

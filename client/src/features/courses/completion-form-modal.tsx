@@ -2,11 +2,20 @@ import { useEffect, useMemo, useState } from 'react';
 import { Button, Group, Input, NumberInput, Rating, Select, Stack, Text } from '@mantine/core';
 import { FormModal } from '../../components/form-modal.tsx';
 import { DateField } from '../../components/date-field.tsx';
-import { COMPLETION_STRINGS, completionCreateInput, completionForPersonInput, type CompletionPerson } from '@lm/shared';
+import { ServerSearchSelect, type PickerAsk } from '../../components/server-search-select.tsx';
+import {
+  COMPLETION_STRINGS,
+  completionCreateInput,
+  completionForPersonInput,
+  holderLabel,
+  type CompletionPerson,
+  type Course,
+  type LicenseHolder,
+} from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
 import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { courseOptionLabel, formatHours, officeToday } from '../../lib/format.ts';
-import { useActiveCourses, useCompletionLicenseOptions, useRecordCompletion } from './api.ts';
+import { useActiveCoursePicker, useCompletionHolderPicker, useCompletionLicenseOptions, useRecordCompletion } from './api.ts';
 import { PersonSearchSelect } from './person-search-select.tsx';
 
 interface Values extends Record<string, unknown> {
@@ -32,6 +41,9 @@ export function completionFormInput(v: Values) {
   };
 }
 
+const holderOption = (h: LicenseHolder) => ({ value: String(h.user_id), label: holderLabel(h) });
+const courseOption = (c: Course) => ({ value: String(c.course_id), label: courseOptionLabel(c) });
+
 /**
  * Record a completion: an Agent for itself; a Broker for itself or one of its agents; an Admin for any
  * license holder. The license choices come from completions.myLicenses (the caller's scope). A School
@@ -43,8 +55,17 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
   const school = role === 'School';
   // Whoever may record for someone else names the person (the policy's completions.createForOthers).
   const choosesPerson = can('completions.createForOthers');
-  const courses = useActiveCourses(opened, school ? user?.user_id : undefined);
-  const licenses = useCompletionLicenseOptions(opened && !school);
+  // A School records completions of its own courses only.
+  const schoolId = school ? user?.user_id : undefined;
+  const useCourseResults = useMemo(
+    () =>
+      function useCourseResults(ask: PickerAsk, enabled: boolean) {
+        return useActiveCoursePicker(ask, enabled, schoolId);
+      },
+    [schoolId],
+  );
+  // The chosen course (from the picker's matches): its CE hours are the Hours field's placeholder.
+  const [selectedCourse, setSelectedCourse] = useState<Course | null>(null);
   // The School's chosen person, with their licenses (completions.people).
   const [person, setPerson] = useState<CompletionPerson | null>(null);
 
@@ -71,15 +92,12 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
     form.resetDirty(v);
     form.clearErrors();
     setPerson(null);
+    setSelectedCourse(null);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened]);
 
-  const people = useMemo(() => {
-    const seen = new Map<string, string>();
-    if (user && role === 'Broker') seen.set(String(user.user_id), `${user.first_name} ${user.last_name}`);
-    for (const l of licenses.data ?? []) seen.set(String(l.user_id), `${l.first_name} ${l.last_name}`);
-    return [...seen].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
-  }, [licenses.data, user, role]);
+  // The chosen person's licenses (an Agent's own; an Admin's or a Broker's chosen holder's).
+  const licenses = useCompletionLicenseOptions(form.values.user_id ? Number(form.values.user_id) : null, opened && !school);
 
   const licenseChoices = school
     ? (person?.licenses ?? []).map((l) => ({ value: String(l.license_id), label: `${l.license_number} (${l.state}) - ${l.status}` }))
@@ -89,7 +107,6 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
           value: String(l.license_id),
           label: `${l.license_number} (${l.state}) - ${formatHours(l.ce_hours_completed)} of ${formatHours(l.ce_hours_required)} CE hours`,
         }));
-  const selectedCourse = courses.data?.find((c) => String(c.course_id) === form.values.course_id);
 
   const record = useRecordCompletion();
   const submit = form.onSubmit((body) => record.mutate(body, { onSuccess: onClose, onError: (err) => showServerErrors(form, err) }));
@@ -105,7 +122,6 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
           )}
           {school && (
             <PersonSearchSelect
-              enabled={opened}
               person={person}
               error={form.errors.user_id}
               onChange={(p) => {
@@ -116,26 +132,34 @@ export function CompletionFormModal({ opened, onClose }: { opened: boolean; onCl
             />
           )}
           {choosesPerson && !school && (
-            <Select
+            <ServerSearchSelect<LicenseHolder>
               label={COMPLETION_STRINGS.person}
               placeholder="Select a license holder"
               required
-              searchable
-              data={people}
-              {...form.getInputProps('user_id')}
+              emptyMessage="No Agents or Brokers found"
+              useResults={useCompletionHolderPicker}
+              toOption={holderOption}
+              value={form.values.user_id}
               onChange={(v) => {
                 form.setFieldValue('user_id', v);
                 form.setFieldValue('license_id', null);
               }}
+              error={form.errors.user_id}
             />
           )}
-          <Select
+          <ServerSearchSelect<Course>
             label="Course"
-            placeholder={courses.isLoading ? 'Loading courses...' : 'Select a course'}
+            placeholder="Select a course"
             required
-            searchable
-            data={(courses.data ?? []).map((c) => ({ value: String(c.course_id), label: courseOptionLabel(c) }))}
-            {...form.getInputProps('course_id')}
+            emptyMessage="No courses found"
+            useResults={useCourseResults}
+            toOption={courseOption}
+            value={form.values.course_id}
+            onChange={(v, c) => {
+              form.setFieldValue('course_id', v);
+              setSelectedCourse(c);
+            }}
+            error={form.errors.course_id}
           />
           <Select
             label="License"

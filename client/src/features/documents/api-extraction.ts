@@ -3,9 +3,11 @@
  * pending), the course and license choices of its "Record completion" form, and recording the completion (or a
  * transcript's completions together).
  */
-import { EXTRACTION_STRINGS } from '@lm/shared';
+import { keepPreviousData } from '@tanstack/react-query';
+import { EXTRACTION_STRINGS, PICKER_LIMIT } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { mutationOutcome } from '../../lib/notify.ts';
+import type { PickerAsk } from '../../components/server-search-select.tsx';
 
 export const EXTRACTION_POLL_MS = 2000;
 
@@ -22,14 +24,23 @@ export function useDocumentExtraction(documentId: number, version: number) {
   );
 }
 
-/** The active courses a completion may be recorded for. */
-export function useCertificateCourses(enabled: boolean) {
-  return trpc.courses.list.useQuery({ is_active: 'true' }, { enabled });
+/**
+ * The course picker of a certificate's completion: the active courses whose name matches what is typed, 20 by
+ * name; the suggested (chosen) course is read by id.
+ */
+export function useCertificateCoursePicker(ask: PickerAsk, enabled: boolean) {
+  const page = trpc.courses.page.useQuery(
+    { is_active: 'true', search: ask.search || undefined, sort: 'course_name', order: 'asc', limit: PICKER_LIMIT },
+    { enabled: enabled && !ask.ids, staleTime: 30_000, placeholderData: keepPreviousData },
+  );
+  const one = trpc.courses.get.useQuery({ id: Number(ask.ids) || 0 }, { enabled: enabled && Number(ask.ids) > 0 });
+  if (ask.ids) return { data: one.data ? [one.data] : undefined, isFetching: one.isFetching };
+  return { data: page.data?.courses, isFetching: page.isFetching };
 }
 
-/** The licenses the caller may record completions against (filtered to the certificate's owner by the panel). */
-export function useCertificateLicenses(enabled: boolean) {
-  return trpc.completions.myLicenses.useQuery(undefined, { enabled });
+/** The licenses a completion from the certificate may count toward: its owner's (the caller's own without one). */
+export function useCertificateLicenses(ownerId: number | null) {
+  return trpc.completions.myLicenses.useQuery(ownerId === null ? undefined : { user_id: ownerId });
 }
 
 function useRecordedRefresh() {

@@ -5,11 +5,12 @@
  */
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useMutation } from '@tanstack/react-query';
-import { DOCUMENT_STRINGS, type DocumentCategory, type DocumentDetail, type DocumentListQuery } from '@lm/shared';
+import { DOCUMENT_STRINGS, PICKER_LIMIT, type DocumentCategory, type DocumentDetail, type DocumentListQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { mutationOutcome, notify } from '../../lib/notify.ts';
 import { authHeaders, FileCallError, fileCallMessage, responseError } from '../../lib/download.ts';
 import { postWithProgress } from '../../lib/upload.ts';
+import type { PickerAsk } from '../../components/server-search-select.tsx';
 
 function useRefreshDocuments() {
   const utils = trpc.useUtils();
@@ -26,19 +27,34 @@ export function useDocument(documentId: number | null) {
   return trpc.documents.get.useQuery({ id: documentId ?? 0 }, { enabled: documentId !== null });
 }
 
-/** The owner select (Admin, Broker): the license holders in the caller's scope. */
-export function useOwners(enabled: boolean) {
-  return trpc.licenses.holders.useQuery(undefined, { enabled, staleTime: 60_000 });
+/** The owner picker (Admin, Broker): the license holders in the caller's scope matching what is typed, 20 at a time. */
+export function useOwnerPicker(ask: PickerAsk, enabled: boolean) {
+  const input = ask.ids ? { ids: ask.ids } : { search: ask.search || undefined };
+  return trpc.licenses.holders.useQuery(input, { enabled, staleTime: 30_000, placeholderData: keepPreviousData });
 }
 
-/** The license select: the owner's licenses (the caller's own when no owner is given). */
+/**
+ * The License filter's picker: the licenses in the caller's scope (of `ownerId` when an owner is chosen) whose
+ * number or holder matches what is typed, 20 by number; a chosen one (from the URL) is read by id.
+ */
+export function useLicensePicker(ask: PickerAsk, enabled: boolean, ownerId: number | null) {
+  const page = trpc.licenses.page.useQuery(
+    { search: ask.search || undefined, user_id: ownerId ?? undefined, sort: 'license_number', order: 'asc', limit: PICKER_LIMIT },
+    { enabled: enabled && !ask.ids, staleTime: 30_000, placeholderData: keepPreviousData },
+  );
+  const one = trpc.licenses.get.useQuery({ id: Number(ask.ids) || 0 }, { enabled: enabled && !!ask.ids && Number(ask.ids) > 0 });
+  if (ask.ids) return { data: one.data ? [one.data] : undefined, isFetching: one.isFetching };
+  return { data: page.data?.licenses, isFetching: page.isFetching };
+}
+
+/** The license select of a document: one person's licenses (never everyone's). */
 export function useOwnerLicenses(userId: number | null, enabled: boolean) {
-  return trpc.licenses.list.useQuery(userId ? { user_id: userId } : {}, { enabled });
+  return trpc.licenses.list.useQuery({ user_id: userId ?? 0 }, { enabled: enabled && userId !== null });
 }
 
-/** The completion select of a CE certificate: the owner's completions. */
+/** The completion select of a CE certificate: one person's completions. */
 export function useOwnerCompletions(userId: number | null, enabled: boolean) {
-  return trpc.completions.list.useQuery(userId ? { user_id: userId } : {}, { enabled });
+  return trpc.completions.list.useQuery({ user_id: userId ?? 0 }, { enabled: enabled && userId !== null });
 }
 
 export function useUpdateDocument() {

@@ -4,12 +4,13 @@
  * and the upload modal (Dropzone, progress, the server's refusal shown in place).
  */
 import '@mantine/dropzone/styles.layer.css';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert, Badge, Button, Divider, Drawer, Group, Modal, Progress, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconDownload, IconFileUpload, IconTrash, IconUpload } from '@tabler/icons-react';
 import { FileDrop } from '../../components/file-drop.tsx';
+import { ServerSearchSelect, type PickerAsk } from '../../components/server-search-select.tsx';
 import {
   DOCUMENT_CATEGORIES,
   DOCUMENT_CATEGORY_LABELS,
@@ -19,6 +20,8 @@ import {
   type DocumentCategory,
   type DocumentDetail,
   type DocumentItem,
+  type License,
+  type LicenseHolder,
 } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
 import { useListState } from '../../lib/use-url-state.ts';
@@ -34,8 +37,9 @@ import {
   useDocument,
   useDocumentsPage,
   useOwnerCompletions,
+  useLicensePicker,
   useOwnerLicenses,
-  useOwners,
+  useOwnerPicker,
   usePreviewUrl,
   useUpdateDocument,
   useUploadDocument,
@@ -45,6 +49,8 @@ import { ExtractionPanel } from './extraction-panel.tsx';
 const CATEGORY_OPTIONS = DOCUMENT_CATEGORIES.map((c) => ({ value: c, label: DOCUMENT_CATEGORY_LABELS[c] }));
 const sortKey = (key: string) =>
   (DOCUMENT_SORT_COLUMNS as readonly string[]).includes(key) ? (key as (typeof DOCUMENT_SORT_COLUMNS)[number]) : 'created_at';
+const ownerOption = (o: LicenseHolder) => ({ value: String(o.user_id), label: `${o.first_name} ${o.last_name}` });
+const licenseOption = (l: License) => ({ value: String(l.license_id), label: l.license_number });
 const isPreviewable = (mime: string) => mime === 'application/pdf' || mime.startsWith('image/');
 
 export function DocumentsPage() {
@@ -86,10 +92,17 @@ function DocumentsTable({ canEdit }: { canEdit: boolean }) {
       },
       { replace: true },
     );
-  const owners = useOwners(manager);
   // A School holds no licenses and may not list them.
   const holder = can('licenses.read');
-  const licenses = useOwnerLicenses(f.owner ? Number(f.owner) : null, holder);
+  const ownerId = f.owner ? Number(f.owner) : null;
+  // The License filter searches the chosen owner's licenses, or every license in scope.
+  const useLicenseResults = useMemo(
+    () =>
+      function useLicenseResults(ask: PickerAsk, enabled: boolean) {
+        return useLicensePicker(ask, enabled, ownerId);
+      },
+    [ownerId],
+  );
 
   const view = {
     sort: sortKey(list.sort),
@@ -109,21 +122,22 @@ function DocumentsTable({ canEdit }: { canEdit: boolean }) {
         fields={[
           { type: 'search', name: 'search', label: 'Search', placeholder: 'Title', w: 220 },
           manager && {
+            type: 'picker',
             name: 'owner',
             label: 'Owner',
             placeholder: 'Everyone',
-            searchable: true,
-            data: (owners.data ?? []).map((o) => ({ value: String(o.user_id), label: `${o.first_name} ${o.last_name}` })),
+            picker: { useResults: useOwnerPicker, toOption: ownerOption, emptyMessage: DOCUMENT_STRINGS.noOwners },
             // Another owner's licenses differ: the license filter starts again.
             onChange: (owner) => list.setFilters({ owner, license: '' }),
             w: 200,
           },
           { name: 'category', label: 'Category', placeholder: 'All categories', data: CATEGORY_OPTIONS, w: 180 },
           holder && {
+            type: 'picker',
             name: 'license',
             label: 'License',
             placeholder: 'Any license',
-            data: (licenses.data ?? []).map((l) => ({ value: String(l.license_id), label: l.license_number })),
+            picker: { useResults: useLicenseResults, toOption: licenseOption, emptyMessage: DOCUMENT_STRINGS.noLicenses },
             w: 180,
           },
         ]}
@@ -345,7 +359,6 @@ function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose
   const [licenseId, setLicenseId] = useState<string | null>(null);
   const [completionId, setCompletionId] = useState<string | null>(null);
   const isVersion = documentId !== undefined;
-  const owners = useOwners(opened && manager && !isVersion);
   const licenses = useOwnerLicenses(ownerId ? Number(ownerId) : (user?.user_id ?? null), opened && !isVersion);
   const certificate = category === 'ce_certificate';
   const completions = useOwnerCompletions(ownerId ? Number(ownerId) : (user?.user_id ?? null), opened && !isVersion && certificate);
@@ -386,11 +399,12 @@ function UploadModal({ opened, onClose, documentId }: { opened: boolean; onClose
               onChange={(v) => v && setCategory(v as DocumentCategory)}
             />
             {manager && (
-              <Select
+              <ServerSearchSelect<LicenseHolder>
                 label="Owner"
                 placeholder="Myself"
-                searchable
-                data={(owners.data ?? []).map((o) => ({ value: String(o.user_id), label: `${o.first_name} ${o.last_name}` }))}
+                emptyMessage={DOCUMENT_STRINGS.noOwners}
+                useResults={useOwnerPicker}
+                toOption={ownerOption}
                 value={ownerId}
                 onChange={(v) => {
                   setOwnerId(v);

@@ -11,14 +11,16 @@ import {
   type CertificateField,
   type CertificateFields,
   type CompletionSuggestion,
+  type Course,
 } from '@lm/shared';
 import { useAuth } from '../../lib/auth.tsx';
 import { courseOptionLabel, formatDate, formatHours, officeToday } from '../../lib/format.ts';
 import { schemaErrors, showServerErrors, useSchemaForm, type SchemaForm } from '../../lib/schema-form.ts';
 import { QueryError } from '../../components/query-error.tsx';
 import { DateField } from '../../components/date-field.tsx';
+import { ServerSearchSelect } from '../../components/server-search-select.tsx';
 import {
-  useCertificateCourses,
+  useCertificateCoursePicker,
   useCertificateLicenses,
   useDocumentExtraction,
   useRecordAllFromCertificate,
@@ -142,17 +144,16 @@ const valuesOf = (s: CompletionSuggestion): Values => ({
 
 /** The course and license choices, shared by every completion form of the panel. */
 function useChoices(ownerId: number | null) {
-  const courses = useCertificateCourses(true);
-  const licenses = useCertificateLicenses(true);
+  const licenses = useCertificateLicenses(ownerId);
   return {
-    loadingCourses: courses.isLoading,
-    // Two courses may share a name: the provider and the state tell them apart.
-    courses: (courses.data ?? []).map((c) => ({ value: String(c.course_id), label: courseOptionLabel(c) })),
     licenses: (licenses.data ?? [])
       .filter((l) => ownerId === null || l.user_id === ownerId)
       .map((l) => ({ value: String(l.license_id), label: `${l.license_number} (${l.state})` })),
   };
 }
+
+// Two courses may share a name: the provider and the state tell them apart.
+const courseOption = (c: Course) => ({ value: String(c.course_id), label: courseOptionLabel(c) });
 
 type Choices = ReturnType<typeof useChoices>;
 type Checked = Pick<CertificateFields, 'course_name' | 'hours' | 'completion_date'>;
@@ -177,11 +178,13 @@ function CompletionInputs({
   const courseNote = checkNote(fields.course_name);
   return (
     <>
-      <Select
+      <ServerSearchSelect<Course>
         label="Course"
         required
-        searchable
-        placeholder={choices.loadingCourses ? 'Loading courses...' : 'Select a course'}
+        placeholder="Select a course"
+        emptyMessage="No courses found"
+        useResults={useCertificateCoursePicker}
+        toOption={courseOption}
         description={
           courseNote ? (
             <>
@@ -191,8 +194,9 @@ function CompletionInputs({
             suggested
           )
         }
-        data={choices.courses}
-        {...input('course_id')}
+        value={(input('course_id').value as string | null) ?? null}
+        onChange={(v) => input('course_id').onChange(v)}
+        error={input('course_id').error}
       />
       <Select
         label="License"

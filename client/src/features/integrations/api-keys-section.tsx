@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Code, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconKey, IconPlus, IconX } from '@tabler/icons-react';
 import { API_KEY_STRINGS, apiKeyCreateInput, type ApiKey, type ApiKeyCreated, type ApiKeyScope } from '@lm/shared';
 import { SectionCard } from './section-card.tsx';
@@ -13,7 +13,8 @@ import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { useDirtyGuard } from '../../lib/dirty-guard.tsx';
 import { useAuth } from '../../lib/auth.tsx';
 import { SecretOnce } from './secret-once.tsx';
-import { useApiKeysPage, useCreateApiKey, useKeyBrokerageOptions, useRevokeApiKey } from './api.ts';
+import { ServerSearchSelect } from '../../components/server-search-select.tsx';
+import { useApiKeysPage, useCreateApiKey, useKeyBrokeragePicker, useRevokeApiKey } from './api.ts';
 
 const S = API_KEY_STRINGS;
 
@@ -24,7 +25,6 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyCreated
   const { can } = useAuth();
   // Only an Admin names a brokerage (or none: every brokerage); a Broker's key is always for its own.
   const picksBrokerage = can('brokerages.read');
-  const brokerages = useKeyBrokerageOptions(picksBrokerage);
   const create = useCreateApiKey();
   const form = useSchemaForm({
     schema: apiKeyCreateInput,
@@ -66,15 +66,16 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyCreated
           </Group>
         </Checkbox.Group>
         {picksBrokerage && (
-          <Select
+          <ServerSearchSelect<{ brokerage_id: number; name: string }>
             label={S.brokerage}
             description={S.brokerageHelp}
-            data={[
-              { value: '', label: S.brokerageAll },
-              ...(brokerages.data ?? []).map((b) => ({ value: String(b.brokerage_id), label: b.name })),
-            ]}
+            fixed={[{ value: '', label: S.brokerageAll }]}
+            emptyMessage="No brokerages"
+            useResults={useKeyBrokeragePicker}
+            toOption={(b) => ({ value: String(b.brokerage_id), label: b.name })}
             allowDeselect={false}
-            {...form.getInputProps('brokerage')}
+            value={form.values.brokerage}
+            onChange={(v) => form.setFieldValue('brokerage', v ?? '')}
             error={form.errors.brokerage_id ?? form.errors.brokerage}
           />
         )}

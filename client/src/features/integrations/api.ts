@@ -6,14 +6,16 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { API_KEY_STRINGS } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { mutationOutcome } from '../../lib/notify.ts';
+import type { PickerAsk } from '../../components/server-search-select.tsx';
 
 export function useApiKeysPage(input: { page: number; limit: number }) {
   return trpc.apiKeys.list.useQuery(input, { placeholderData: keepPreviousData });
 }
 
-/** Every brokerage's id and name, for an Admin's brokerage select (only asked when `enabled`). */
-export function useKeyBrokerageOptions(enabled: boolean) {
-  return trpc.brokerages.options.useQuery(undefined, { enabled, staleTime: 60_000 });
+/** The brokerage picker of an Admin's key form: the brokerages matching what is typed, 20 by name. */
+export function useKeyBrokeragePicker(ask: PickerAsk, enabled: boolean) {
+  const input = ask.ids ? { ids: ask.ids } : { search: ask.search || undefined };
+  return trpc.brokerages.options.useQuery(input, { enabled, staleTime: 30_000, placeholderData: keepPreviousData });
 }
 
 function useRefreshKeys() {

@@ -13,6 +13,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { CE_STRINGS, LICENSE_STRINGS, type LicenseListQuery, type LicenseType } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { mutationOutcome } from '../../lib/notify.ts';
+import type { PickerAsk } from '../../components/server-search-select.tsx';
 
 /** Refreshes every query a license's fields, CE or expiration feed. */
 export function useRefreshLicenseData() {
@@ -32,9 +33,10 @@ export function useLicensesPage(input: LicenseListQuery) {
   return trpc.licenses.page.useQuery(input, { placeholderData: keepPreviousData });
 }
 
-/** The holder select's Agents and Brokers, loaded while the form is open. */
-export function useLicenseHolders(enabled: boolean) {
-  return trpc.licenses.holders.useQuery(undefined, { enabled, staleTime: 60_000 });
+/** The holder picker (components/server-search-select.tsx): the Agents and Brokers matching what is typed, 20 at a time. */
+export function useHolderPicker(ask: PickerAsk, enabled: boolean) {
+  const input = ask.ids ? { ids: ask.ids } : { search: ask.search || undefined };
+  return trpc.licenses.holders.useQuery(input, { enabled, staleTime: 30_000, placeholderData: keepPreviousData });
 }
 
 /** How many licenses of the list's filters are in each compliance state (the filter chips' counts). */

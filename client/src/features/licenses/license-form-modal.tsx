@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Button, Group, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { FormModal } from '../../components/form-modal.tsx';
 import { DateField } from '../../components/date-field.tsx';
+import { ServerSearchSelect } from '../../components/server-search-select.tsx';
 import {
   createLicenseInput,
   holderLabel,
@@ -11,13 +12,14 @@ import {
   LICENSE_STRINGS,
   LICENSE_TYPES,
   type License,
+  type LicenseHolder,
   type LicenseDefaults,
   type LicenseStatus,
   type LicenseType,
 } from '@lm/shared';
 import { blankToUndefined, showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
 import { hoursShort, hoursText } from '../../lib/format.ts';
-import { useCreateLicense, useLicenseDefaults, useLicenseHolders, useUpdateLicense } from './api.ts';
+import { useCreateLicense, useHolderPicker, useLicenseDefaults, useUpdateLicense } from './api.ts';
 
 // A type, not an interface: useSchemaForm takes a Record.
 type Values = {
@@ -58,6 +60,8 @@ export function licenseFormValues(license: License | null, defaultCeHours = 0): 
   };
 }
 
+const holderOption = (h: LicenseHolder) => ({ value: String(h.user_id), label: holderLabel(h) });
+
 /** The select holds the holder's id as text; an emptied field is absent (the schema's message, or its default). */
 export const licenseFormInput = (v: Values) => blankToUndefined({ ...v, user_id: v.user_id ? Number(v.user_id) : undefined });
 
@@ -82,7 +86,6 @@ export function ceHoursSource(defaults: LicenseDefaults): string {
  * shared create schema (the server's messages, the date order), and send what it produced.
  */
 export function LicenseFormModal({ opened, license, onClose }: { opened: boolean; license: License | null; onClose: () => void }) {
-  const holders = useLicenseHolders(opened);
   const form = useSchemaForm({ schema: createLicenseInput, initialValues: licenseFormValues(license), toInput: licenseFormInput });
   // A new license's CE hours required: the state rule's for the chosen state and type, else the office default.
   const creating = opened && !license;
@@ -113,15 +116,6 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
   }, [suggestedHours, defaults.data]);
   const ceHoursInput = form.getInputProps('ce_hours_required');
 
-  // Only Agents and Brokers, as 'first last (role)'. An edited license keeps its holder in the list.
-  const holderOptions = useMemo(() => {
-    const options = (holders.data ?? []).map((h) => ({ value: String(h.user_id), label: holderLabel(h) }));
-    if (license && !options.some((o) => o.value === String(license.user_id))) {
-      options.unshift({ value: String(license.user_id), label: `${license.first_name} ${license.last_name}` });
-    }
-    return options;
-  }, [holders.data, license]);
-
   // 'Pending Renewal' is not offered, but a license already in it keeps it.
   const statusOptions: string[] = [...LICENSE_FORM_STATUSES];
   if (license && !statusOptions.includes(license.status)) statusOptions.push(license.status);
@@ -146,15 +140,18 @@ export function LicenseFormModal({ opened, license, onClose }: { opened: boolean
     >
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Select
+          {/* Only Agents and Brokers, as 'first last (role)', searched on the server; an edited license's holder is read by id. */}
+          <ServerSearchSelect<LicenseHolder>
             label="License Holder"
-            placeholder={holders.isLoading ? 'Loading...' : 'Select an Agent or Broker'}
+            placeholder="Select an Agent or Broker"
             required
-            searchable
             allowDeselect={false}
-            nothingFoundMessage="No Agents or Brokers found"
-            data={holderOptions}
-            {...form.getInputProps('user_id')}
+            emptyMessage="No Agents or Brokers found"
+            useResults={useHolderPicker}
+            toOption={holderOption}
+            value={form.values.user_id}
+            onChange={(v) => form.setFieldValue('user_id', v)}
+            error={form.errors.user_id}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="License Number" required {...form.getInputProps('license_number')} />

@@ -91,7 +91,7 @@ function LicensesTable() {
     search: f.search || undefined,
   };
   const view = { sort: sortKey(list.sort), order: list.order, ...filters, compliance: complianceState(f.compliance) };
-  const query = useLicensesPage({ ...view, page: list.page, limit: list.limit });
+  const query = useLicensesPage({ ...view, page: list.page, limit: list.limit, cursor: list.cursor || undefined });
   // The chips' counts: the other filters applied, whatever the chosen state.
   const summary = useComplianceSummary(filters);
   const [modal, setModal] = useState<{ opened: boolean; license: License | null }>({ opened: false, license: null });
@@ -143,6 +143,7 @@ function LicensesTable() {
         query={query}
         records={query.data?.licenses}
         total={query.data?.pagination.total ?? 0}
+        paging={query.data?.pagination}
         idAccessor="license_id"
         list={list}
         sortKeys={SORT_KEYS}

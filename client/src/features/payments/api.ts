@@ -11,6 +11,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { PAYMENT_STRINGS, type PaymentListQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { mutationOutcome } from '../../lib/notify.ts';
+import type { PickerAsk } from '../../components/server-search-select.tsx';
 
 function useRefreshPaymentData() {
   const utils = trpc.useUtils();
@@ -36,9 +37,10 @@ export function usePaymentDetail(paymentId: number | null) {
   return trpc.payments.detail.useQuery({ id: paymentId ?? 0 }, { enabled: paymentId !== null });
 }
 
-/** The payer select: the Agents and Brokers in the caller's scope, while the form is open. */
-export function usePayers(enabled: boolean) {
-  return trpc.licenses.holders.useQuery(undefined, { enabled, staleTime: 60_000 });
+/** The payer picker (components/server-search-select.tsx): the Agents and Brokers in scope matching what is typed. */
+export function usePayerPicker(ask: PickerAsk, enabled: boolean) {
+  const input = ask.ids ? { ids: ask.ids } : { search: ask.search || undefined };
+  return trpc.licenses.holders.useQuery(input, { enabled, staleTime: 30_000, placeholderData: keepPreviousData });
 }
 
 /** The license select: the chosen payer's licenses. */

@@ -1,7 +1,8 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect } from 'react';
 import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea } from '@mantine/core';
 import { FormModal } from '../../components/form-modal.tsx';
 import { DateField } from '../../components/date-field.tsx';
+import { ServerSearchSelect } from '../../components/server-search-select.tsx';
 import { officeToday } from '../../lib/format.ts';
 import {
   createPaymentInput,
@@ -11,13 +12,14 @@ import {
   PAYMENT_STATUSES,
   PAYMENT_STRINGS,
   PAYMENT_TYPES,
+  type LicenseHolder,
   type Payment,
   type PaymentMethod,
   type PaymentStatus,
   type PaymentType,
 } from '@lm/shared';
 import { showServerErrors, useSchemaForm } from '../../lib/schema-form.ts';
-import { useCreatePayment, usePayerLicenses, usePayers, useUpdatePayment } from './api.ts';
+import { useCreatePayment, usePayerLicenses, usePayerPicker, useUpdatePayment } from './api.ts';
 
 // A type, not an interface: useSchemaForm takes a Record.
 type Values = {
@@ -61,6 +63,8 @@ export const paymentFormInput = (v: Values) => ({
   license_id: v.license_id ? Number(v.license_id) : null,
 });
 
+const payerOption = (h: LicenseHolder) => ({ value: String(h.user_id), label: holderLabel(h) });
+
 /** Record or edit a payment: 'Record New Payment' / 'Edit Payment'. Both check the whole payment with the shared create schema. */
 export function PaymentFormModal({ opened, payment, onClose }: { opened: boolean; payment: Payment | null; onClose: () => void }) {
   const form = useSchemaForm({ schema: createPaymentInput, initialValues: paymentFormValues(payment), toInput: paymentFormInput });
@@ -74,17 +78,9 @@ export function PaymentFormModal({ opened, payment, onClose }: { opened: boolean
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, payment]);
 
-  const payers = usePayers(opened);
   const userId = form.values.user_id ? Number(form.values.user_id) : null;
   const userLicenses = usePayerLicenses(userId, opened);
 
-  const payerOptions = useMemo(() => {
-    const options = (payers.data ?? []).map((h) => ({ value: String(h.user_id), label: holderLabel(h) }));
-    if (payment && !options.some((o) => o.value === String(payment.user_id))) {
-      options.unshift({ value: String(payment.user_id), label: `${payment.first_name} ${payment.last_name}` });
-    }
-    return options;
-  }, [payers.data, payment]);
   const licenseOptions = (userLicenses.data ?? []).map((l) => ({
     value: String(l.license_id),
     label: `${l.license_number} (${l.state}, ${l.license_type})`,
@@ -100,7 +96,6 @@ export function PaymentFormModal({ opened, payment, onClose }: { opened: boolean
     else create.mutate(body, after);
   });
 
-  const userInput = form.getInputProps('user_id');
   return (
     <FormModal
       dirty={form.isDirty()}
@@ -111,19 +106,24 @@ export function PaymentFormModal({ opened, payment, onClose }: { opened: boolean
     >
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Select
+          {/* The Agents and Brokers in scope, searched on the server; an edited payment keeps its payer by name. */}
+          <ServerSearchSelect<LicenseHolder>
             label="User"
-            placeholder={payers.isLoading ? 'Loading...' : 'Select a user'}
+            placeholder="Select a user"
             required
-            searchable
-            nothingFoundMessage="No users found"
-            data={payerOptions}
-            {...userInput}
+            emptyMessage="No users found"
+            useResults={usePayerPicker}
+            toOption={payerOption}
+            value={form.values.user_id}
+            valueLabel={
+              payment && String(payment.user_id) === form.values.user_id ? `${payment.first_name} ${payment.last_name}` : undefined
+            }
             onChange={(v) => {
               // A payment may link only a license of its own payer.
               form.setFieldValue('license_id', null);
-              userInput.onChange(v);
+              form.setFieldValue('user_id', v);
             }}
+            error={form.errors.user_id}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <NumberInput

@@ -7,15 +7,20 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { PASSWORD_RESET_STRINGS, USER_STRINGS, type UsersListQuery } from '@lm/shared';
 import { trpc } from '../../lib/trpc.ts';
 import { mutationOutcome, notify } from '../../lib/notify.ts';
+import type { PickerAsk } from '../../components/server-search-select.tsx';
 
 export function useUsersPage(input: UsersListQuery) {
   return trpc.users.list.useQuery(input, { placeholderData: keepPreviousData });
 }
 
-/** Every brokerage's id and name, for the Admin's filter and form selects. */
-export function useBrokerageChoices(enabled: boolean) {
-  return trpc.brokerages.options.useQuery(undefined, { enabled, staleTime: 60_000 });
+/** The brokerage picker of the Admin's filter and form selects: the brokerages matching what is typed, 20 by name. */
+export function useBrokeragePicker(ask: PickerAsk, enabled: boolean) {
+  const input = ask.ids ? { ids: ask.ids } : { search: ask.search || undefined };
+  return trpc.brokerages.options.useQuery(input, { enabled, staleTime: 30_000, placeholderData: keepPreviousData });
 }
+
+/** A brokerage as a picker option. */
+export const brokerageOption = (b: { brokerage_id: number; name: string }) => ({ value: String(b.brokerage_id), label: b.name });
 
 /** The licenses a user holds (the user's detail), first 100 by expiration. */
 export function useUserLicenses(userId: number | null) {

@@ -3,14 +3,14 @@ import { Alert, Button, Group, Menu, Modal, Select, Stack, Text } from '@mantine
 import { IconAlertTriangle, IconBuilding, IconChevronDown, IconTrash, IconUserCheck, IconUserCog, IconUserOff } from '@tabler/icons-react';
 import { USER_STRINGS, type BulkAction } from '@lm/shared';
 import { notify } from '../../lib/notify.ts';
-import { ROLE_OPTIONS, type BrokerageOption } from './user-form-values.ts';
-import { useBulkUsers } from './api.ts';
+import { ServerSearchSelect } from '../../components/server-search-select.tsx';
+import { ROLE_OPTIONS } from './user-form-values.ts';
+import { brokerageOption, useBrokeragePicker, useBulkUsers } from './api.ts';
 
 interface Props {
   selectedIds: number[];
   /** Admins may change role and brokerage; Brokers only activate, deactivate and delete their Agents. */
   canReassign: boolean;
-  brokerageOptions: BrokerageOption[];
   onDone: () => void;
 }
 
@@ -18,7 +18,7 @@ type Dialog = 'change_role' | 'change_brokerage' | 'delete' | null;
 const NONE = 'none';
 
 /** The bulk menu of the Users screen (docs/product.md): activate, deactivate, change role, change brokerage, delete. */
-export function BulkActions({ selectedIds, canReassign, brokerageOptions, onDone }: Props) {
+export function BulkActions({ selectedIds, canReassign, onDone }: Props) {
   const bulk = useBulkUsers();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [roleId, setRoleId] = useState<string | null>(null);
@@ -106,13 +106,15 @@ export function BulkActions({ selectedIds, canReassign, brokerageOptions, onDone
 
       <Modal opened={dialog === 'change_brokerage'} onClose={() => setDialog(null)} title={`Change brokerage of ${count} user(s)`}>
         <Stack>
-          <Select
+          <ServerSearchSelect<{ brokerage_id: number; name: string }>
             label="New brokerage"
             placeholder="Choose a brokerage"
-            data={[{ value: NONE, label: 'None (unassigned)' }, ...brokerageOptions]}
+            fixed={[{ value: NONE, label: 'None (unassigned)' }]}
+            emptyMessage="No brokerages"
+            useResults={useBrokeragePicker}
+            toOption={brokerageOption}
             value={brokerageId}
-            onChange={setBrokerageId}
-            searchable
+            onChange={(v) => setBrokerageId(v)}
             allowDeselect={false}
           />
           <Group justify="flex-end">

@@ -6,7 +6,8 @@ import { useDirtyGuard } from '../../lib/dirty-guard.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
 import { ContactFields } from '../../components/contact-fields.tsx';
 import { useAuth } from '../../lib/auth.tsx';
-import { useCreateUser, useUpdateUser } from './api.ts';
+import { ServerSearchSelect } from '../../components/server-search-select.tsx';
+import { brokerageOption, useBrokeragePicker, useCreateUser, useUpdateUser } from './api.ts';
 import { initialValues, NO_BROKERAGE, ROLE_OPTIONS, toInput, type BrokerageOption } from './user-form-values.ts';
 
 export type { BrokerageOption };
@@ -23,16 +24,9 @@ interface Props {
   brokerMode: boolean;
   /** The Broker's own brokerage, shown (read-only) in broker mode. */
   ownBrokerage: BrokerageOption | null;
-  brokerageOptions: BrokerageOption[];
 }
 
-function UserForm({
-  user,
-  brokerMode,
-  ownBrokerage,
-  brokerageOptions,
-  onDone,
-}: Omit<Props, 'opened' | 'onClose'> & { onDone: () => void }) {
+function UserForm({ user, brokerMode, ownBrokerage, onDone }: Omit<Props, 'opened' | 'onClose'> & { onDone: () => void }) {
   const isEdit = user !== null;
   // The roles the caller may give (the policy's users.grantRole: a Broker only Agent).
   const { can } = useAuth();
@@ -92,15 +86,21 @@ function UserForm({
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 6 }}>
-          <Select
-            label="Brokerage"
-            data={brokerMode ? (ownBrokerage ? [ownBrokerage] : []) : [{ value: NO_BROKERAGE, label: 'None' }, ...brokerageOptions]}
-            allowDeselect={false}
-            searchable={!brokerMode}
-            disabled={brokerMode}
-            nothingFoundMessage="No brokerages"
-            {...form.getInputProps('brokerage_id')}
-          />
+          {brokerMode ? (
+            <Select label="Brokerage" data={ownBrokerage ? [ownBrokerage] : []} disabled {...form.getInputProps('brokerage_id')} />
+          ) : (
+            <ServerSearchSelect<{ brokerage_id: number; name: string }>
+              label="Brokerage"
+              fixed={[{ value: NO_BROKERAGE, label: 'None' }]}
+              allowDeselect={false}
+              emptyMessage="No brokerages"
+              useResults={useBrokeragePicker}
+              toOption={brokerageOption}
+              value={form.values.brokerage_id}
+              onChange={(v) => form.setFieldValue('brokerage_id', v ?? NO_BROKERAGE)}
+              error={form.errors.brokerage_id}
+            />
+          )}
         </Grid.Col>
         <ContactFields inputProps={(field) => form.getInputProps(field)} />
         <Grid.Col span={12}>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Text } from '@mantine/core';
 import { IconFileImport, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -17,7 +17,7 @@ import { BulkActions } from './bulk-actions.tsx';
 import { UserFormModal, type BrokerageOption } from './user-form-modal.tsx';
 import { SendResetLinkAction } from './send-reset-link-action.tsx';
 import { UserDetailDrawer } from './user-detail-drawer.tsx';
-import { useBrokerageChoices, useDeleteUser, useUsersPage } from './api.ts';
+import { brokerageOption, useBrokeragePicker, useDeleteUser, useUsersPage } from './api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
 const sortKey = (key: string): UserSort => ((USER_SORTS as readonly string[]).includes(key) ? (key as UserSort) : 'name');
@@ -63,17 +63,12 @@ function UsersScreen() {
     is_active: f.status ? (f.status === 'active' ? 'true' : 'false') : undefined,
   } as const;
   const query = useUsersPage({ ...view, page: list.page, limit: list.limit });
-  const options = useBrokerageChoices(allBrokerages);
   const remove = useDeleteUser();
 
   // A new page, filter or sort starts a new selection: bulk actions apply to what is on screen.
   const listKey = JSON.stringify([view, list.page, list.limit]);
   useEffect(() => setSelected([]), [listKey]);
 
-  const brokerageOptions: BrokerageOption[] = useMemo(
-    () => (options.data ?? []).map((b) => ({ value: String(b.brokerage_id), label: b.name })),
-    [options.data],
-  );
   const ownBrokerage: BrokerageOption | null =
     me?.brokerage_id != null ? { value: String(me.brokerage_id), label: me.brokerage_name ?? `Brokerage ${me.brokerage_id}` } : null;
 
@@ -105,12 +100,7 @@ function UsersScreen() {
         actions={
           <>
             <ExportButton path="/api/users/export" params={view} things={USER_STRINGS.things} />
-            <BulkActions
-              selectedIds={selected.map((u) => u.user_id)}
-              canReassign={allBrokerages}
-              brokerageOptions={brokerageOptions}
-              onDone={() => setSelected([])}
-            />
+            <BulkActions selectedIds={selected.map((u) => u.user_id)} canReassign={allBrokerages} onDone={() => setSelected([])} />
             {/* The roster import (docs/product.md "Imports"): its page holds the import history too. */}
             {can('imports.roster') && (
               <Button component={Link} to="/imports?kind=roster" variant="default" leftSection={<IconFileImport size={16} />}>
@@ -141,8 +131,8 @@ function UsersScreen() {
             name: 'brokerage_id',
             ariaLabel: 'Filter by brokerage',
             placeholder: 'All brokerages',
-            data: brokerageOptions,
-            searchable: true,
+            type: 'picker',
+            picker: { useResults: useBrokeragePicker, toOption: brokerageOption, emptyMessage: 'No brokerages' },
             w: 220,
           },
           { name: 'status', ariaLabel: 'Filter by status', placeholder: 'All statuses', data: ACTIVE_OPTIONS, w: 150 },
@@ -216,7 +206,6 @@ function UsersScreen() {
         user={editing}
         brokerMode={!allBrokerages}
         ownBrokerage={ownBrokerage}
-        brokerageOptions={brokerageOptions}
       />
       <UserDetailDrawer user={viewing} onClose={() => setViewingId(null)} />
     </>

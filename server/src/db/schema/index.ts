@@ -47,4 +47,6 @@ export const {
   deletions,
   imports,
   importRows,
+  licenseTotals,
+  paymentTotals,
 } = active;

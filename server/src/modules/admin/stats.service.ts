@@ -1,12 +1,13 @@
 /** System stats for the Reports screen's Overview (docs/product.md section 3, the Reports screen in section 2). Admin only. */
-import { and, count, eq, gte, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { count, isNull, sql } from 'drizzle-orm';
 import { LICENSE_STATUSES, REPORT_STRINGS, ROLE_IDS, roleName, toDollars, type SystemStats } from '@lm/shared';
-import { courses, licenses, payments, users } from '../../db/schema/index.ts';
+import { courses, licenseTotals, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { sumOf } from '../../db/sql.ts';
 import { badRequest } from '../../base/errors.ts';
 import { today } from '../../core/dates.ts';
-import { LICENSE_COLUMNS, statusSql } from '../licenses/compliance.sql.ts';
+import { statusSql } from '../licenses/compliance.sql.ts';
+import { paymentTotalsOf, TOTALS_COLUMNS } from '../reports/totals.ts';
 
 export interface StatsCtx {
   db: Db;
@@ -30,31 +31,27 @@ export async function systemStats(ctx: StatsCtx, input: { start_date?: string; e
   );
   const by_role = ROLE_IDS.map((id) => ({ role_id: id, role_name: roleName(id), count: roleCounts.get(id) ?? 0 }));
 
-  // The status each license reads as today (an Active license past its date is Expired), grouped by position:
-  // the expression's date is a parameter, which PostgreSQL would not match between SELECT and GROUP BY.
+  // The status each license reads as today (an Active license past its date is Expired), summed from the running
+  // totals (docs/decisions.md "Totals kept as changes happen"), grouped by position: the expression's date is a
+  // parameter, which PostgreSQL would not match between SELECT and GROUP BY.
   const statusCounts = new Map(
     (
       await db
-        .select({ status: statusSql(LICENSE_COLUMNS, today()), n: count() })
-        .from(licenses)
+        .select({ status: statusSql(TOTALS_COLUMNS, today()), n: sumOf(licenseTotals.n) })
+        .from(licenseTotals)
         .groupBy(sql`1`)
     ).map((r) => [r.status as string, r.n]),
   );
   const by_status = LICENSE_STATUSES.map((status) => ({ status, count: statusCounts.get(status) ?? 0 }));
 
-  const paymentConds: Array<SQL | undefined> = [eq(payments.status, 'Completed')];
-  if (start) paymentConds.push(gte(payments.payment_date, start));
-  if (end) paymentConds.push(lte(payments.payment_date, end));
-  const [revenue] = await db
-    .select({ cents: sumOf(payments.amount_cents) })
-    .from(payments)
-    .where(and(...paymentConds));
+  // Revenue: the Completed payments' cents in the period, summed from the running totals.
+  const revenue = await paymentTotalsOf(db, { status: 'Completed', start_date: start, end_date: end });
   const [courseCount] = await db.select({ n: count() }).from(courses);
 
   return {
     users: { total: by_role.reduce((s, r) => s + r.count, 0), by_role },
     licenses: { total: by_status.reduce((s, r) => s + r.count, 0), by_status },
     courses: { total: courseCount?.n ?? 0 },
-    payments: { total_amount: toDollars(Number(revenue?.cents ?? 0)) },
+    payments: { total_amount: toDollars(revenue.revenue_cents) },
   };
 }

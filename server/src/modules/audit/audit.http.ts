@@ -1,6 +1,6 @@
 /** GET /api/audit/logs/export: the Audit Logs screen's filtered, sorted view as CSV (Admin only). */
 import { AUDIT_SORT_COLUMNS, auditLogsInput, auditUserLabel, type AuditLog, type AuditLogsInput } from '@lm/shared';
-import { listExports } from '../../http/list-export.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
 import { listLogs } from './audit.service.ts';
 
 export const auditExport = listExports({
@@ -9,7 +9,10 @@ export const auditExport = listExports({
   action: 'audit.read',
   query: auditLogsInput,
   // The service takes any page size; the list's own 25/50/100 rule is the query schema's, not the chunk's.
-  page: async (ctx, q: AuditLogsInput, page, limit) => (await listLogs(ctx, { ...q, page, limit })).logs,
+  page: async (ctx, q: AuditLogsInput, cursor, limit) => {
+    const p = await listLogs(ctx, { ...q, cursor, limit });
+    return chunkOf(p.logs, p);
+  },
   rows: 'One row per audit entry matching the filters of GET /audit/logs (user_id, action substring, target_table, start_date, end_date), in its sort and order (default newest first)',
   parameters: [
     ...['user_id', 'action', 'target_table', 'start_date', 'end_date'].map((name) => ({ name })),

@@ -10,11 +10,11 @@
  * the AuditSql interface below.
  */
 import { byEngine, type Db, type DbOrTx } from '../../db/client.ts';
-import type { AuditFilter, AuditOrder, AuditRow, AuditSql } from './audit.sql.ts';
+import type { AuditFilter, AuditKey, AuditOrder, AuditRow, AuditSql } from './audit.sql.ts';
 import { sqliteAuditQueries } from './audit.queries.sqlite.ts';
 import { pgAuditQueries } from './audit.queries.pg.ts';
 
-export type { AuditFilter, AuditOrder, AuditRow, AuditSql } from './audit.sql.ts';
+export type { AuditFilter, AuditKey, AuditOrder, AuditRow, AuditSql } from './audit.sql.ts';
 
 const q: AuditSql = byEngine<AuditSql>({ sqlite: sqliteAuditQueries, postgres: pgAuditQueries });
 
@@ -148,8 +148,14 @@ export async function countLogs(db: DbOrTx, f: AuditFilter): Promise<number> {
   return q.count(db, f);
 }
 
-export const pageOfLogs = (db: DbOrTx, f: AuditFilter, limit: number, offset: number, order?: AuditOrder): Promise<AuditRow[]> =>
-  q.page(db, f, limit, offset, order);
+export const pageOfLogs = (
+  db: DbOrTx,
+  f: AuditFilter,
+  limit: number,
+  offset: number,
+  order?: AuditOrder,
+  after?: AuditKey,
+): Promise<{ rows: AuditRow[]; next: AuditKey | null }> => q.page(db, f, limit, offset, order, after);
 
 /** Rows per value of action or target_table in the range, each counted on its (column, timestamp) index. */
 export async function countsBy(

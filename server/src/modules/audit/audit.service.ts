@@ -18,7 +18,7 @@ import type { Db } from '../../db/client.ts';
 import { badRequest } from '../../base/errors.ts';
 import { dayEndExclusiveIso, dayStartIso } from '../reports/period.ts';
 import { countLogs, countsBy, countUsers, distinctActions, pageOfLogs, type AuditFilter } from './audit.queries.ts';
-import { pageWindow } from '../../db/list.ts';
+import { CURSOR_INVALID, encodeCursor, pageWindow, readAfter } from '../../db/list.ts';
 
 export interface AuditCtx {
   db: Db;
@@ -32,7 +32,10 @@ function range(input: { start_date?: string | undefined; end_date?: string | und
 }
 
 export async function listLogs(ctx: AuditCtx, input: AuditLogsInput): Promise<AuditLogsPage> {
-  const { page, limit, offset } = pageWindow({ page: input?.page, limit: input?.limit }, DEFAULT_AUDIT_PAGE_SIZE);
+  const { page, limit, offset, after } = pageWindow(
+    { page: input?.page, limit: input?.limit, cursor: input?.cursor },
+    DEFAULT_AUDIT_PAGE_SIZE,
+  );
   const filter: AuditFilter = { ...range(input), user_id: input?.user_id as number | undefined, target_table: input?.target_table };
   if (input?.action) {
     // A case-insensitive substring, resolved against the distinct actions so the index serves it.
@@ -49,8 +52,14 @@ export async function listLogs(ctx: AuditCtx, input: AuditLogsInput): Promise<Au
     throw badRequest(message, [{ path: 'sort', message }]);
   }
   const order = { sort, dir: input?.order ?? (sort === 'timestamp' ? 'desc' : 'asc') } as const;
-  const logs = offset < total ? await pageOfLogs(ctx.db, filter, limit, offset, order) : [];
-  return { logs, pagination: makePagination(page, limit, total) };
+  // A cursor holds the sort key (unless the sort is the timestamp), the timestamp and the log_id.
+  if (after && after.length !== (sort === 'timestamp' ? 2 : 3))
+    throw badRequest(CURSOR_INVALID, [{ path: 'cursor', message: CURSOR_INVALID }]);
+  const { rows: logs, next } =
+    after || offset < total
+      ? await readAfter(after, () => pageOfLogs(ctx.db, filter, limit, offset, order, after))
+      : { rows: [], next: null };
+  return { logs, pagination: makePagination(page, limit, total, next ? encodeCursor(next) : null) };
 }
 
 export async function summary(ctx: AuditCtx, input: AuditSummaryInput): Promise<AuditSummary> {

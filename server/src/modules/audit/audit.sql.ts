@@ -90,6 +90,9 @@ export interface AuditOrder {
   sort: 'timestamp' | 'user' | 'action' | 'target_table' | 'target_id' | 'ip_address';
   dir: 'asc' | 'desc';
 }
+/** A cursor's values on the audit log: the sort key (when the sort is not the timestamp), the timestamp, the log_id. */
+export type AuditKey = Array<string | number | null>;
+
 export const NEWEST_FIRST: AuditOrder = { sort: 'timestamp', dir: 'desc' };
 
 /**
@@ -128,7 +131,19 @@ export interface AuditSql {
   /** Rows per non-null value of the column, and the highest log_id, read by one statement. */
   groupCounts(db: DbOrTx, column: 'action' | 'target_table'): Promise<{ counts: Map<string, number>; maxId: number }>;
   count(db: DbOrTx, f: AuditFilter): Promise<number>;
-  page(db: DbOrTx, f: AuditFilter, limit: number, offset: number, order?: AuditOrder): Promise<AuditRow[]>;
+  /**
+   * A page in the order: `offset` rows skipped, or (with `after`, a cursor's values: the sort key if any, the
+   * timestamp, the log_id) the rows after that row by a keyset condition, no OFFSET. `next` holds the last row's
+   * values when the page is full.
+   */
+  page(
+    db: DbOrTx,
+    f: AuditFilter,
+    limit: number,
+    offset: number,
+    order?: AuditOrder,
+    after?: AuditKey,
+  ): Promise<{ rows: AuditRow[]; next: AuditKey | null }>;
   /** Distinct users with at least one entry in the range. */
   countUsers(db: DbOrTx, fromIso: string | undefined, toIso: string | undefined): Promise<number>;
 }

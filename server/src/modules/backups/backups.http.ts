@@ -5,8 +5,10 @@
  *   POST /api/admin/backups/upload          multipart/form-data: a backup zip (field "file") is validated
  *        and imported as a new completed backup of type 'uploaded'; with restore=true and include_*
  *        flags it is then restored exactly like POST /api/admin/backups/{id}/restore.
- * Uploads are streamed to disk and limited to settings.max_file_size_mb (Settings › File Uploads, at most
- * 100 MB), read on every request so a change applies at once; a larger file answers 413.
+ * Uploads are streamed to a temporary file under $DATA_DIR/backups/.work (never held in memory) and limited to
+ * BACKUP_UPLOAD_LIMIT_MB (config.ts, default 8 GB; not Settings › File Uploads, which is for documents and imports):
+ * a declared size over it answers 413 before the body is read, a chunked body at the first byte over it; nothing is
+ * kept. A backup larger still is restored from a file on the server (restore-cli.ts, `npm run db:restore`).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -19,6 +21,7 @@ import {
   BACKUP_TYPE_LABELS,
   backupFileName,
   backupPageQuery,
+  backupUploadTooLarge,
   can,
   formatBytes,
   type Backup,
@@ -32,8 +35,8 @@ import {
 import type { FileRoutes } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { AppError, badRequest, forbidden } from '../../base/errors.ts';
-import { listExports } from '../../http/list-export.ts';
-import { registerMultipart, uploadLimit } from '../../http/upload-limit.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
+import { refuseDeclaredSize, registerMultipart } from '../../http/upload-limit.ts';
 import * as backups from './backups.service.ts';
 
 const uploadFields = z.object({
@@ -80,7 +83,9 @@ export const backupsFileRoutes: FileRoutes = {
         const ctx = await authenticate(deps, req, 'backups.upload');
         if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the backup as multipart/form-data with a "file" field');
         // docs/security.md "Certificates and uploads": a declared size over the limit is refused before the body is read.
-        const { bytes: limitBytes, tooLarge } = await uploadLimit(ctx.db, req, 'The backup file');
+        const limitBytes = deps.config.backupUploadLimitMb * 1024 * 1024;
+        const tooLarge = backupUploadTooLarge(deps.config.backupUploadLimitMb);
+        refuseDeclaredSize(req, limitBytes, tooLarge);
         const work = backups.workDir(ctx);
         fs.mkdirSync(work, { recursive: true });
         const raw: Record<string, string> = {};
@@ -182,7 +187,7 @@ export const backupsFileRoutes: FileRoutes = {
             content: { 'application/json': { schema: uploadResultSchema } },
           },
           ...errorResponses,
-          '413': { description: 'Larger than settings.max_file_size_mb' },
+          '413': { description: "Larger than the server's backup upload limit (BACKUP_UPLOAD_LIMIT_MB, default 8192 MB)" },
           '415': { description: 'Not multipart/form-data' },
         },
       },
@@ -196,7 +201,10 @@ export const backupsExport = listExports({
   name: 'backups',
   action: 'backups.read',
   query: backupPageQuery,
-  page: async (ctx, q: BackupPageQuery, pageNo, limit) => (await backups.page(ctx, { ...q, page: pageNo, limit })).backups,
+  page: async (ctx, q: BackupPageQuery, cursor, limit) => {
+    const p = await backups.page(ctx, { ...q, cursor, limit });
+    return chunkOf(p.backups, p);
+  },
   rows: 'One row per backup matching the filters of GET /admin/backups/page (search, status, type), in its sort and order (default newest first); the list, not the backup files',
   parameters: [
     ...['search', 'status', 'type'].map((name) => ({ name })),

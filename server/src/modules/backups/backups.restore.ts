@@ -6,14 +6,15 @@
  * schema's ON DELETE says (SET NULL, CASCADE), and a reference the schema does not allow to clear
  * refuses the whole restore (409, nothing changed).
  */
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, ne } from 'drizzle-orm';
 import { BACKUP_GROUP_CONTENTS, BACKUP_GROUPS, can, type BackupGroup, type RestoreResult } from '@lm/shared';
 import type { AuthedContext } from '../../core/context.ts';
 import { audit } from '../../core/audit.ts';
-import { knownSources, sessions, users } from '../../db/schema/index.ts';
+import { knownSources, licenses, sessions, users } from '../../db/schema/index.ts';
 import { restoreFromSnapshot } from '../../db/portable.ts';
 import type { Tx } from '../../db/client.ts';
-import { refreshAllCeCaches } from '../licenses/ce-ledger.ts';
+import { refreshCeCaches } from '../licenses/ce-ledger.ts';
+import { rebuildTotals } from '../../db/totals.ts';
 
 /** Tables of each group: what the restore modal lists (BACKUP_GROUP_CONTENTS, shared with the client). */
 export const GROUP_TABLES = Object.fromEntries(BACKUP_GROUPS.map((g) => [g, BACKUP_GROUP_CONTENTS[g].map((c) => c.table)])) as Record<
@@ -21,10 +22,36 @@ export const GROUP_TABLES = Object.fromEntries(BACKUP_GROUPS.map((g) => [g, BACK
   string[]
 >;
 
+/** Where the restored backup came from: the list, an upload, or a file on the server (`npm run db:restore`). */
+export type RestoreSource = 'backup' | 'upload' | 'file';
+
 export interface RestoreMeta {
   backupId: number;
   safetyBackupId: number;
-  source: 'backup' | 'upload';
+  source: RestoreSource;
+}
+
+/** Licenses whose CE caches are recomputed together after a restore. */
+const CE_CHUNK = 2000;
+
+/**
+ * refreshAllCeCaches (keeping updated_at), CE_CHUNK licenses at a time in id order: the licenses and sources a
+ * restore holds in memory are one chunk's, however many licenses the office has (all at once, a restore of 50,000
+ * licenses took 30 s instead of 16 s).
+ */
+async function refreshCeCachesInChunks(tx: Tx): Promise<void> {
+  for (let after = 0; ;) {
+    const ids = await tx
+      .select({ id: licenses.license_id })
+      .from(licenses)
+      .where(gt(licenses.license_id, after))
+      .orderBy(asc(licenses.license_id))
+      .limit(CE_CHUNK);
+    const last = ids.at(-1)?.id;
+    if (last === undefined) return;
+    await refreshCeCaches(tx, and(gt(licenses.license_id, after), lte(licenses.license_id, last)), false);
+    after = last;
+  }
 }
 
 /**
@@ -61,7 +88,9 @@ export function restoreGroups(ctx: AuthedContext, snapshotFile: string, groups: 
     },
     after: async (tx, swap) => {
       // The licenses' CE caches are recomputed from whatever sources now exist (409 if a cycle went below 0).
-      await refreshAllCeCaches(tx);
+      await refreshCeCachesInChunks(tx);
+      // The running totals the reports read, recounted from the licenses and payments now there.
+      await rebuildTotals(tx);
       const result: RestoreResult = {
         success: true,
         backup_id: meta.backupId,

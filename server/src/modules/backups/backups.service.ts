@@ -40,7 +40,7 @@ import {
   type StoredEntry,
 } from './backups.archive.ts';
 import { prepareSnapshot, removeDatabaseFile, takeSnapshot } from './backups.snapshot.ts';
-import { restoreGroups } from './backups.restore.ts';
+import { restoreGroups, type RestoreSource } from './backups.restore.ts';
 import { caseInsensitive, containsText, countOf, countWhere, sumOf } from '../../db/sql.ts';
 import { directionOf, orderOf, readPage } from '../../db/list.ts';
 
@@ -140,7 +140,7 @@ async function totals(ctx: Pick<Context, 'db'>): Promise<BackupTotals> {
  * The backups list (a list of files): filters, sort (default newest first) with the id as tie-break, one
  * page, its total, and the cards' figures over every backup.
  */
-export async function page(ctx: Pick<Context, 'db'>, q: BackupPageQuery = {}): Promise<BackupPage> {
+export async function page(ctx: Pick<Context, 'db' | 'config'>, q: BackupPageQuery = {}): Promise<BackupPage> {
   const where = and(
     q.search ? or(containsText(backups.description, q.search), containsText(creatorName, q.search)) : undefined,
     q.status ? eq(backups.status, q.status) : undefined,
@@ -156,7 +156,7 @@ export async function page(ctx: Pick<Context, 'db'>, q: BackupPageQuery = {}): P
         .limit(limit)
         .offset(offset),
   });
-  return { backups: rows.map(toBackup), pagination, totals: await totals(ctx) };
+  return { backups: rows.map(toBackup), pagination, totals: await totals(ctx), upload_limit_mb: ctx.config.backupUploadLimitMb };
 }
 
 /** The zip of a completed backup (404 when the row or its file is gone, 409 unless completed). */
@@ -331,7 +331,7 @@ export async function restore(
   ctx: AuthedContext,
   id: number,
   flags: RestoreFlags,
-  source: 'backup' | 'upload' = 'backup',
+  source: RestoreSource = 'backup',
 ): Promise<RestoreResult> {
   const groups = chosenGroups(flags);
   if (groups.length === 0) throw badRequest(BACKUP_STRINGS.noGroup);
@@ -346,7 +346,7 @@ async function restoreHeld(
   id: number,
   zipFile: string,
   groups: BackupGroup[],
-  source: 'backup' | 'upload',
+  source: RestoreSource,
 ): Promise<RestoreResult> {
   const workFile = restoreWorkFile(ctx, id);
   try {
@@ -383,8 +383,10 @@ export async function importUpload(ctx: AuthedContext, uploadedZip: string, desc
   const check = path.join(workDir(ctx), `upload_${crypto.randomBytes(6).toString('hex')}.sqlite`);
   let manifest: Manifest;
   try {
-    // An upload comes from outside: the whole archive may inflate to at most UPLOAD_INFLATION_RATIO x the upload limit.
-    const maxInflatedBytes = (await getSettings(ctx.db)).max_file_size_mb * 1024 * 1024 * UPLOAD_INFLATION_RATIO;
+    // An upload comes from outside: the whole archive may inflate to at most UPLOAD_INFLATION_RATIO x its own size, or
+    // x the file upload limit when that is larger (room for a nearly empty database, whose free pages deflate far better).
+    const floor = (await getSettings(ctx.db)).max_file_size_mb * 1024 * 1024;
+    const maxInflatedBytes = Math.max(fs.statSync(uploadedZip).size, floor) * UPLOAD_INFLATION_RATIO;
     manifest = await prepareSnapshot(uploadedZip, check, { maxInflatedBytes });
   } finally {
     removeDatabaseFile(check);

@@ -1,6 +1,6 @@
 /** GET /api/brokerages/export: the Brokerage Management screen's searched, sorted view as CSV (server/src/http/list-export.ts). */
 import { brokeragesListQuery, type Brokerage } from '@lm/shared';
-import { listExports } from '../../http/list-export.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
 import { listBrokerages } from './brokerages.service.ts';
 
 export const brokeragesExport = listExports({
@@ -8,7 +8,10 @@ export const brokeragesExport = listExports({
   name: 'brokerages',
   action: 'brokerages.read',
   query: brokeragesListQuery,
-  page: async (ctx, q, page, limit) => (await listBrokerages(ctx, { ...q, page, limit })).brokerages,
+  page: async (ctx, q, cursor, limit) => {
+    const p = await listBrokerages(ctx, { ...q, cursor, limit });
+    return chunkOf(p.brokerages, p);
+  },
   rows: 'One row per brokerage matching the search of GET /brokerages, in its sort and order',
   parameters: ['search', 'sort', 'order'].map((name) => ({ name })),
   columns: [

@@ -7,9 +7,9 @@ import {
   brokeragesListQuery,
   brokerageUpdateInput,
   brokerageUsersOutput,
+  pickerQuery,
   successSchema,
 } from '@lm/shared';
-import { z } from 'zod';
 import { policyProcedure, router } from '../../core/trpc.ts';
 import * as brokerages from './brokerages.service.ts';
 
@@ -72,9 +72,18 @@ export const brokeragesRouter = router({
     .output(brokerageUsersOutput)
     .query(({ ctx, input }) => brokerages.brokerageUsers(ctx, input.id)),
 
-  /** Every brokerage's id and name, for the selects of the Users screen (browser only). */
   options: policyProcedure('brokerages.read')
-    .input(z.object({}).optional())
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/brokerages/options',
+        tags,
+        summary:
+          'The brokerage picker: brokerages whose name contains `search`, the first `limit` (20, at most 50) by name, as id and name; `ids` only those',
+        protect: true,
+      },
+    })
+    .input(pickerQuery.optional())
     .output(brokerageOptionsOutput)
-    .query(({ ctx }) => brokerages.brokerageOptions(ctx)),
+    .query(({ ctx, input }) => brokerages.brokerageOptions(ctx, input)),
 });

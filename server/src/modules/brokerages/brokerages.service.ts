@@ -2,10 +2,12 @@
  * The rules of the brokerages domain (Admin only; the router's builder answers 403 to everyone else).
  * Deleting a brokerage unassigns its users (they stay, with no brokerage) and audits each of them.
  */
-import { and, asc, count, desc, eq, gt, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
+  PICKER_LIMIT,
   ROLE,
   type Brokerage,
+  type PickerQueryValues,
   type BrokerageSort,
   type BrokeragesListOutput,
   type User,
@@ -167,10 +169,15 @@ export async function brokerageUsers(ctx: Context, id: number): Promise<{ users:
   return { users: await usersOfBrokerage(ctx.db, id) };
 }
 
-/** Every brokerage as {brokerage_id, name}, for the selects of the user forms and filters. */
-export async function brokerageOptions(ctx: Context) {
+/**
+ * The brokerage picker of the user forms and filters and the API key form: brokerages whose name contains
+ * `search`, the first `limit` by name; `ids` only those (docs/decisions.md "Pickers search the server").
+ */
+export async function brokerageOptions(ctx: Context, q: PickerQueryValues = { limit: PICKER_LIMIT }) {
   return ctx.db
     .select({ brokerage_id: brokerages.brokerage_id, name: brokerages.name })
     .from(brokerages)
-    .orderBy(caseInsensitive(brokerages.name), asc(brokerages.brokerage_id));
+    .where(and(q.ids ? inArray(brokerages.brokerage_id, q.ids) : undefined, q.search ? containsText(brokerages.name, q.search) : undefined))
+    .orderBy(caseInsensitive(brokerages.name), asc(brokerages.brokerage_id))
+    .limit(q.limit);
 }

@@ -1,6 +1,6 @@
 /** GET /api/ce-rules/export: the State CE Rules list's filtered, sorted view as CSV (server/src/http/list-export.ts). */
 import { ceRulePageQuery, type CeRule } from '@lm/shared';
-import { listExports } from '../../http/list-export.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
 import { pageRules } from './ce-rules.service.ts';
 
 export const ceRulesExport = listExports({
@@ -8,7 +8,10 @@ export const ceRulesExport = listExports({
   name: 'ce-rules',
   action: 'ceRules.read',
   query: ceRulePageQuery,
-  page: async (ctx, q, page, limit) => (await pageRules(ctx, { ...q, page, limit })).rules,
+  page: async (ctx, q, cursor, limit) => {
+    const p = await pageRules(ctx, { ...q, cursor, limit });
+    return chunkOf(p.rules, p);
+  },
   rows: 'One row per state CE rule matching the filters of GET /ce-rules/page (state, license_type), in its sort and order; topics as "topic: hours" joined with "; "',
   parameters: ['state', 'license_type', 'sort', 'order'].map((name) => ({ name })),
   columns: [

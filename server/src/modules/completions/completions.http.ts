@@ -1,6 +1,6 @@
 /** GET /api/completions/export: the Completions list's filtered, sorted view as CSV (server/src/http/list-export.ts). */
 import { completionPageQuery, type Completion } from '@lm/shared';
-import { listExports } from '../../http/list-export.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
 import { pageCompletions } from './completions.service.ts';
 
 export const completionsExport = listExports({
@@ -8,7 +8,10 @@ export const completionsExport = listExports({
   name: 'completions',
   action: 'completions.read',
   query: completionPageQuery,
-  page: async (ctx, q, page, limit) => (await pageCompletions(ctx, { ...q, page, limit })).completions,
+  page: async (ctx, q, cursor, limit) => {
+    const p = await pageCompletions(ctx, { ...q, cursor, limit });
+    return chunkOf(p.completions, p);
+  },
   rows: "One row per completion in the caller's scope (Admin all, Broker its brokerage's, Agent own, School its courses') matching the filters of GET /completions/page (status, course_id, user_id, license_id, search), in its sort and order",
   parameters: ['status', 'course_id', 'user_id', 'license_id', 'search', 'sort', 'order'].map((name) => ({ name })),
   columns: [

@@ -22,6 +22,7 @@ import type { z } from 'zod';
 import { completions, courses, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
+import { licensesMatching, peopleMatching, peopleWithLicenseMatching, searchTerms } from '../../db/search.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { isAgent, isBroker, isSchool, type AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
@@ -33,7 +34,7 @@ import { assertHolder, assertLicenseOfHolder } from '../licenses/licenses.servic
 import { notifyCourseCompleted } from '../notification-management/events.ts';
 import { notifyUser, type NotificationMessage } from '../notifications/notify.ts';
 import { emitEvent } from '../webhooks/events.ts';
-import { directionOf, orderOf, readPage, UNPAGED_LIST_MAX } from '../../db/list.ts';
+import { cappedCount, directionOf, keyColumns, orderOf, pageWhere, readPage, UNPAGED_LIST_MAX, type ListOrder } from '../../db/list.ts';
 
 /**
  * Who sees which completions (docs/decisions.md): Admin all; Broker its own and its brokerage's people's;
@@ -102,9 +103,16 @@ function whereOf(ctx: Pick<AuthedContext, 'user'>, q: z.output<typeof completion
   if (q?.completed_to) where.push(lte(completions.completion_date, q.completed_to));
   if (q?.updated_since) where.push(gt(completions.updated_at, q.updated_since));
   if (q?.search) {
-    const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
+    const terms = searchTerms(q.search);
     where.push(
-      or(containsText(fullName, q.search), containsText(courses.course_name, q.search), containsText(licenses.license_number, q.search)),
+      or(
+        peopleMatching(completions.user_id, terms),
+        inArray(
+          completions.course_id,
+          sql`(SELECT ${courses.course_id} FROM ${courses} WHERE ${containsText(courses.course_name, q.search)})`,
+        ),
+        licensesMatching(completions.license_id, terms, 'number'),
+      ),
     );
   }
   return and(...where);
@@ -153,14 +161,34 @@ export async function countCompletions(
 /** GET /completions/page: one page of the caller's completions in the chosen order (the id breaks ties), and the total. */
 export async function pageCompletions(ctx: AuthedContext, q: z.output<typeof completionPageQuery> = {}): Promise<CompletionPage> {
   const where = whereOf(ctx, q);
+  const order: ListOrder = { sort: SORTS[q.sort ?? 'created_at'], order: directionOf(q, 'created_at'), id: completions.completion_id };
   const { rows, pagination } = await readPage(q, {
-    count: () => countWhere(ctx.db, where),
-    rows: ({ limit, offset }) =>
-      baseQuery(ctx.db)
-        .where(where)
-        .orderBy(...orderOf(SORTS[q.sort ?? 'created_at'], directionOf(q, 'created_at'), completions.completion_id))
-        .limit(limit)
-        .offset(offset),
+    order,
+    // At most COUNT_CAP + 1 rows read (db/list.ts cappedCount).
+    count: async () =>
+      (
+        await cappedCount(
+          ctx.db,
+          ctx.db
+            .select({ one: sql<number>`1`.as('one') })
+            .from(completions)
+            .innerJoin(users, eq(users.user_id, completions.user_id))
+            .innerJoin(courses, eq(courses.course_id, completions.course_id))
+            .leftJoin(licenses, eq(licenses.license_id, completions.license_id))
+            .where(where),
+        )
+      )[0]?.n,
+    rows: (window) =>
+      ctx.db
+        .select({ ...completionSelection, ...keyColumns(order) })
+        .from(completions)
+        .innerJoin(users, eq(users.user_id, completions.user_id))
+        .innerJoin(courses, eq(courses.course_id, completions.course_id))
+        .leftJoin(licenses, eq(licenses.license_id, completions.license_id))
+        .where(pageWhere(where, order, window))
+        .orderBy(...orderOf(order.sort, order.order, order.id))
+        .limit(window.limit)
+        .offset(window.offset),
   });
   return { completions: rows, pagination };
 }
@@ -440,11 +468,6 @@ export async function licenseOptions(ctx: AuthedContext, userId?: number): Promi
     .orderBy(asc(users.last_name), asc(users.first_name), asc(licenses.license_number));
 }
 
-/** A LIKE on license numbers inside the people search (any of the person's licenses). */
-function hasLicenseLike(search: string): SQL {
-  return inArray(users.user_id, sql`(SELECT ${licenses.user_id} FROM ${licenses} WHERE ${containsText(licenses.license_number, search)})`);
-}
-
 /**
  * GET /completions/people: the live (active, not deleted) Agents and Brokers whose name or license number
  * contains `search`, at most COMPLETION_PEOPLE_LIMIT by name, each with its licenses. The Record Completion
@@ -453,7 +476,6 @@ function hasLicenseLike(search: string): SQL {
  */
 export async function completionPeople(ctx: AuthedContext, q: z.output<typeof completionPeopleQuery> = {}): Promise<CompletionPerson[]> {
   const search = q.search || undefined;
-  const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
   const people = await ctx.db
     .select({ user_id: users.user_id, first_name: users.first_name, last_name: users.last_name })
     .from(users)
@@ -462,7 +484,9 @@ export async function completionPeople(ctx: AuthedContext, q: z.output<typeof co
         inArray(users.role_id, [ROLE.Agent, ROLE.Broker]),
         eq(users.is_active, true),
         isNull(users.deleted_at),
-        search ? or(containsText(fullName, search), hasLicenseLike(search)) : undefined,
+        search
+          ? or(peopleMatching(users.user_id, searchTerms(search)), peopleWithLicenseMatching(users.user_id, searchTerms(search)))
+          : undefined,
       ),
     )
     .orderBy(caseInsensitive(users.last_name), caseInsensitive(users.first_name), asc(users.user_id))

@@ -1,6 +1,6 @@
 /** GET /api/courses/export: the Courses list's filtered, sorted view as CSV (server/src/http/list-export.ts). */
 import { coursePageQuery, type Course } from '@lm/shared';
-import { listExports } from '../../http/list-export.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
 import { pageCourses } from './courses.service.ts';
 
 export const coursesExport = listExports({
@@ -8,7 +8,10 @@ export const coursesExport = listExports({
   name: 'courses',
   action: 'courses.read',
   query: coursePageQuery,
-  page: async (ctx, q, page, limit) => (await pageCourses(ctx, { ...q, page, limit })).courses,
+  page: async (ctx, q, cursor, limit) => {
+    const p = await pageCourses(ctx, { ...q, cursor, limit });
+    return chunkOf(p.courses, p);
+  },
   rows: 'One row per course matching the filters of GET /courses (is_active, course_type, search, school_id), in the sort and order of GET /courses/page',
   parameters: ['is_active', 'course_type', 'search', 'school_id', 'sort', 'order'].map((name) => ({ name })),
   columns: [

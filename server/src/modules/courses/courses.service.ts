@@ -22,7 +22,7 @@ import { isSchool, type AuthUser } from '../../core/identity.ts';
 import { audit } from '../../core/audit.ts';
 import { badRequest, conflict, forbidden } from '../../base/errors.ts';
 import { found } from '../../core/scope.ts';
-import { directionOf, orderOf, readPage } from '../../db/list.ts';
+import { cappedCountOf, directionOf, keyColumns, orderOf, pageWhere, readPage, type ListOrder } from '../../db/list.ts';
 import { assertIfMatch } from '../../http/etag.ts';
 import { recordDeletion } from '../deletions/deletions.service.ts';
 type CourseRow = typeof courses.$inferSelect;
@@ -124,16 +124,18 @@ export async function countCourses(ctx: Pick<AuthedContext, 'db'>, q: z.output<t
 /** GET /courses/page: one page of the filtered list in the chosen order (the id breaks ties), and the total. */
 export async function pageCourses(ctx: AuthedContext, q: z.output<typeof coursePageQuery> = {}): Promise<CoursePage> {
   const where = whereOf(q);
+  const order: ListOrder = { sort: SORTS[q.sort ?? 'created_at'], order: directionOf(q, 'created_at'), id: courses.course_id };
   const { rows, pagination } = await readPage(q, {
-    count: () => countWhere(ctx.db, where),
-    rows: ({ limit, offset }) =>
+    order,
+    count: () => cappedCountOf(ctx.db, courses, where),
+    rows: (window) =>
       ctx.db
-        .select(selection())
+        .select({ ...selection(), ...keyColumns(order) })
         .from(courses)
-        .where(where)
-        .orderBy(...orderOf(SORTS[q.sort ?? 'created_at'], directionOf(q, 'created_at'), courses.course_id))
-        .limit(limit)
-        .offset(offset),
+        .where(pageWhere(where, order, window))
+        .orderBy(...orderOf(order.sort, order.order, order.id))
+        .limit(window.limit)
+        .offset(window.offset),
   });
   return { courses: rows.map(toCourse), pagination };
 }

@@ -29,7 +29,7 @@ import type { FileRoutes, RouteDeps } from '../../http/file-routes.ts';
 import { authenticate, type AuthedContext } from '../../http/authenticate.ts';
 import { AppError, badRequest } from '../../base/errors.ts';
 import { getSettings } from '../../core/settings.ts';
-import { listExports } from '../../http/list-export.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
 import { newStorageKey } from '../../db/client.ts';
 import * as documents from './documents.service.ts';
 import { checkExtension, cleanFileName, contentDisposition, detectedType, inspector } from './documents.content.ts';
@@ -320,7 +320,10 @@ export const documentsExport = listExports({
   name: 'documents',
   action: 'documents.read',
   query: documentListQuery,
-  page: async (ctx, q: DocumentListQuery, page, limit) => (await documents.pageDocuments(ctx, { ...q, page, limit })).documents,
+  page: async (ctx, q: DocumentListQuery, cursor, limit) => {
+    const p = await documents.pageDocuments(ctx, { ...q, cursor, limit });
+    return chunkOf(p.documents, p);
+  },
   rows: 'One row per document in your scope matching the filters of GET /documents (owner_id, category, license_id, completion_id, search), in its sort and order',
   parameters: [
     ...['owner_id', 'category', 'license_id', 'completion_id', 'search'].map((name) => ({ name })),

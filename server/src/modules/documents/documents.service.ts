@@ -19,7 +19,7 @@ import {
 } from '@lm/shared';
 import { certificateCompletions, completions, courses, documents, documentVersions, licenses, users } from '../../db/schema/index.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
+import { caseInsensitive, containsText } from '../../db/sql.ts';
 import { audit } from '../../core/audit.ts';
 import { found, isAdmin, isSchool, visibleUsersCondition } from '../../core/scope.ts';
 import { badRequest, notFound } from '../../base/errors.ts';
@@ -28,7 +28,7 @@ import type { AuthUser } from '../../core/identity.ts';
 import { assertPersonInScope } from '../licenses/licenses.service.ts';
 import { notifyUser } from '../notifications/notify.ts';
 import { queueExtraction } from './extraction/index.ts';
-import { directionOf, orderOf, readPage } from '../../db/list.ts';
+import { cappedCountOf, directionOf, keyColumns, orderOf, pageWhere, readPage, type CursorValue, type ListOrder } from '../../db/list.ts';
 import { recordDeletion } from '../deletions/deletions.service.ts';
 import { assertIfMatch } from '../../http/etag.ts';
 
@@ -86,9 +86,9 @@ const documentColumns = {
   updated_at: documents.updated_at,
 };
 
-function selectDocuments(db: DbOrTx) {
+function selectDocuments<K extends Record<string, SQL<CursorValue>>>(db: DbOrTx, keys?: K) {
   return db
-    .select(documentColumns)
+    .select({ ...documentColumns, ...(keys as K) })
     .from(documents)
     .innerJoin(users, eq(users.user_id, documents.owner_id))
     .innerJoin(
@@ -167,15 +167,17 @@ const SORTS: Record<NonNullable<DocumentListQuery['sort']>, SQL[]> = {
 /** GET /documents: one page of the documents in the caller's scope and the pagination. */
 export async function pageDocuments(ctx: AuthedContext, q: DocumentListQuery = {}): Promise<DocumentPage> {
   const where = whereOf(ctx, q);
+  // Newest first unless told otherwise.
+  const order: ListOrder = { sort: SORTS[q.sort ?? 'created_at'], order: directionOf(q, 'created_at'), id: documents.document_id };
   const { rows, pagination } = await readPage(q, {
-    count: async () => (await ctx.db.select({ n: countOf() }).from(documents).where(where))[0]?.n,
-    rows: ({ limit, offset }) =>
-      selectDocuments(ctx.db)
-        .where(where)
-        // Newest first unless told otherwise.
-        .orderBy(...orderOf(SORTS[q.sort ?? 'created_at'], directionOf(q, 'created_at'), documents.document_id))
-        .limit(limit)
-        .offset(offset),
+    order,
+    count: () => cappedCountOf(ctx.db, documents, where),
+    rows: (window) =>
+      selectDocuments(ctx.db, keyColumns(order))
+        .where(pageWhere(where, order, window))
+        .orderBy(...orderOf(order.sort, order.order, order.id))
+        .limit(window.limit)
+        .offset(window.offset),
   });
   return { documents: rows.map(toItem), pagination };
 }

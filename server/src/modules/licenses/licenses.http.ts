@@ -9,7 +9,7 @@ import type { FileRoutes, RouteDeps } from '../../http/file-routes.ts';
 import { authenticate } from '../../http/authenticate.ts';
 import { rowsSource, sendCsv } from '../../http/csv.ts';
 import { today } from '../../core/dates.ts';
-import { listExports } from '../../http/list-export.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
 import { getTranscript, pageLicenses } from './licenses.service.ts';
 
 export const TRANSCRIPT_COLUMNS = [
@@ -128,7 +128,10 @@ export const licensesExport = listExports({
   name: 'licenses',
   action: 'licenses.read',
   query: licenseListQuery,
-  page: async (ctx, q, page, limit) => (await pageLicenses(ctx, { ...q, page, limit })).licenses,
+  page: async (ctx, q, cursor, limit) => {
+    const p = await pageLicenses(ctx, { ...q, cursor, limit });
+    return chunkOf(p.licenses, p);
+  },
   rows: 'One row per license in your scope matching the filters of GET /licenses (status, state, license_type, expiring_within, compliance, search, user_id), in its sort and order',
   parameters: ['status', 'state', 'license_type', 'expiring_within', 'compliance', 'search', 'user_id', 'sort', 'order'].map((name) => ({
     name,

@@ -6,6 +6,7 @@ import {
   transcriptSchema,
   createLicenseInput,
   licenseHolderSchema,
+  pickerQuery,
   complianceSummarySchema,
   licenseDefaultsInput,
   licenseDefaultsSchema,
@@ -79,13 +80,14 @@ export const licensesRouter = router({
         method: 'GET',
         path: '/licenses/holders',
         tags,
-        summary: 'Users who may hold a license (Agents and Brokers) in your scope',
+        summary:
+          'The holder picker: users who may hold a license (Agents and Brokers) in your scope whose name contains `search`, the first `limit` (20, at most 50) by name; `ids` only those',
         protect: true,
       },
     })
-    .input(z.object({}).optional())
+    .input(pickerQuery.optional())
     .output(z.array(licenseHolderSchema))
-    .query(({ ctx }) => licenses.listHolders(ctx)),
+    .query(({ ctx, input }) => licenses.listHolders(ctx, input)),
 
   defaults: policyProcedure('licenses.read')
     .meta({

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { and, asc, eq, getTableColumns, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
   CE_MESSAGES,
@@ -29,13 +29,35 @@ import {
   type LicenseDefaults,
   type LicenseStatus,
   type TopicMissing,
+  PICKER_LIMIT,
+  type PickerQueryValues,
 } from '@lm/shared';
 import { ceAdjustments, completions, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { caseInsensitive, containsPattern, countOf, likePattern, limitPlaceholder } from '../../db/sql.ts';
+import { caseInsensitive, countOf, limitPlaceholder } from '../../db/sql.ts';
 import { preparedSelect, preparedShapes, preparedWrite } from '../../db/prepared.ts';
-import { orderOf, pageWindow, readPage, UNPAGED_LIST_MAX } from '../../db/list.ts';
+import {
+  licensesMatching,
+  peopleMatching,
+  searchFilter,
+  searchPlaceholders,
+  searchTerms,
+  searchValues,
+  type SearchFilter,
+} from '../../db/search.ts';
+import {
+  afterKey,
+  cappedCount,
+  keyColumns,
+  keyValues,
+  orderOf,
+  pageWindow,
+  perSort,
+  readPage,
+  UNPAGED_LIST_MAX,
+  type ListOrder,
+} from '../../db/list.ts';
 import type { Context } from '../../core/context.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { isAgent, isBroker, type AuthUser } from '../../core/identity.ts';
@@ -213,13 +235,15 @@ export async function assertLicenseOfHolder(
  */
 interface ListShape {
   scope: ScopeKind;
-  filters: Array<'state' | 'license_type' | 'user_id' | 'expiring' | 'search' | 'updated_since'>;
+  filters: Array<'state' | 'license_type' | 'user_id' | 'expiring' | SearchFilter | 'updated_since'>;
   /** Few values, each its own SQL (so the (status, expiration_date) index serves the status test). */
   status: LicenseStatus | undefined;
   compliance: ComplianceState | undefined;
   sort: LicenseSortColumn;
   order: 'asc' | 'desc';
   paged: boolean;
+  /** Asked by cursor: the rows after a key (db/list.ts afterKey), no OFFSET. */
+  cursor: boolean;
 }
 
 /** What the list reads of the signed-in context (the dashboard calls it too). */
@@ -231,7 +255,7 @@ function listShape(ctx: ListCtx, q: LicenseListQuery, paged: boolean): ListShape
   if (q.license_type) filters.push('license_type');
   if (q.user_id) filters.push('user_id');
   if (q.expiring_within !== undefined) filters.push('expiring');
-  if (q.search) filters.push('search');
+  if (q.search) filters.push(searchFilter(q.search));
   if (q.updated_since) filters.push('updated_since');
   return {
     scope: scopeKind(ctx.user),
@@ -241,6 +265,7 @@ function listShape(ctx: ListCtx, q: LicenseListQuery, paged: boolean): ListShape
     sort: q.sort ?? 'expiration_date',
     order: q.order === 'desc' ? 'desc' : 'asc',
     paged,
+    cursor: Boolean(q.cursor),
   };
 }
 
@@ -257,8 +282,8 @@ function listValues(ctx: ListCtx, q: LicenseListQuery): Record<string, unknown> 
     license_type: q.license_type,
     user_id: q.user_id,
     to: q.expiring_within === undefined ? undefined : addDays(day, q.expiring_within),
-    search: q.search ? likePattern(q.search) : undefined,
     updated_since: q.updated_since,
+    ...searchValues(q.search),
     ...scopeValues(ctx.user),
   };
 }
@@ -276,10 +301,10 @@ function whereOf(shape: CountShape): SQL | undefined {
   if (has('user_id')) conds.push(eq(licenses.user_id, p('user_id')));
   if (has('expiring')) conds.push(expiringSql(LICENSE_COLUMNS, p('today'), p('to')));
   if (has('updated_since')) conds.push(gt(licenses.updated_at, p('updated_since')));
-  if (has('search')) {
-    const fullName = sql`(${users.first_name} || ' ' || ${users.last_name})`;
-    conds.push(or(containsPattern(fullName, p('search')), containsPattern(licenses.license_number, p('search'))));
-  }
+  // The list and its count join the holder: the search checks the joined columns (db/search.ts LicenseColumns).
+  const searched = { name: sql`(${users.first_name} || ' ' || ${users.last_name})`, number: licenses.license_number };
+  if (has('search')) conds.push(licensesMatching(licenses.license_id, searchPlaceholders('search'), 'any', searched));
+  if (has('search_short')) conds.push(licensesMatching(licenses.license_id, searchPlaceholders('search_short'), 'any', searched));
   return and(...conds);
 }
 
@@ -317,6 +342,48 @@ const countRead = preparedShapes<CountShape, Record<string, unknown>, Array<{ n:
   { keep: true },
 );
 
+/** The page's order: the sort's expressions, then the id (db/list.ts ListOrder). */
+const pageOrder = (shape: Pick<ListShape, 'sort' | 'order'>): ListOrder => ({
+  sort: SORTS[shape.sort],
+  order: shape.order,
+  id: licenses.license_id,
+});
+
+function makePageRead(sort: LicenseSortColumn) {
+  // Each sort selects its own key columns (db/list.ts keyColumns), so each sort is its own prepared read.
+  const columns = { ...licenseColumns, ...keyColumns(pageOrder({ sort, order: 'asc' })) };
+  return preparedSelect<typeof columns, ListShape, Record<string, unknown>, LicenseRead[]>(
+    `licenses_page_${sort}`,
+    columns,
+    (select, shape) => {
+      const order = pageOrder(shape);
+      return select
+        .from(licenses)
+        .innerJoin(users, eq(users.user_id, licenses.user_id))
+        .where(shape.cursor ? and(whereOf(shape), afterKey(order, 'placeholders')) : whereOf(shape))
+        .orderBy(...orderOf(order.sort, order.order, order.id))
+        .limit(limitPlaceholder())
+        .offset(sql.placeholder('offset'));
+    },
+  );
+}
+const pageRead = perSort(makePageRead);
+
+// The page's total: at most COUNT_CAP + 1 rows read (db/list.ts cappedCount), kept until the database changes.
+const pageCountRead = preparedShapes<CountShape, Record<string, unknown>, Array<{ n: number }>>(
+  'licenses_page_count',
+  (d, shape) =>
+    cappedCount(
+      d,
+      d
+        .select({ one: sql<number>`1`.as('one') })
+        .from(licenses)
+        .innerJoin(users, eq(users.user_id, licenses.user_id))
+        .where(whereOf(shape)),
+    ),
+  { keep: true },
+);
+
 /** GET /licenses: the matching licenses in the caller's scope (a page of them when `limit` is given, else at most UNPAGED_LIST_MAX). */
 export async function listLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<License[]> {
   const values = listValues(ctx, q);
@@ -330,9 +397,12 @@ export async function listLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Prom
 export async function pageLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<LicensePage> {
   const values = listValues(ctx, q);
   const shape = listShape(ctx, q, true);
+  const order = pageOrder(shape);
   const { rows, pagination } = await readPage(q, {
-    count: async () => (await countRead(ctx.db, countShape(shape), values))[0]?.n,
-    rows: ({ limit, offset }) => listRead(ctx.db, shape, { limit, offset, ...values }),
+    order,
+    count: async () => (await pageCountRead(ctx.db, countShape(shape), values))[0]?.n,
+    rows: ({ limit, offset, after }) =>
+      pageRead(shape.sort)(ctx.db, shape, after ? { limit, offset, ...keyValues(order, after), ...values } : { limit, offset, ...values }),
   });
   return { licenses: rows.map((r) => toLicense(r, values.today as string)), pagination };
 }
@@ -357,8 +427,12 @@ export async function countLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Pro
   return counted?.n ?? 0;
 }
 
-/** The users the caller may name as a holder: Agents and Brokers in its scope, not deleted. */
-export async function listHolders(ctx: AuthedContext): Promise<LicenseHolder[]> {
+/**
+ * The holder picker (GET /licenses/holders): the users the caller may name as a holder, Agents and Brokers in its
+ * scope, not deleted, whose name contains `search`, the first `limit` by last and first name; `ids` only those
+ * (a form's current holder). docs/decisions.md "Pickers search the server".
+ */
+export async function listHolders(ctx: AuthedContext, q: PickerQueryValues = { limit: PICKER_LIMIT }): Promise<LicenseHolder[]> {
   const rows = await ctx.db
     .select({
       user_id: users.user_id,
@@ -368,9 +442,17 @@ export async function listHolders(ctx: AuthedContext): Promise<LicenseHolder[]> 
       is_active: users.is_active,
     })
     .from(users)
-    .where(and(inArray(users.role_id, HOLDER_ROLES), isNull(users.deleted_at), visibleUsersCondition(ctx.user, users.user_id)))
+    .where(
+      and(
+        inArray(users.role_id, HOLDER_ROLES),
+        isNull(users.deleted_at),
+        visibleUsersCondition(ctx.user, users.user_id),
+        q.ids ? inArray(users.user_id, q.ids) : undefined,
+        q.search ? peopleMatching(users.user_id, searchTerms(q.search), 'name') : undefined,
+      ),
+    )
     .orderBy(caseInsensitive(users.last_name), caseInsensitive(users.first_name), users.user_id)
-    .limit(UNPAGED_LIST_MAX);
+    .limit(q.limit);
   return rows.map(({ role_id, ...u }) => ({ ...u, role_name: roleName(role_id) }));
 }
 

@@ -14,7 +14,7 @@ import {
   type Delivery,
   type NotificationTemplate,
 } from '@lm/shared';
-import { listExports } from '../../http/list-export.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
 import { pageDeliveries, pageTemplates } from './notification-management.service.ts';
 
 const order = { name: 'order', schema: { type: 'string', enum: ['asc', 'desc'] } };
@@ -25,7 +25,10 @@ export const notificationManagementExports = listExports(
     name: 'notification_templates',
     action: 'notificationTemplates.read',
     query: templatePageQuery,
-    page: async (ctx, q, page, limit) => (await pageTemplates(ctx, { ...q, page, limit })).templates,
+    page: async (ctx, q, cursor, limit) => {
+      const p = await pageTemplates(ctx, { ...q, cursor, limit });
+      return chunkOf(p.templates, p);
+    },
     rows: 'One row per notification template matching the filters of GET /admin/notification-templates/page (search, type, trigger_event), in its sort and order',
     parameters: [
       ...['search', 'type', 'trigger_event'].map((name) => ({ name })),
@@ -49,7 +52,10 @@ export const notificationManagementExports = listExports(
     name: 'notification_history',
     action: 'notificationHistory.read',
     query: deliveryPageQuery,
-    page: async (ctx, q, page, limit) => (await pageDeliveries(ctx, { ...q, page, limit })).deliveries,
+    page: async (ctx, q, cursor, limit) => {
+      const p = await pageDeliveries(ctx, { ...q, cursor, limit });
+      return chunkOf(p.deliveries, p);
+    },
     rows: 'One row per delivery attempt matching the filters of GET /admin/notification-history/page (search, status, channel, template_id), in its sort and order (default newest first)',
     parameters: [
       ...['search', 'status', 'channel', 'template_id'].map((name) => ({ name })),

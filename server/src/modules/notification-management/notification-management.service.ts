@@ -2,7 +2,7 @@
  * Notification templates (Admin only: the policy's notificationTemplates.* actions), the delivery history and the
  * Admin's test send.
  */
-import { and, asc, count, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   type DeliveryPage,
   type DeliveryPageQuery,
@@ -27,7 +27,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
 import { deliver, deliveryStatus, outboxDir, toDelivery } from './delivery.ts';
 import type { Delivery } from '@lm/shared';
-import { directionOf, orderOf, readPage } from '../../db/list.ts';
+import { cappedCountOf, directionOf, keyColumns, nullsFirst, orderOf, pageWhere, readPage, type ListOrder } from '../../db/list.ts';
 
 type TemplateRow = typeof notificationTemplates.$inferSelect;
 
@@ -231,7 +231,8 @@ const DELIVERY_SORT: Record<NonNullable<DeliveryPageQuery['sort']>, SQL> = {
   template_name: caseInsensitive(notificationDeliveries.template_name),
   channel: sql`${notificationDeliveries.channel}`,
   status: sql`${notificationDeliveries.status}`,
-  sent_at: sql`${notificationDeliveries.sent_at}`,
+  // Not sent yet sorts first ascending on both engines (db/list.ts nullsFirst).
+  sent_at: nullsFirst(notificationDeliveries.sent_at, 'time'),
 };
 
 /** The delivery history (every attempt): filters, sort (default newest first) with the id as tie-break, a page and the total. */
@@ -245,16 +246,18 @@ export async function pageDeliveries(ctx: Context, q: DeliveryPageQuery = {}): P
     q.channel ? eq(d.channel, q.channel) : undefined,
     q.template_id ? eq(d.template_id, q.template_id) : undefined,
   );
+  const order: ListOrder = { sort: [DELIVERY_SORT[q.sort ?? 'created_at']], order: directionOf(q, 'created_at'), id: d.id };
   const { rows, pagination } = await readPage(q, {
-    count: async () => (await ctx.db.select({ n: countOf() }).from(d).where(where))[0]?.n,
-    rows: ({ limit, offset }) =>
+    order,
+    count: () => cappedCountOf(ctx.db, d, where),
+    rows: (window) =>
       ctx.db
-        .select()
+        .select({ ...getTableColumns(d), ...keyColumns(order) })
         .from(d)
-        .where(where)
-        .orderBy(...orderOf([DELIVERY_SORT[q.sort ?? 'created_at']], directionOf(q, 'created_at'), d.id))
-        .limit(limit)
-        .offset(offset),
+        .where(pageWhere(where, order, window))
+        .orderBy(...orderOf(order.sort, order.order, order.id))
+        .limit(window.limit)
+        .offset(window.offset),
   });
   return { deliveries: rows.map(toDelivery), pagination };
 }

@@ -2,7 +2,7 @@
  * The notification centre of the signed-in user (docs/decisions.md "Notification centre"): their own
  * notifications only (another user's id answers 404), read state, and their channel preferences per event.
  */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
 import {
   NOTIFICATION_EVENT_LABELS,
   NOTIFICATION_EVENT_TRIGGERS,
@@ -23,7 +23,7 @@ import { getSettings } from '../../core/settings.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { deliveryStatus } from '../notification-management/delivery.ts';
 import { preferencesOf } from './preferences.ts';
-import { orderOf, readPage } from '../../db/list.ts';
+import { cappedCountOf, keyColumns, orderOf, pageWhere, readPage, type ListOrder } from '../../db/list.ts';
 
 type Row = typeof notifications.$inferSelect;
 
@@ -51,16 +51,18 @@ async function unreadOf(db: DbOrTx, userId: number): Promise<number> {
 export async function listNotifications(ctx: AuthedContext, q: z.output<typeof notificationListQuery>): Promise<NotificationList> {
   const mine = eq(notifications.user_id, ctx.user.user_id);
   const where = q.unread_only ? and(mine, isNull(notifications.read_at)) : mine;
+  const order: ListOrder = { sort: [notifications.created_at], order: 'desc', id: notifications.id };
   const { rows, pagination } = await readPage(q, {
-    count: async () => (await ctx.db.select({ n: countOf() }).from(notifications).where(where))[0]?.n,
-    rows: ({ limit, offset }) =>
+    order,
+    count: () => cappedCountOf(ctx.db, notifications, where),
+    rows: (window) =>
       ctx.db
-        .select()
+        .select({ ...getTableColumns(notifications), ...keyColumns(order) })
         .from(notifications)
-        .where(where)
-        .orderBy(...orderOf([notifications.created_at], 'desc', notifications.id))
-        .limit(limit)
-        .offset(offset),
+        .where(pageWhere(where, order, window))
+        .orderBy(...orderOf(order.sort, order.order, order.id))
+        .limit(window.limit)
+        .offset(window.offset),
   });
   return { notifications: rows.map(toApi), unread: await unreadOf(ctx.db, ctx.user.user_id), pagination };
 }

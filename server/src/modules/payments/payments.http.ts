@@ -1,6 +1,6 @@
 /** GET /api/payments/export: the Payments screen's filtered, sorted view as CSV (server/src/http/list-export.ts). */
 import { paymentListQuery, type Payment } from '@lm/shared';
-import { listExports } from '../../http/list-export.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
 import { pagePayments } from './payments.service.ts';
 
 export const paymentsExport = listExports({
@@ -8,7 +8,10 @@ export const paymentsExport = listExports({
   name: 'payments',
   action: 'payments.read',
   query: paymentListQuery,
-  page: async (ctx, q, page, limit) => (await pagePayments(ctx, { ...q, page, limit })).payments,
+  page: async (ctx, q, cursor, limit) => {
+    const p = await pagePayments(ctx, { ...q, cursor, limit });
+    return chunkOf(p.payments, p);
+  },
   rows: 'One row per payment in your scope matching the filters of GET /payments (user_id, license_id, status, payment_type, payment_method, start_date, end_date, search), in its sort and order (newest first by default); Amount in dollars with 2 decimals',
   parameters: [
     'user_id',

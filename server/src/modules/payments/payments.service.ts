@@ -18,8 +18,20 @@ import { brokerages, licenses, payments, users } from '../../db/schema/index.ts'
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { caseInsensitive, containsPattern, countOf, countWhere, likePattern, limitPlaceholder, sumOf } from '../../db/sql.ts';
 import { decoded, preparedSelect, preparedShapes } from '../../db/prepared.ts';
-import { orderOf, pageWindow, readPage, UNPAGED_LIST_MAX } from '../../db/list.ts';
+import {
+  afterKey,
+  cappedCount,
+  keyColumns,
+  keyValues,
+  orderOf,
+  pageWindow,
+  perSort,
+  readPage,
+  UNPAGED_LIST_MAX,
+  type ListOrder,
+} from '../../db/list.ts';
 import { audit } from '../../core/audit.ts';
+import { paymentTotalsOf } from '../reports/totals.ts';
 import { found, scopeKind, scopeValues, visibleUsersCondition, visibleUsersPlaceholders, type ScopeKind } from '../../core/scope.ts';
 import { today } from '../../core/dates.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
@@ -191,10 +203,45 @@ const listRead = preparedSelect<typeof paymentColumns, ListShape, Record<string,
   },
 );
 
-// A count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
-const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, Array<{ n: number }>>(
-  'payments_count',
-  (d, shape) => d.select({ n: countOf() }).from(payments).innerJoin(users, eq(users.user_id, payments.user_id)).where(whereOf(shape)),
+const pageOrder = (shape: Pick<ListShape, 'sort' | 'order'>): ListOrder => ({
+  sort: SORTS[shape.sort],
+  order: shape.order,
+  id: payments.payment_id,
+});
+
+// Each sort selects its own key columns (db/list.ts keyColumns), so each sort is its own prepared read.
+const pageRead = perSort((sort: ListShape['sort']) => {
+  const columns = { ...paymentColumns, ...keyColumns(pageOrder({ sort, order: 'asc' })) };
+  return preparedSelect<typeof columns, ListShape & { cursor: boolean }, Record<string, unknown>, Payment[]>(
+    `payments_page_${sort}`,
+    columns,
+    (select, shape) => {
+      const order = pageOrder(shape);
+      return select
+        .from(payments)
+        .innerJoin(users, eq(users.user_id, payments.user_id))
+        .leftJoin(licenses, eq(licenses.license_id, payments.license_id))
+        .where(shape.cursor ? and(whereOf(shape), afterKey(order, 'placeholders')) : whereOf(shape))
+        .orderBy(...orderOf(order.sort, order.order, order.id))
+        .limit(limitPlaceholder())
+        .offset(sql.placeholder('offset'));
+    },
+  );
+});
+
+// The page's total: at most COUNT_CAP + 1 rows read (db/list.ts cappedCount); it depends on the scope and filters
+// only: one prepared count and one kept answer (until the database changes) whatever the sort.
+const pageCountRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, Array<{ n: number }>>(
+  'payments_page_count',
+  (d, shape) =>
+    cappedCount(
+      d,
+      d
+        .select({ one: sql<number>`1`.as('one') })
+        .from(payments)
+        .innerJoin(users, eq(users.user_id, payments.user_id))
+        .where(whereOf(shape)),
+    ),
   { keep: true },
 );
 
@@ -208,10 +255,13 @@ export async function listPayments(ctx: AuthedContext, q: PaymentListQuery = {})
 /** GET /payments/page: one page and the pagination, for the screen. */
 export async function pagePayments(ctx: AuthedContext, q: PaymentListQuery = {}): Promise<PaymentPage> {
   const values = listValues(ctx, q);
-  const shape = listShape(ctx, q, true);
+  const shape = { ...listShape(ctx, q, true), cursor: Boolean(q.cursor) };
+  const order = pageOrder(shape);
   const { rows, pagination } = await readPage(q, {
-    count: async () => (await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values))[0]?.n,
-    rows: ({ limit, offset }) => listRead(ctx.db, shape, { limit, offset, ...values }),
+    order,
+    count: async () => (await pageCountRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values))[0]?.n,
+    rows: ({ limit, offset, after }) =>
+      pageRead(shape.sort)(ctx.db, shape, after ? { limit, offset, ...keyValues(order, after), ...values } : { limit, offset, ...values }),
   });
   return { payments: rows, pagination };
 }
@@ -237,9 +287,16 @@ const summaryRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<
 );
 type PaymentSummaryRow = Omit<PaymentSummary, 'total_revenue'> & { revenue_cents: number };
 
+const TOTALS_FILTERS = new Set<PaymentFilter>(['status', 'payment_type', 'payment_method', 'start_date', 'end_date']);
+
 /** GET /payments/summary: revenue is the exact sum of Completed payments' cents; the rest are counts. */
 export async function paymentSummary(ctx: Pick<AuthedContext, 'db' | 'user'>, q: PaymentSummaryQuery = {}): Promise<PaymentSummary> {
   const shape = { scope: scopeKind(ctx.user), filters: FILTERS.filter((f) => q[f]) };
+  // Every payment, filtered only by what the running totals keep: summed from them (docs/decisions.md "Totals kept as changes happen").
+  if (shape.scope === 'all' && shape.filters.every((f) => TOTALS_FILTERS.has(f))) {
+    const { revenue_cents, ...counts } = await paymentTotalsOf(ctx.db, q);
+    return { total_revenue: toDollars(revenue_cents), ...counts };
+  }
   const [row] = await summaryRead(ctx.db, shape, listValues(ctx, q));
   const { revenue_cents, ...counts } = row!;
   return { total_revenue: toDollars(revenue_cents), ...counts };

@@ -15,6 +15,7 @@ import {
   LICENSES_FROM,
   licenseConds,
   licensesFrom,
+  needsPeople,
   peopleConds,
   type Filters,
 } from './sql.ts';
@@ -37,26 +38,45 @@ export interface LicenseGroup {
   active: number;
   expired: number;
   expiring: number;
-  renewed: number;
 }
 
+/** How many rows of a group satisfy a condition: a count over licenses, a sum of `n` over running totals. */
+type Tally = (condition?: SQL) => SQL;
+const overLicenses: Tally = (condition) => (condition ? countWhere(condition) : sql`count(*)`);
+const overTotals: Tally = (condition) => sql`coalesce(sum(${condition ? sql`CASE WHEN ${condition} THEN l.n ELSE 0 END` : sql`l.n`}), 0)`;
+
 /**
- * One pass over the licenses: every figure of the license report is a sum over (state, status) groups, the status
- * as the license reads today; active, expired and expiring are the compliance judgement's (compliance.sql.ts).
+ * Every figure of the license report is a sum over (state, status) groups, the status as the license reads today;
+ * active, expired and expiring are the compliance judgement's (compliance.sql.ts), which read only the stored
+ * status and the expiration date. Without a filter on the holders the groups are summed from the running totals
+ * (license_totals AS l has those columns, so the same conditions apply: rows bounded by states x statuses x days,
+ * not by licenses); a holder filter (brokerage, role) counts the holders' licenses. "Renewed this period" is a
+ * range of the renewed_at index.
  */
-export function licenseGroups(db: DbOrTx, f: Filters, at: { now: string; soon: string; fromIso: string; toIso: string }) {
+export async function licenseFigures(
+  db: DbOrTx,
+  f: Filters,
+  at: { now: string; soon: string; fromIso: string; toIso: string },
+): Promise<{ groups: LicenseGroup[]; renewed: number }> {
   const l = LICENSE_COLUMNS_AS_L;
-  const status = statusSql(l, at.now);
-  return rawRows<LicenseGroup>(
+  const conds = whereAll(licenseConds(f, at.now));
+  const people = needsPeople(f);
+  const n: Tally = people ? overLicenses : overTotals;
+  const groups = await rawRows<LicenseGroup>(
     db,
-    sql`SELECT l.state AS state, ${status} AS status, count(*) AS total,
-               ${countWhere(statusIs(l, 'Active', at.now))} AS active,
-               ${countWhere(statusIs(l, 'Expired', at.now))} AS expired,
-               ${countWhere(expiringSql(l, at.now, at.soon))} AS expiring,
-               ${countWhere(sql`l.renewed_at >= ${at.fromIso} AND l.renewed_at < ${at.toIso}`)} AS renewed
-          ${licensesFrom(f)} ${whereAll(licenseConds(f, at.now))}
+    sql`SELECT l.state AS state, ${statusSql(l, at.now)} AS status, ${n()} AS total,
+               ${n(statusIs(l, 'Active', at.now))} AS active,
+               ${n(statusIs(l, 'Expired', at.now))} AS expired,
+               ${n(expiringSql(l, at.now, at.soon))} AS expiring
+          ${people ? licensesFrom(f) : sql`FROM license_totals AS l`} ${conds}
          GROUP BY 1, 2`, // by position: the status expression's date is a parameter, which PostgreSQL would not match
   );
+  const [renewed] = await rawRows<{ n: number }>(
+    db,
+    sql`SELECT count(*) AS n ${licensesFrom(f)}
+         WHERE l.renewed_at >= ${at.fromIso} AND l.renewed_at < ${at.toIso}${andAll(licenseConds(f, at.now))}`,
+  );
+  return { groups, renewed: Number(renewed?.n ?? 0) };
 }
 
 export async function userTotals(db: DbOrTx, f: Filters, period: Period) {

@@ -24,7 +24,7 @@ import {
   brokerageStats,
   courseGroups,
   coursesChunk,
-  licenseGroups,
+  licenseFigures,
   licensesChunk,
   pendingCompletions,
   userTotals,
@@ -43,7 +43,7 @@ export async function licenseAnalytics(ctx: ReportsCtx, input: ReportFilters): P
   const f = input ?? {};
   const period = resolvePeriod(f);
   const now = today();
-  const groups = await licenseGroups(ctx.db, f, {
+  const { groups, renewed } = await licenseFigures(ctx.db, f, {
     now,
     soon: addDays(now, EXPIRING_SOON_DAYS),
     fromIso: period.fromIso,
@@ -54,7 +54,7 @@ export async function licenseAnalytics(ctx: ReportsCtx, input: ReportFilters): P
   const statuses = new Map<string, number>();
   let expiring_soon = 0;
   let expired = 0;
-  let renewed_this_period = 0;
+  const renewed_this_period = renewed;
   for (const g of groups) {
     const s = states.get(g.state) ?? { state: g.state, active: 0, expired: 0, total: 0 };
     s.active += g.active;
@@ -64,7 +64,6 @@ export async function licenseAnalytics(ctx: ReportsCtx, input: ReportFilters): P
     statuses.set(g.status, (statuses.get(g.status) ?? 0) + g.total);
     expiring_soon += g.expiring;
     expired += g.expired;
-    renewed_this_period += g.renewed ?? 0;
   }
   const byCountThenName = <T extends { n: number; k: string }>(a: T, b: T) => b.n - a.n || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0);
   return {

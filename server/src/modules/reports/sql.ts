@@ -34,7 +34,7 @@ export function completionConds(f: Filters, period: Pick<Period, 'start_date' | 
   ];
 }
 
-const needsPeople = (f: Filters) => f.brokerage_id !== undefined || f.user_role !== undefined;
+export const needsPeople = (f: Filters) => f.brokerage_id !== undefined || f.user_role !== undefined;
 
 export const LICENSES_FROM = sql`FROM licenses AS l JOIN users AS u ON u.user_id = l.user_id`;
 /** The holder join only when a people filter needs it: one pass over licenses alone otherwise. */

@@ -1,6 +1,6 @@
 /** GET /api/users/export: the User Management screen's filtered, sorted view as CSV (server/src/http/list-export.ts). */
 import { usersListQuery, type User } from '@lm/shared';
-import { listExports } from '../../http/list-export.ts';
+import { chunkOf, listExports } from '../../http/list-export.ts';
 import { listUsers } from './users.service.ts';
 
 export const usersExport = listExports({
@@ -8,7 +8,10 @@ export const usersExport = listExports({
   name: 'users',
   action: 'users.read',
   query: usersListQuery,
-  page: async (ctx, q, page, limit) => (await listUsers(ctx, { ...q, page, limit })).users,
+  page: async (ctx, q, cursor, limit) => {
+    const p = await listUsers(ctx, { ...q, cursor, limit });
+    return chunkOf(p.users, p);
+  },
   rows: 'One row per user in your scope (Broker: its own brokerage) matching the filters of GET /users (role, brokerage_id, search, is_active), in its sort and order',
   parameters: ['role', 'brokerage_id', 'search', 'is_active', 'sort', 'order'].map((name) => ({ name })),
   columns: [

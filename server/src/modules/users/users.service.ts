@@ -7,7 +7,7 @@
  * active Admin remains) is checked inside the transaction that writes (docs/architecture.md "Data
  * layer"); passwords are hashed before it and e-mails are sent after it.
  */
-import { and, asc, count, eq, gt, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import {
   can,
   PROFILE_STRINGS,
@@ -24,9 +24,10 @@ import {
 import type { z } from 'zod';
 import { brokerages, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { containsPattern, likePattern, limitPlaceholder, placeholderOf } from '../../db/sql.ts';
+import { limitPlaceholder, placeholderOf } from '../../db/sql.ts';
+import { peopleMatching, searchFilter, searchPlaceholders, searchValues, type SearchFilter } from '../../db/search.ts';
 import { preparedSelect, preparedShapes } from '../../db/prepared.ts';
-import { orderOf, readPage } from '../../db/list.ts';
+import { afterKey, cappedCount, keyColumns, keyValues, nullsFirst, orderOf, perSort, readPage, type ListOrder } from '../../db/list.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { audit, type Actor } from '../../core/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../base/errors.ts';
@@ -50,9 +51,10 @@ const SORT_COLUMNS = {
   name: [users.last_name, users.first_name],
   email: [users.email],
   role: [users.role_id],
-  brokerage: [brokerages.name],
+  // Nullable columns sort first ascending on both engines, and never meet a cursor as NULL (db/list.ts nullsFirst).
+  brokerage: [nullsFirst(brokerages.name, 'text')],
   status: [users.is_active],
-  last_login: [users.last_login],
+  last_login: [nullsFirst(users.last_login, 'time')],
   created_at: [users.created_at],
 } as const;
 
@@ -60,12 +62,14 @@ const SORT_COLUMNS = {
  * The list's prepared reads (db/prepared.ts "preparedShapes"): the SQL depends on the caller's kind of scope,
  * which filters are set and the sort; the values go in as placeholders.
  */
-type UserFilter = 'role' | 'brokerage_id' | 'is_active' | 'search' | 'updated_since';
+type UserFilter = 'role' | 'brokerage_id' | 'is_active' | SearchFilter | 'updated_since';
 interface ListShape {
   scope: ScopeKind;
   filters: UserFilter[];
   sort: keyof typeof SORT_COLUMNS;
   order: 'asc' | 'desc';
+  /** Asked by cursor: the rows after a key (db/list.ts afterKey), no OFFSET. */
+  cursor: boolean;
 }
 
 function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
@@ -76,15 +80,9 @@ function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
   if (has('brokerage_id')) conditions.push(eq(users.brokerage_id, p('brokerage_id')));
   if (has('is_active')) conditions.push(eq(users.is_active, placeholderOf(users.is_active, 'is_active')));
   if (has('updated_since')) conditions.push(gt(users.updated_at, p('updated_since')));
-  if (has('search')) {
-    conditions.push(
-      or(
-        containsPattern(sql`(${users.first_name} || ' ' || ${users.last_name})`, p('search')),
-        containsPattern(users.email, p('search')),
-        containsPattern(users.phone_number, p('search')),
-      ),
-    );
-  }
+  const own = { name: sql`(${users.first_name} || ' ' || ${users.last_name})`, email: users.email, phone: users.phone_number };
+  if (has('search')) conditions.push(peopleMatching(users.user_id, searchPlaceholders('search'), 'contact', own));
+  if (has('search_short')) conditions.push(peopleMatching(users.user_id, searchPlaceholders('search_short'), 'contact', own));
   return and(...conditions);
 }
 
@@ -96,18 +94,39 @@ const countRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<st
   { keep: true },
 );
 
-const pageRead = preparedSelect<typeof publicUserColumns, ListShape, Record<string, unknown>, User[]>(
-  'users_page',
-  publicUserColumns,
-  (select, shape) => {
+const pageOrder = (shape: Pick<ListShape, 'sort' | 'order'>): ListOrder => ({
+  sort: SORT_COLUMNS[shape.sort],
+  order: shape.order,
+  id: users.user_id,
+});
+
+// Each sort selects its own key columns (db/list.ts keyColumns), so each sort is its own prepared read.
+const pageRead = perSort((sort: ListShape['sort']) => {
+  const columns = { ...publicUserColumns, ...keyColumns(pageOrder({ sort, order: 'asc' })) };
+  return preparedSelect<typeof columns, ListShape, Record<string, unknown>, User[]>(`users_page_${sort}`, columns, (select, shape) => {
+    const order = pageOrder(shape);
     return select
       .from(users)
       .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
-      .where(whereOf(shape))
-      .orderBy(...orderOf(SORT_COLUMNS[shape.sort], shape.order, users.user_id))
+      .where(shape.cursor ? and(whereOf(shape), afterKey(order, 'placeholders')) : whereOf(shape))
+      .orderBy(...orderOf(order.sort, order.order, order.id))
       .limit(limitPlaceholder())
       .offset(sql.placeholder('offset'));
-  },
+  });
+});
+
+// The list's total: at most COUNT_CAP + 1 rows read (db/list.ts cappedCount), kept until the database changes.
+const pageCountRead = preparedShapes<Pick<ListShape, 'scope' | 'filters'>, Record<string, unknown>, Array<{ n: number }>>(
+  'users_page_count',
+  (d, shape) =>
+    cappedCount(
+      d,
+      d
+        .select({ one: sql<number>`1`.as('one') })
+        .from(users)
+        .where(whereOf(shape)),
+    ),
+  { keep: true },
 );
 
 type UserFilters = Pick<z.output<typeof usersListQuery>, 'role' | 'brokerage_id' | 'is_active' | 'search' | 'updated_since'>;
@@ -118,14 +137,14 @@ function listFilters(ctx: Pick<AuthedContext, 'user'>, input: UserFilters) {
   if (input.role !== undefined) filters.push('role');
   if (input.brokerage_id !== undefined) filters.push('brokerage_id');
   if (input.is_active !== undefined) filters.push('is_active');
-  if (input.search) filters.push('search');
+  if (input.search) filters.push(searchFilter(input.search));
   if (input.updated_since) filters.push('updated_since');
   const values = {
     role: input.role,
     brokerage_id: input.brokerage_id,
     is_active: input.is_active,
-    search: input.search ? likePattern(input.search) : undefined,
     updated_since: input.updated_since,
+    ...searchValues(input.search),
     ...scopeValues(ctx.user),
   };
   return { filters, values };
@@ -145,11 +164,15 @@ export async function listUsers(ctx: AuthedContext, input: z.output<typeof users
     filters,
     sort: input.sort ?? 'name',
     order: input.order === 'desc' ? 'desc' : 'asc',
+    cursor: Boolean(input.cursor),
   };
+  const order = pageOrder(shape);
   // The count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
   const { rows, pagination } = await readPage(input, {
-    count: async () => (await countRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values))[0]?.n,
-    rows: ({ limit, offset }) => pageRead(ctx.db, shape, { limit, offset, ...values }),
+    order,
+    count: async () => (await pageCountRead(ctx.db, { scope: shape.scope, filters: shape.filters }, values))[0]?.n,
+    rows: ({ limit, offset, after }) =>
+      pageRead(shape.sort)(ctx.db, shape, after ? { limit, offset, ...keyValues(order, after), ...values } : { limit, offset, ...values }),
   });
   return { users: rows, pagination };
 }

@@ -50,10 +50,11 @@ export const licenses = pgTable(
   },
   (t) => [
     uniqueIndex('licenses_state_number_unique').on(t.state, sql`upper(${t.license_number})`),
-    index('licenses_expiration_idx').on(t.expiration_date),
+    index('licenses_expiration_idx').on(t.expiration_date, t.license_id),
     index('licenses_status_expiration_idx').on(t.status, t.expiration_date),
     index('licenses_state_idx').on(t.state),
-    index('licenses_user_idx').on(t.user_id),
+    index('licenses_user_idx').on(t.user_id, t.expiration_date),
+    index('licenses_renewed_at_idx').on(t.renewed_at),
     index('licenses_created_at_idx').on(t.created_at),
     index('licenses_updated_at_idx').on(t.updated_at),
     check('licenses_ce_check', sql`${t.ce_hours_required} >= 0 AND ${t.ce_hours_completed} >= 0`),

@@ -33,8 +33,8 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`),
-    index('users_role_idx').on(t.role_id),
-    index('users_brokerage_idx').on(t.brokerage_id),
+    index('users_role_idx').on(t.role_id, t.deleted_at),
+    index('users_brokerage_idx').on(t.brokerage_id, t.role_id, t.deleted_at, t.user_id),
     index('users_created_at_idx').on(t.created_at),
     index('users_last_name_idx').on(t.last_name, t.first_name),
     check('users_role_check', sql`${t.role_id} IN (1, 2, 3, 4)`),

@@ -61,7 +61,7 @@ export const completions = sqliteTable(
     updated_at: updatedAt(),
   },
   (t) => [
-    index('completions_user_idx').on(t.user_id),
+    index('completions_user_idx').on(t.user_id, t.created_at),
     index('completions_course_idx').on(t.course_id),
     index('completions_license_idx').on(t.license_id),
     index('completions_status_idx').on(t.status),

@@ -17,3 +17,4 @@ export * from './imports.ts';
 export * from './webhooks.ts';
 export * from './idempotency.ts';
 export * from './deletions.ts';
+export * from './totals.ts';

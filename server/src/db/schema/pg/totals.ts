@@ -1,0 +1,37 @@
+import { date, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+
+/**
+ * Running totals of the licenses (docs/decisions.md "Totals kept as changes happen"): how many licenses have each
+ * (state, stored status, expiration date). Kept by triggers on licenses in the writing transaction (insert, delete,
+ * an update of any of the three; migration "scope"), rebuilt by rebuildLicenseTotals after a restore or a copy.
+ * The status a license reads as depends on today (an Active license past its date reads Expired), so the
+ * reports sum these rows with the compliance judgement's date conditions instead of counting licenses.
+ */
+export const licenseTotals = pgTable(
+  'license_totals',
+  {
+    state: text('state').notNull(),
+    status: text('status').notNull(),
+    expiration_date: date('expiration_date', { mode: 'string' }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.status, t.expiration_date, t.state] })],
+);
+
+/**
+ * Running totals of the payments: how many payments and how many cents have each (payment date, status, type,
+ * method), kept the same way (triggers on payments, migration "scope3"; rebuildPaymentTotals after a restore or a
+ * copy). The payments summary and the Admin's revenue sum these rows when no filter needs the payments themselves.
+ */
+export const paymentTotals = pgTable(
+  'payment_totals',
+  {
+    payment_date: date('payment_date', { mode: 'string' }).notNull(),
+    status: text('status').notNull(),
+    payment_type: text('payment_type').notNull(),
+    payment_method: text('payment_method').notNull(),
+    n: integer('n').notNull(),
+    cents: integer('cents').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.payment_date, t.status, t.payment_type, t.payment_method] })],
+);
