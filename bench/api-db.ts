@@ -23,7 +23,7 @@ import { createSession, hashToken } from '../server/src/core/sessions.ts';
 import { claimJobRun } from '../server/src/modules/notification-management/reminders.job.ts';
 import { refreshAllCeCaches } from '../server/src/modules/licenses/ce-ledger.ts';
 import { sessions, users } from '../server/src/db/schema/index.ts';
-import { AUDIT_ROWS } from './data.ts';
+import { AUDIT_ROWS, type Scale } from './data.ts';
 import { seedSqlite } from './seed.sqlite.ts';
 import { seedPg } from './seed.pg.ts';
 
@@ -53,7 +53,7 @@ export function dataVersion(engine: 'sqlite' | 'postgres'): string {
 }
 
 /** A config for opening a bench database from this process (no scheduler, no client). */
-function configFor(where: { databasePath?: string; databaseUrl?: string }) {
+export function configFor(where: { databasePath?: string; databaseUrl?: string }) {
   return loadConfig({
     DATA_DIR: CACHE_DIR,
     SCHEDULER: 'off',
@@ -63,15 +63,17 @@ function configFor(where: { databasePath?: string; databaseUrl?: string }) {
   });
 }
 
-async function seedInto(where: { databasePath?: string; databaseUrl?: string }, log: (line: string) => void): Promise<void> {
+async function seedInto(where: { databasePath?: string; databaseUrl?: string }, log: (line: string) => void, scale?: Scale): Promise<void> {
   const t0 = Date.now();
   const db = await openDatabase(configFor(where));
   try {
-    await (db.engine === 'postgres' ? seedPg(db) : seedSqlite(db));
+    await (db.engine === 'postgres' ? seedPg(db, scale) : seedSqlite(db, scale));
   } finally {
     await db.close();
   }
-  log(`Seeded the bench data in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+  log(
+    `Seeded the bench data${scale ? ` (${scale.licenses.toLocaleString('en-US')} licenses)` : ''} in ${((Date.now() - t0) / 1000).toFixed(1)} s.`,
+  );
 }
 
 const removeSqliteFile = (file: string) => {
@@ -212,4 +214,58 @@ export async function adminSession(
   } finally {
     await db.close();
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// `npm run bench:growth` (bench/growth.ts): one kept database per size, seeded with `generate(sink, { licenses })`,
+// kept like the one above (by data version and size) but in a folder of its own, and served in place (a run's few
+// writes, one license's status set and put back, sessions and their audit rows, do not change what is measured).
+
+export const GROWTH_CACHE_DIR = process.env.GROWTH_CACHE_DIR ?? path.join(os.tmpdir(), 'lm-bench-growth');
+
+/** The kept SQLite file of `licenses` licenses for this data version, seeded first when missing. */
+export async function keptSqliteAt(licenses: number, log: (line: string) => void): Promise<string> {
+  fs.mkdirSync(GROWTH_CACHE_DIR, { recursive: true });
+  const version = dataVersion('sqlite');
+  const file = path.join(GROWTH_CACHE_DIR, `sqlite-${licenses}-${version}.db`);
+  // Older versions of this size are gigabytes at 1M: keep only the current one.
+  for (const name of fs.readdirSync(GROWTH_CACHE_DIR)) {
+    if (name.startsWith(`sqlite-${licenses}-`) && !name.startsWith(`sqlite-${licenses}-${version}.db`)) {
+      fs.rmSync(path.join(GROWTH_CACHE_DIR, name), { force: true });
+    }
+  }
+  if (process.env.BENCH_RESEED) removeSqliteFile(file);
+  if (fs.existsSync(file)) {
+    log(`Reusing ${file}.`);
+    return file;
+  }
+  log(`Seeding ${licenses.toLocaleString('en-US')} licenses on SQLite; kept as ${file} ...`);
+  const partial = `${file}.partial`;
+  removeSqliteFile(partial);
+  await seedInto({ databasePath: partial }, log, { licenses });
+  for (const f of [`${partial}-wal`, `${partial}-shm`]) fs.rmSync(f, { force: true });
+  fs.renameSync(partial, file);
+  return file;
+}
+
+/** The kept PostgreSQL database of `licenses` licenses for this data version, seeded first when missing. */
+export async function keptPostgresAt(baseUrl: string, licenses: number, log: (line: string) => void): Promise<string> {
+  const version = dataVersion('postgres');
+  const name = `lm_growth_${licenses}_${version}`;
+  const existing = await withClient(baseUrl, async (c) =>
+    (await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'lm\\_growth\\_%'")).rows.map((r) => r.datname),
+  );
+  for (const old of existing) if (old.startsWith(`lm_growth_${licenses}_`) && old !== name) await dropDatabase(baseUrl, old);
+  if (existing.includes(name) && !process.env.BENCH_RESEED) {
+    log(`Reusing the database ${name}.`);
+    return urlWithDatabase(baseUrl, name);
+  }
+  log(`Seeding ${licenses.toLocaleString('en-US')} licenses on PostgreSQL; kept as the database ${name} ...`);
+  const partial = `${name}_seeding`;
+  await dropDatabase(baseUrl, partial);
+  await withClient(baseUrl, (c) => c.query(`CREATE DATABASE "${partial}"`));
+  await seedInto({ databaseUrl: urlWithDatabase(baseUrl, partial) }, log, { licenses });
+  await dropDatabase(baseUrl, name);
+  await withClient(baseUrl, (c) => c.query(`ALTER DATABASE "${partial}" RENAME TO "${name}"`));
+  return urlWithDatabase(baseUrl, name);
 }

@@ -5,12 +5,12 @@
  */
 import type { PgDb } from '../server/src/db/pg/driver.ts';
 import type { Db } from '../server/src/db/client.ts';
-import { generate, type TableSpec, type Value } from './data.ts';
+import { generate, type Scale, type TableSpec, type Value } from './data.ts';
 
 const BATCH = 20_000;
 const PG_TYPE = { text: 'text', int: 'int', float: 'float8', bool: 'bool', timestamptz: 'timestamptz', date: 'date' } as const;
 
-export async function seedPg(db: Db): Promise<void> {
+export async function seedPg(db: Db, scale?: Scale): Promise<void> {
   const pool = (db as PgDb).pool;
   const tables: string[] = [];
   let spec: TableSpec | undefined;
@@ -24,18 +24,21 @@ export async function seedPg(db: Db): Promise<void> {
     columns = spec.columns.map(() => []);
     count = 0;
   };
-  await generate({
-    begin(s) {
-      spec = s;
-      tables.push(s.table);
-      columns = s.columns.map(() => []);
-      count = 0;
+  await generate(
+    {
+      begin(s) {
+        spec = s;
+        tables.push(s.table);
+        columns = s.columns.map(() => []);
+        count = 0;
+      },
+      async row(values) {
+        for (let i = 0; i < values.length; i++) columns[i]!.push(values[i]!);
+        if (++count >= BATCH) await flush();
+      },
+      end: flush,
     },
-    async row(values) {
-      for (let i = 0; i < values.length; i++) columns[i]!.push(values[i]!);
-      if (++count >= BATCH) await flush();
-    },
-    end: flush,
-  });
+    scale,
+  );
   for (const t of tables) await pool.query(`VACUUM (ANALYZE) ${t}`);
 }
