@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_SORT_COLUMNS, COUNT_CAP, LICENSE_SORT_COLUMNS, PAYMENT_SORT_COLUMNS, USER_SORTS } from '@lm/shared';
+import { AUDIT_SORT_COLUMNS, COUNT_CAP, SEARCH_COUNT_CAP, LICENSE_SORT_COLUMNS, PAYMENT_SORT_COLUMNS, USER_SORTS } from '@lm/shared';
 import { auditLogs, licenses, payments, users } from '../src/db/schema/index.ts';
 import { rawExec } from '../src/db/raw.ts';
 import { decodeCursor, encodeCursor } from '../src/db/list.ts';
@@ -270,5 +270,50 @@ describe('capped counts', () => {
       expect(rows).toHaveLength(many);
       expect(new Set(rows.map((r) => r[0])).size).toBe(many);
     }
+  });
+});
+
+describe('a search that matches many licenses', () => {
+  const t = useTestEnv();
+  const many = SEARCH_COUNT_CAP + 5;
+  beforeAll(async () => {
+    // Many licenses whose holder's name shares a fragment ("Quorvath"), and one rare number: the probe sends the
+    // common text through the scan in the list's order, the rare one through the index (db/search.ts).
+    const holder = await seedUser(t.env, 'Agent', { brokerage_id: t.roles.brokerageId, first_name: 'Ilse', last_name: 'Quorvath' });
+    await t.env.db.transaction((tx) =>
+      rawExec(
+        tx,
+        sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${many})
+          INSERT INTO licenses (user_id, license_number, state, issue_date, expiration_date, cycle_start_date, created_at, updated_at)
+          SELECT ${holder.user_id}, 'QV-' || i, 'OR', '2024-01-01', '2031-01-01', '2024-01-01', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z' FROM n`,
+      ),
+    );
+  });
+
+  it(`counts a common text up to ${SEARCH_COUNT_CAP.toLocaleString('en-US')}+, and its pages by cursor hold every match once`, async () => {
+    const token = t.roles.admin.token;
+    const first = await api(t.env, 'GET', '/api/licenses/page?search=orvat&limit=100', { token });
+    expect(first.status).toBe(200);
+    expect(first.body.pagination).toMatchObject({ total: SEARCH_COUNT_CAP, total_capped: true });
+    const seen = new Set<number>();
+    let res: ApiResponse = first;
+    for (;;) {
+      for (const l of res.body.licenses as Array<{ license_id: number; license_number: string }>) {
+        expect(l.license_number).toMatch(/^QV-/);
+        seen.add(l.license_id);
+      }
+      const next = res.body.pagination.next_cursor as string | null;
+      if (!next) break;
+      res = await api(t.env, 'GET', `/api/licenses/page?search=orvat&limit=100&cursor=${encodeURIComponent(next)}`, { token });
+      expect(res.status).toBe(200);
+    }
+    expect(seen.size).toBe(many);
+  });
+
+  it('counts a rare text exactly, through the index', async () => {
+    const res = await api(t.env, 'GET', `/api/licenses/page?search=${encodeURIComponent('QV-1004')}`, { token: t.roles.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.pagination).toMatchObject({ total: 1, total_capped: false });
+    expect(res.body.licenses[0].license_number).toBe('QV-1004');
   });
 });

@@ -207,9 +207,9 @@ describe('search answers what LIKE answered (messy names, numbers, 1-3+ characte
 
   it('counts characters, not UTF-16 units: 3 characters use the index', () => {
     expect(['ab', 'é', '😀😀', 'abc', 'ÑÚÑ', '😀😀😀'].map(searchFilter)).toEqual([
-      'search_short',
-      'search_short',
-      'search_short',
+      'search_scan',
+      'search_scan',
+      'search_scan',
       'search',
       'search',
       'search',

@@ -27,6 +27,13 @@ export const idParam = numberFromText(z.number().int().positive().max(MAX_ID));
  */
 export const COUNT_CAP = 10_000;
 
+/**
+ * The most rows a search's total counts: a common fragment ("mith") matches a share of every list, and its rows are
+ * found by reading the list in order and checking each one, so its count stops after SEARCH_COUNT_CAP + 1 matches
+ * (docs/decisions.md "Search at any size"). The screens then say "1,000+".
+ */
+export const SEARCH_COUNT_CAP = 1_000;
+
 export const paginationSchema = z.object({
   page: z.number().int(),
   limit: z.number().int(),
@@ -34,7 +41,7 @@ export const paginationSchema = z.object({
   pages: z.number().int(),
   /** The `cursor` of the page after this one (the rows after its last row), null on the last page. */
   next_cursor: z.string().nullable(),
-  /** True when more than COUNT_CAP rows match: `total` is then COUNT_CAP, and `pages` counts only those. */
+  /** True when more rows match than the list counts (COUNT_CAP, or SEARCH_COUNT_CAP for a search): `total` is then the cap, and `pages` counts only those. */
   total_capped: z.boolean(),
 });
 export type Pagination = z.infer<typeof paginationSchema>;
@@ -42,10 +49,16 @@ export type Pagination = z.infer<typeof paginationSchema>;
 /** The page size of every list that does not say otherwise (the audit log's own sizes come from the product spec). */
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** A page's pagination; `counted` is the capped count (at most COUNT_CAP + 1 rows read), so more than COUNT_CAP means capped. */
-export function makePagination(page: number, limit: number, counted: number, nextCursor: string | null = null): Pagination {
-  const total = Math.min(counted, COUNT_CAP);
-  return { page, limit, total, pages: Math.ceil(total / limit), next_cursor: nextCursor, total_capped: counted > COUNT_CAP };
+/** A page's pagination; `counted` is the capped count (at most cap + 1 rows read), so more than `cap` means capped. */
+export function makePagination(
+  page: number,
+  limit: number,
+  counted: number,
+  nextCursor: string | null = null,
+  cap: number = COUNT_CAP,
+): Pagination {
+  const total = Math.min(counted, cap);
+  return { page, limit, total, pages: Math.ceil(total / limit), next_cursor: nextCursor, total_capped: counted > cap };
 }
 
 /**

@@ -206,10 +206,8 @@ function takeKeys<T>(rows: T[], limit: number, width: number): string | null {
  * A count that reads at most COUNT_CAP + 1 of the rows `matching` selects (`select({ one: sql\`1\` }).from(…).where(…)`):
  * `SELECT count(*) FROM (… LIMIT cap + 1)`, the same cost at any size. More than COUNT_CAP means "COUNT_CAP+".
  */
-export function cappedCount(d: Pick<Drizzle, 'select'>, matching: { limit(n: number): { as(alias: string): unknown } }) {
-  return d
-    .select({ n: countOf() })
-    .from(matching.limit(COUNT_CAP + 1).as('capped') as Parameters<ReturnType<Drizzle['select']>['from']>[0]);
+export function cappedCount(d: Pick<Drizzle, 'select'>, matching: { limit(n: number): { as(alias: string): unknown } }, cap = COUNT_CAP) {
+  return d.select({ n: countOf() }).from(matching.limit(cap + 1).as('capped') as Parameters<ReturnType<Drizzle['select']>['from']>[0]);
 }
 
 /** cappedCount of one table's rows that match `where`: a list's total, read from its first row to at most COUNT_CAP + 1. */
@@ -230,7 +228,9 @@ export async function cappedCountOf(
 }
 
 export interface PageReads<T> {
-  /** How many rows match, whatever the window: a capped count (cappedCount) or any number up to COUNT_CAP + 1. */
+  /** The most rows `count` counts (COUNT_CAP unless it says; SEARCH_COUNT_CAP for a search). */
+  cap?: number;
+  /** How many rows match, whatever the window: a capped count (cappedCount) or any number up to cap + 1. */
   count(): Promise<number | undefined>;
   /** The rows of the window: its `offset`, or the rows after `window.after` (afterKey) when asked by cursor. */
   rows(window: PageWindow): Promise<T[]>;
@@ -270,5 +270,5 @@ export async function readPage<T>(
     : rows.length === window.limit
       ? offsetCursor(window.offset + rows.length)
       : null;
-  return { rows, pagination: makePagination(window.page, window.limit, total, next) };
+  return { rows, pagination: makePagination(window.page, window.limit, total, next, reads.cap) };
 }

@@ -11,7 +11,9 @@
  *   migration); the condition is the same ILIKE, written so the planner can start from those indexes.
  *
  * Trigrams need 3 characters: a shorter text is searched as before, by LIKE on each row (such a text matches
- * many rows, so a page stops early; docs/performance.md "Search").
+ * many rows, so a page stops early; docs/performance.md "Search"). So is a common text (licenseSearchFilter): when
+ * the index finds SEARCH_COUNT_CAP candidates or more, reading the list in its order and checking each row finds a
+ * page after a few rows and the capped count after a bounded number, while the index would hand over every match.
  *
  * Each condition stands alone (it does not rely on the caller's joins): `licensesMatching(licenses.license_id,
  * terms)` is true for the licenses whose holder's name ("First Last") or number contains the text;
@@ -21,16 +23,20 @@
  */
 import { sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ENGINE } from './engine.ts';
+import { SEARCH_COUNT_CAP } from '@lm/shared';
+import { rawRows } from './raw.ts';
 import { containsPattern, likePattern } from './sql.ts';
+import type { DbOrTx } from './types.ts';
 
 /** The shortest text the trigram indexes serve. */
 export const SEARCH_INDEX_MIN_CHARS = 3;
 
 /**
- * A list's search filter as part of its prepared shape: 'search' is served by the index, 'search_short' (fewer
- * than SEARCH_INDEX_MIN_CHARS characters) by a scan, so the two are different SQL.
+ * A list's search filter as part of its prepared shape: 'search' is served by the index, 'search_scan' (fewer
+ * than SEARCH_INDEX_MIN_CHARS characters, or a common text: licenseSearchFilter) by a scan, so the two are
+ * different SQL.
  */
-export type SearchFilter = 'search' | 'search_short';
+export type SearchFilter = 'search' | 'search_scan';
 
 /** What a search compares: the LIKE pattern, the FTS5 phrase, and whether the text is too short for the index. */
 export interface SearchTerms {
@@ -43,12 +49,32 @@ export interface SearchTerms {
 
 /** The filter a text needs (counted in characters, not UTF-16 units). */
 export function searchFilter(text: string): SearchFilter {
-  return [...text].length >= SEARCH_INDEX_MIN_CHARS ? 'search' : 'search_short';
+  return [...text].length >= SEARCH_INDEX_MIN_CHARS ? 'search' : 'search_scan';
 }
 
 /** The user's text as one FTS5 string: inside double quotes, a double quote doubled. */
 export function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The filter of a licenses search: by the index when it finds fewer than SEARCH_COUNT_CAP candidates (a rare text:
+ * the index reads only those), by a scan in the list's order when it finds more (a common text: a page and the
+ * capped count stop early) or when the text is too short for the index. The probe reads at most SEARCH_COUNT_CAP
+ * index entries on SQLite; on PostgreSQL the trigram bitmaps of the two indexed expressions.
+ */
+export async function licenseSearchFilter(db: DbOrTx, text: string): Promise<SearchFilter> {
+  if (searchFilter(text) === 'search_scan') return 'search_scan';
+  const { pattern, phrase } = searchTerms(text);
+  const candidates = pg()
+    ? sql`SELECT sl.license_id FROM licenses sl WHERE ${like('sl.license_number', pattern)}
+          UNION ALL SELECT su.user_id FROM users su WHERE ${like(NAME('su'), pattern)}`
+    : ftsRowids('license_search', phrase);
+  const [probe] = await rawRows<{ n: number | string }>(
+    db,
+    sql`SELECT count(*) AS n FROM (${candidates} LIMIT ${SEARCH_COUNT_CAP}) AS probe`,
+  );
+  return Number(probe?.n ?? 0) >= SEARCH_COUNT_CAP ? 'search_scan' : 'search';
 }
 
 /** The placeholders' values of a prepared read's search (`search`, `search_fts`), or none without a text. */
@@ -58,12 +84,12 @@ export function searchValues(text: string | undefined): { search: string | undef
 
 /** The terms of a prepared read with the filter `filter`: placeholders `search` and `search_fts` (searchValues). */
 export function searchPlaceholders(filter: SearchFilter): SearchTerms {
-  return { short: filter === 'search_short', pattern: sql.placeholder('search'), phrase: sql.placeholder('search_fts') };
+  return { short: filter === 'search_scan', pattern: sql.placeholder('search'), phrase: sql.placeholder('search_fts') };
 }
 
 /** The terms of a text, as values in the SQL (reads that are not prepared). */
 export function searchTerms(text: string): SearchTerms {
-  return { short: searchFilter(text) === 'search_short', pattern: sql`${likePattern(text)}`, phrase: sql`${ftsPhrase(text)}` };
+  return { short: searchFilter(text) === 'search_scan', pattern: sql`${likePattern(text)}`, phrase: sql`${ftsPhrase(text)}` };
 }
 
 const pg = () => ENGINE === 'postgres';

@@ -31,6 +31,8 @@ import {
   type TopicMissing,
   PICKER_LIMIT,
   type PickerQueryValues,
+  COUNT_CAP,
+  SEARCH_COUNT_CAP,
 } from '@lm/shared';
 import { ceAdjustments, completions, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
@@ -40,7 +42,7 @@ import { preparedSelect, preparedShapes, preparedWrite } from '../../db/prepared
 import {
   licensesMatching,
   peopleMatching,
-  searchFilter,
+  licenseSearchFilter,
   searchPlaceholders,
   searchTerms,
   searchValues,
@@ -249,13 +251,17 @@ interface ListShape {
 /** What the list reads of the signed-in context (the dashboard calls it too). */
 export type ListCtx = Pick<AuthedContext, 'db' | 'user'>;
 
-function listShape(ctx: ListCtx, q: LicenseListQuery, paged: boolean): ListShape {
+/**
+ * The shape of a list read; a search's filter (index or scan) is chosen by the search index's probe
+ * (db/search.ts licenseSearchFilter), so a rare text reads its few matches and a common one stops early.
+ */
+async function listShape(ctx: ListCtx, q: LicenseListQuery, paged: boolean): Promise<ListShape> {
   const filters: ListShape['filters'] = [];
   if (q.state) filters.push('state');
   if (q.license_type) filters.push('license_type');
   if (q.user_id) filters.push('user_id');
   if (q.expiring_within !== undefined) filters.push('expiring');
-  if (q.search) filters.push(searchFilter(q.search));
+  if (q.search) filters.push(await licenseSearchFilter(ctx.db, q.search));
   if (q.updated_since) filters.push('updated_since');
   return {
     scope: scopeKind(ctx.user),
@@ -304,7 +310,7 @@ function whereOf(shape: CountShape): SQL | undefined {
   // The list and its count join the holder: the search checks the joined columns (db/search.ts LicenseColumns).
   const searched = { name: sql`(${users.first_name} || ' ' || ${users.last_name})`, number: licenses.license_number };
   if (has('search')) conds.push(licensesMatching(licenses.license_id, searchPlaceholders('search'), 'any', searched));
-  if (has('search_short')) conds.push(licensesMatching(licenses.license_id, searchPlaceholders('search_short'), 'any', searched));
+  if (has('search_scan')) conds.push(licensesMatching(licenses.license_id, searchPlaceholders('search_scan'), 'any', searched));
   return and(...conds);
 }
 
@@ -335,10 +341,36 @@ const listRead = preparedSelect<typeof licenseColumns, ListShape, Record<string,
   },
 );
 
+/**
+ * Only a search reads the holder's columns; every other filter and the scope are conditions on the license's own
+ * columns, so a count without a search reads licenses alone (an Admin's unfiltered count is then one index scan).
+ * A search's page total counts up to SEARCH_COUNT_CAP.
+ */
+const readsHolder = (shape: CountShape) => shape.filters.includes('search') || shape.filters.includes('search_scan');
+
+/** The licenses a count reads: joined to their holders only when the filters read the holder (readsHolder). */
+function countedFrom<Q extends { innerJoin(table: typeof users, on: SQL): unknown }>(shape: CountShape, from: Q): Q {
+  // The join adds no columns to a count, so the builder keeps its type.
+  return readsHolder(shape) ? (from.innerJoin(users, eq(users.user_id, licenses.user_id)) as Q) : from;
+}
+
 // A count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
 const countRead = preparedShapes<CountShape, Record<string, unknown>, Array<{ n: number }>>(
   'licenses_count',
-  (d, shape) => d.select({ n: countOf() }).from(licenses).innerJoin(users, eq(users.user_id, licenses.user_id)).where(whereOf(shape)),
+  (d, shape) => countedFrom(shape, d.select({ n: countOf() }).from(licenses)).where(whereOf(shape)),
+  { keep: true },
+);
+
+/** The count of each compliance state in one pass: the rank (complianceRankSql) is the state's place in COMPLIANCE_STATES. */
+const complianceCountRead = preparedShapes<CountShape, Record<string, unknown>, Array<{ rank: number; n: number }>>(
+  'licenses_compliance_counts',
+  (d, shape) => {
+    const rank = complianceRankSql(LICENSE_COLUMNS, sql.placeholder('today'), sql.placeholder('edge'));
+    return countedFrom(shape, d.select({ rank: sql<number>`${rank}`.mapWith(Number), n: countOf() }).from(licenses))
+      .where(whereOf(shape))
+      // By position: PostgreSQL takes the rank's placeholders in GROUP BY as other values than the SELECT's.
+      .groupBy(sql`1`);
+  },
   { keep: true },
 );
 
@@ -375,11 +407,8 @@ const pageCountRead = preparedShapes<CountShape, Record<string, unknown>, Array<
   (d, shape) =>
     cappedCount(
       d,
-      d
-        .select({ one: sql<number>`1`.as('one') })
-        .from(licenses)
-        .innerJoin(users, eq(users.user_id, licenses.user_id))
-        .where(whereOf(shape)),
+      countedFrom(shape, d.select({ one: sql<number>`1`.as('one') }).from(licenses)).where(whereOf(shape)),
+      readsHolder(shape) ? SEARCH_COUNT_CAP : COUNT_CAP,
     ),
   { keep: true },
 );
@@ -388,18 +417,19 @@ const pageCountRead = preparedShapes<CountShape, Record<string, unknown>, Array<
 export async function listLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<License[]> {
   const values = listValues(ctx, q);
   const rows = !q.limit
-    ? await listRead(ctx.db, listShape(ctx, q, true), { limit: UNPAGED_LIST_MAX, offset: 0, ...values })
-    : await listRead(ctx.db, listShape(ctx, q, true), { ...pageWindow(q), ...values });
+    ? await listRead(ctx.db, await listShape(ctx, q, true), { limit: UNPAGED_LIST_MAX, offset: 0, ...values })
+    : await listRead(ctx.db, await listShape(ctx, q, true), { ...pageWindow(q), ...values });
   return rows.map((r) => toLicense(r, values.today as string));
 }
 
 /** GET /licenses/page: one page and the pagination, for the screen's server-side paging. */
 export async function pageLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<LicensePage> {
   const values = listValues(ctx, q);
-  const shape = listShape(ctx, q, true);
+  const shape = await listShape(ctx, q, true);
   const order = pageOrder(shape);
   const { rows, pagination } = await readPage(q, {
     order,
+    cap: readsHolder(shape) ? SEARCH_COUNT_CAP : COUNT_CAP,
     count: async () => (await pageCountRead(ctx.db, countShape(shape), values))[0]?.n,
     rows: ({ limit, offset, after }) =>
       pageRead(shape.sort)(ctx.db, shape, after ? { limit, offset, ...keyValues(order, after), ...values } : { limit, offset, ...values }),
@@ -412,18 +442,15 @@ const countShape = (s: ListShape): CountShape => ({ scope: s.scope, filters: s.f
 /** GET /licenses/compliance-summary: the count of each compliance state under the list's other filters. */
 export async function complianceSummary(ctx: ListCtx, q: LicenseListQuery = {}): Promise<ComplianceSummary> {
   const values = listValues(ctx, q);
-  const base = listShape(ctx, { ...q, compliance: undefined }, false);
-  const summary = {} as ComplianceSummary;
-  for (const state of COMPLIANCE_STATES) {
-    const [counted] = await countRead(ctx.db, countShape({ ...base, compliance: state }), values);
-    summary[state] = counted?.n ?? 0;
-  }
+  const base = await listShape(ctx, { ...q, compliance: undefined }, false);
+  const summary = Object.fromEntries(COMPLIANCE_STATES.map((state) => [state, 0])) as ComplianceSummary;
+  for (const { rank, n } of await complianceCountRead(ctx.db, countShape(base), values)) summary[COMPLIANCE_STATES[rank]!] = n;
   return summary;
 }
 
 /** How many licenses in the caller's scope match the list's filters (the dashboard's counts). */
 export async function countLicenses(ctx: ListCtx, q: LicenseListQuery = {}): Promise<number> {
-  const [counted] = await countRead(ctx.db, countShape(listShape(ctx, q, false)), listValues(ctx, q));
+  const [counted] = await countRead(ctx.db, countShape(await listShape(ctx, q, false)), listValues(ctx, q));
   return counted?.n ?? 0;
 }
 

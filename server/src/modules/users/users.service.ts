@@ -82,7 +82,7 @@ function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
   if (has('updated_since')) conditions.push(gt(users.updated_at, p('updated_since')));
   const own = { name: sql`(${users.first_name} || ' ' || ${users.last_name})`, email: users.email, phone: users.phone_number };
   if (has('search')) conditions.push(peopleMatching(users.user_id, searchPlaceholders('search'), 'contact', own));
-  if (has('search_short')) conditions.push(peopleMatching(users.user_id, searchPlaceholders('search_short'), 'contact', own));
+  if (has('search_scan')) conditions.push(peopleMatching(users.user_id, searchPlaceholders('search_scan'), 'contact', own));
   return and(...conditions);
 }
 
