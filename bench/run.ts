@@ -12,12 +12,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import { addDays, ROLE } from '@lm/shared';
 import { loadConfig } from '../server/src/config.ts';
 import { ENGINE, openDatabase, type Db } from '../server/src/db/client.ts';
 import { rawRows } from '../server/src/db/raw.ts';
-import { users } from '../server/src/db/schema/index.ts';
+import { auditLogs, users } from '../server/src/db/schema/index.ts';
+import { encodeCursor } from '../server/src/db/list.ts';
 import { buildApp } from '../server/src/app.ts';
 import { today } from '../server/src/core/dates.ts';
 import type { AuthUser } from '../server/src/core/identity.ts';
@@ -144,17 +145,35 @@ async function main() {
     const ms = Number(process.hrtime.bigint() - t1) / 1e6;
     results.push({ name, median: ms, p95: ms, min: ms, runs: 1 });
   };
+  // Pages past the first 10,000 rows are reached by cursor (docs/decisions.md "Paging at any size"): the cursor of
+  // the row before the page, in the list's order (newest first), read here straight from the table.
+  const cursorAt = async (row: number, where?: SQL) => {
+    const [at] = await db
+      .select({ ts: auditLogs.timestamp, id: auditLogs.log_id })
+      .from(auditLogs)
+      .where(where)
+      .orderBy(desc(auditLogs.timestamp), desc(auditLogs.log_id))
+      .limit(1)
+      .offset(Math.max(0, row - 1));
+    const ts = at!.ts as unknown;
+    return encodeCursor([ts instanceof Date ? ts.toISOString() : (ts as string), at!.id]);
+  };
+  const deepCursor = await cursorAt((deep - 1) * 50);
+  const lastCursor = await cursorAt((pages - 1) * 50);
   await once('audit logs, page 1, first call (counts all rows once)', () => auditService.listLogs(ctx, { page: 1, limit: 50 }));
   await once('audit summary, all time, first call (counts per action/table/user once)', () => auditService.summary(ctx, {}));
   await run('audit logs, page 1 (unfiltered)', () => auditService.listLogs(ctx, { page: 1, limit: 50 }));
-  await run(`audit logs, page ${deep.toLocaleString('en-US')} of ${pages.toLocaleString('en-US')} (unfiltered)`, () =>
-    auditService.listLogs(ctx, { page: deep, limit: 50 }),
+  await run(`audit logs, page ${deep.toLocaleString('en-US')} of ${pages.toLocaleString('en-US')} by cursor (unfiltered)`, () =>
+    auditService.listLogs(ctx, { cursor: deepCursor, limit: 50 }),
   );
-  await run(`audit logs, last page (${pages.toLocaleString('en-US')})`, () => auditService.listLogs(ctx, { page: pages, limit: 50 }));
-  const licPages = (await auditService.listLogs(ctx, { target_table: 'licenses', limit: 100 })).pagination.pages;
-  await run(
-    `audit logs, table=licenses, page ${Math.floor(licPages / 2).toLocaleString('en-US')} of ${licPages.toLocaleString('en-US')} (limit 100)`,
-    () => auditService.listLogs(ctx, { target_table: 'licenses', page: Math.floor(licPages / 2), limit: 100 }),
+  await run(`audit logs, last page (${pages.toLocaleString('en-US')}) by cursor`, () =>
+    auditService.listLogs(ctx, { cursor: lastCursor, limit: 50 }),
+  );
+  const [licRows] = await rawRows<{ n: number }>(db, sql`SELECT count(*) AS n FROM audit_logs WHERE target_table = 'licenses'`);
+  const licMid = Math.floor(Number(licRows?.n ?? 0) / 2);
+  const licCursor = await cursorAt(licMid, eq(auditLogs.target_table, 'licenses'));
+  await run(`audit logs, table=licenses, row ${licMid.toLocaleString('en-US')} by cursor (limit 100)`, () =>
+    auditService.listLogs(ctx, { target_table: 'licenses', cursor: licCursor, limit: 100 }),
   );
   await run('audit logs, table=licenses, page 1', () => auditService.listLogs(ctx, { target_table: 'licenses', page: 1, limit: 50 }));
   await run('audit logs, table=licenses + last 30 days, page 1', () =>
@@ -191,7 +210,7 @@ async function main() {
     if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     return res;
   };
-  await run(`HTTP GET /api/audit/logs?page=${deep}`, get(`/api/audit/logs?page=${deep}&limit=50`));
+  await run(`HTTP GET /api/audit/logs, page ${deep} by cursor`, get(`/api/audit/logs?cursor=${encodeURIComponent(deepCursor)}&limit=50`));
   await run(
     'HTTP GET /api/audit/summary (last 30 days)',
     get(`/api/audit/summary?start_date=${month.start_date}&end_date=${month.end_date}`),
