@@ -23,8 +23,8 @@ describe('auditSortIndexed: which sorts an index serves at any size', () => {
   });
 
   it('says why a large view cannot be sorted', () => {
-    expect(auditSortTooLarge('ip_address', 1_000_000)).toBe(
-      `Sorting by IP Address needs a narrower view: filter to ${AUDIT_SORT_BOUND.toLocaleString('en-US')} entries or fewer (this view has 1,000,000)`,
+    expect(auditSortTooLarge('ip_address')).toBe(
+      `Sorting by IP Address needs a narrower view: filter to ${AUDIT_SORT_BOUND.toLocaleString('en-US')} entries or fewer (this view has more)`,
     );
   });
 

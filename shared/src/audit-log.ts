@@ -65,8 +65,8 @@ export function auditSortIndexed(
 }
 
 /** The 400 of a sort over a view too large to sort without an index. */
-export const auditSortTooLarge = (sort: AuditSortColumn, total: number) =>
-  `Sorting by ${AUDIT_SORT_LABELS[sort]} needs a narrower view: filter to ${AUDIT_SORT_BOUND.toLocaleString('en-US')} entries or fewer (this view has ${total.toLocaleString('en-US')})`;
+export const auditSortTooLarge = (sort: AuditSortColumn) =>
+  `Sorting by ${AUDIT_SORT_LABELS[sort]} needs a narrower view: filter to ${AUDIT_SORT_BOUND.toLocaleString('en-US')} entries or fewer (this view has more)`;
 
 export const auditLogsInput = z
   .object({

@@ -9,6 +9,7 @@
  * The SQL itself lives in one module per dialect (audit.queries.sqlite.ts, audit.queries.pg.ts) behind
  * the AuditSql interface below.
  */
+import { COUNT_CAP } from '@lm/shared';
 import { byEngine, type Db, type DbOrTx } from '../../db/client.ts';
 import type { AuditFilter, AuditKey, AuditOrder, AuditRow, AuditSql } from './audit.sql.ts';
 import { sqliteAuditQueries } from './audit.queries.sqlite.ts';
@@ -134,18 +135,12 @@ export async function allTime(db: DbOrTx, opts: { groups?: boolean } = {}): Prom
   return t;
 }
 
-export async function countLogs(db: DbOrTx, f: AuditFilter): Promise<number> {
-  const dated = f.fromIso !== undefined || f.toIso !== undefined;
-  // Without dates or a user, the all-time figures answer at once.
-  if (!dated && f.user_id === undefined) {
-    if (!f.actions && f.target_table === undefined) return (await allTime(db)).count;
-    if (f.actions && f.target_table === undefined) {
-      const { actions } = (await allTime(db, { groups: true })).groups;
-      return f.actions.reduce((sum, a) => sum + (actions.get(a) ?? 0), 0);
-    }
-    if (!f.actions && f.target_table !== undefined) return (await allTime(db, { groups: true })).groups.tables.get(f.target_table) ?? 0;
-  }
-  return q.count(db, f);
+/**
+ * A page's total: the entries matching `f`, counted up to COUNT_CAP + 1 (docs/decisions.md "Paging at any size"), so a
+ * page costs the same in a log of any length; the summary's exact all-time figures are allTime's.
+ */
+export function countLogs(db: DbOrTx, f: AuditFilter): Promise<number> {
+  return q.count(db, f, COUNT_CAP);
 }
 
 export const pageOfLogs = (

@@ -48,7 +48,7 @@ export async function listLogs(ctx: AuditCtx, input: AuditLogsInput): Promise<Au
   const total = await countLogs(ctx.db, filter);
   // A sort no index serves stays bounded: only over a view small enough to sort (docs/decisions.md "Audit log sort").
   if (total > AUDIT_SORT_BOUND && !auditSortIndexed(sort, input ?? {})) {
-    const message = auditSortTooLarge(sort, total);
+    const message = auditSortTooLarge(sort);
     throw badRequest(message, [{ path: 'sort', message }]);
   }
   const order = { sort, dir: input?.order ?? (sort === 'timestamp' ? 'desc' : 'asc') } as const;

@@ -130,7 +130,8 @@ export interface AuditSql {
   ): Promise<Array<{ action: string; target_table: string | null; user_id: number | null }>>;
   /** Rows per non-null value of the column, and the highest log_id, read by one statement. */
   groupCounts(db: DbOrTx, column: 'action' | 'target_table'): Promise<{ counts: Map<string, number>; maxId: number }>;
-  count(db: DbOrTx, f: AuditFilter): Promise<number>;
+  /** The rows matching `f`; with `cap`, counted up to cap + 1 (db/list.ts cappedCount: the same cost at any size). */
+  count(db: DbOrTx, f: AuditFilter, cap?: number): Promise<number>;
   /**
    * A page in the order: `offset` rows skipped, or (with `after`, a cursor's values: the sort key if any, the
    * timestamp, the log_id) the rows after that row by a keyset condition, no OFFSET. `next` holds the last row's

@@ -84,8 +84,13 @@ export function auditStatements(d: AuditDialect): AuditSql {
       );
       return { counts: new Map(rows.filter((r) => r.k !== null).map((r) => [r.k!, r.n])), maxId: rows[0]?.m ?? 0 };
     },
-    count(db, f) {
-      return num(rawRows(db, sql`SELECT count(*) AS n FROM audit_logs ${whereAll(filterConds(f))}`));
+    count(db, f, cap) {
+      const where = whereAll(filterConds(f));
+      const query =
+        cap === undefined
+          ? sql`SELECT count(*) AS n FROM audit_logs ${where}`
+          : sql`SELECT count(*) AS n FROM (SELECT 1 FROM audit_logs ${where} LIMIT ${cap + 1}) AS capped`;
+      return num(rawRows(db, query));
     },
     async page(db, f, limit, offset, order = NEWEST_FIRST, after) {
       // The page picks its log_ids (and sort values) from the index first, then reads only those rows; a page
