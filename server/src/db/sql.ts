@@ -42,6 +42,14 @@ export function limitPlaceholder(name = 'limit'): Placeholder {
   return sql`(${sql.placeholder(name)} + 0)` as unknown as Placeholder;
 }
 
+/**
+ * `expr` as a value SQLite does not look up through an index (the unary `+` its query planner documents for this);
+ * as it is on PostgreSQL. For a join whose planner would otherwise drive from the wrong side.
+ */
+export function notIndexed(expr: SQLWrapper | AnyColumn): SQL {
+  return pg() ? sql`${expr}` : sql`+${expr}`;
+}
+
 /** An ORDER BY key that ignores case. */
 export function caseInsensitive(expr: SQLWrapper | AnyColumn): SQL {
   return pg() ? sql`lower(${expr})` : sql`${expr} COLLATE NOCASE`;

@@ -37,7 +37,7 @@ import {
 import { ceAdjustments, completions, licenseCycles, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { caseInsensitive, countOf, limitPlaceholder } from '../../db/sql.ts';
+import { caseInsensitive, notIndexed, countOf, limitPlaceholder } from '../../db/sql.ts';
 import { preparedSelect, preparedShapes, preparedWrite } from '../../db/prepared.ts';
 import {
   licensesMatching,
@@ -350,8 +350,10 @@ const readsHolder = (shape: CountShape) => shape.filters.includes('search') || s
 
 /** The licenses a count reads: joined to their holders only when the filters read the holder (readsHolder). */
 function countedFrom<Q extends { innerJoin(table: typeof users, on: SQL): unknown }>(shape: CountShape, from: Q): Q {
-  // The join adds no columns to a count, so the builder keeps its type.
-  return readsHolder(shape) ? (from.innerJoin(users, eq(users.user_id, licenses.user_id)) as Q) : from;
+  // The join adds no columns to a count, so the builder keeps its type. The holder is read by its key for each
+  // license: SQLite would otherwise walk the people by name and their licenses, and a search's capped count of a
+  // common text ("mith") reached its 1,001 matches only at the S's (2 s at 1M licenses, 41 ms this way).
+  return readsHolder(shape) ? (from.innerJoin(users, eq(users.user_id, notIndexed(licenses.user_id))) as Q) : from;
 }
 
 // A count depends on the scope and filters only: one prepared count and one kept answer whatever the sort.
@@ -366,10 +368,12 @@ const complianceCountRead = preparedShapes<CountShape, Record<string, unknown>, 
   'licenses_compliance_counts',
   (d, shape) => {
     const rank = complianceRankSql(LICENSE_COLUMNS, sql.placeholder('today'), sql.placeholder('edge'));
-    return countedFrom(shape, d.select({ rank: sql<number>`${rank}`.mapWith(Number), n: countOf() }).from(licenses))
-      .where(whereOf(shape))
-      // By position: PostgreSQL takes the rank's placeholders in GROUP BY as other values than the SELECT's.
-      .groupBy(sql`1`);
+    return (
+      countedFrom(shape, d.select({ rank: sql<number>`${rank}`.mapWith(Number), n: countOf() }).from(licenses))
+        .where(whereOf(shape))
+        // By position: PostgreSQL takes the rank's placeholders in GROUP BY as other values than the SELECT's.
+        .groupBy(sql`1`)
+    );
   },
   { keep: true },
 );
