@@ -22,7 +22,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +30,7 @@ import autocannon from 'autocannon';
 import { ROOT } from '../server/src/paths.ts';
 import { ENGINE } from '../server/src/db/engine.ts';
 import { adminSession, clonePostgres, copySqlite, keptPostgres, keptSqlite } from './api-db.ts';
+import { children, freePort, onStop } from './processes.ts';
 import { summarizeProfile } from './cpuprofile.ts';
 
 const env = (name: string, fallback: number) => {
@@ -67,36 +67,10 @@ interface Server {
   startMs: number;
 }
 
-const children = new Set<ChildProcess>();
-/** What main() must undo (stop the servers, remove the copies, drop the clones), run once. */
-let cleanUp: () => Promise<void> = async () => undefined;
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the servers.`);
-    setTimeout(() => process.exit(130), 30_000).unref();
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, HOST, () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 const tail = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n') : '');
 
 async function start(name: Server['name'], args: string[], extraEnv: Record<string, string>, dir: string): Promise<Server> {
-  const port = await freePort();
+  const port = await freePort(HOST);
   const logFile = path.join(dir, `${name}.log`);
   const out = fs.openSync(logFile, 'w');
   const childEnv: NodeJS.ProcessEnv = { ...process.env, HOST, PORT: String(port), NODE_ENV: 'production', SCHEDULER: 'off', ...extraEnv };
@@ -377,16 +351,18 @@ async function main() {
   const servers: Server[] = [];
   let profileSkip = 0;
   let cleaning: Promise<void> | undefined;
-  cleanUp = () =>
-    (cleaning ??= (async () => {
-      for (const server of servers) await stop(server).catch((err: unknown) => console.error(err));
-      for (const child of children) child.kill('SIGKILL'); // one that never became ready
-      for (const cleanup of cleanups) await Promise.resolve(cleanup()).catch((err: unknown) => console.error(err));
-      if (process.env.BENCH_KEEP) {
-        fs.rmSync(path.join(dir, 'pid'), { force: true }); // not abandoned: kept on purpose
-        log(`Kept ${dir}`);
-      }
-    })());
+  const cleanUp = onStop(
+    () =>
+      (cleaning ??= (async () => {
+        for (const server of servers) await stop(server).catch((err: unknown) => console.error(err));
+        for (const child of children) child.kill('SIGKILL'); // one that never became ready
+        for (const cleanup of cleanups) await Promise.resolve(cleanup()).catch((err: unknown) => console.error(err));
+        if (process.env.BENCH_KEEP) {
+          fs.rmSync(path.join(dir, 'pid'), { force: true }); // not abandoned: kept on purpose
+          log(`Kept ${dir}`);
+        }
+      })()),
+  );
   try {
     let productDb: Record<string, string>;
     let baselineDb: Record<string, string>;

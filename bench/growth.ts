@@ -21,7 +21,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,6 +33,7 @@ import { claimJobRun } from '../server/src/modules/notification-management/remin
 import { refreshAllCeCaches } from '../server/src/modules/licenses/ce-ledger.ts';
 import { auditLogs, licenses, users } from '../server/src/db/schema/index.ts';
 import { configFor, GROWTH_CACHE_DIR, keptPostgresAt, keptSqliteAt } from './api-db.ts';
+import { children, freePort, onStop } from './processes.ts';
 import { BROKERAGE_SIZE } from './data.ts';
 
 type Engine = 'sqlite' | 'postgres';
@@ -81,31 +81,6 @@ const load = () =>
 // ---------------------------------------------------------------------------------------------------------------
 // Processes: every server (and the PostgreSQL cluster) started is stopped, whatever happens.
 
-const children = new Set<ChildProcess>();
-let cleanUp: () => Promise<void> = async () => undefined;
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the servers.`);
-    setTimeout(() => process.exit(130), 30_000).unref();
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, HOST, () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** The node flags `npm run start:server` starts the product with (package.json). */
 function shippedNodeFlags(): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
@@ -137,7 +112,7 @@ interface Target {
 }
 
 async function startServer(t: Target, dir: string): Promise<void> {
-  t.port = await freePort();
+  t.port = await freePort(HOST);
   t.logFile = path.join(dir, `server-${t.engine}-${t.size}.log`);
   const dataDir = path.join(dir, `data-${t.engine}-${t.size}`);
   const fd = fs.openSync(t.logFile, 'w');
@@ -510,7 +485,7 @@ async function startPgCluster(cleanups: Array<() => Promise<void> | void>): Prom
   const script = path.join(ROOT, 'scripts/pg-cluster.sh');
   // A cluster left running by a run that was killed.
   if (fs.existsSync(path.join(dir, 'postmaster.pid'))) spawnSync(script, ['stop', dir], { stdio: 'inherit' });
-  const port = await freePort();
+  const port = await freePort(HOST);
   const started = spawnSync(script, ['start', dir, String(port)], { encoding: 'utf8' });
   if (started.status !== 0) throw new Error(`scripts/pg-cluster.sh start failed:\n${started.stdout}${started.stderr}`);
   cleanups.push(() => void spawnSync(script, ['stop', dir], { stdio: 'inherit' }));
@@ -572,15 +547,17 @@ async function main() {
   else log(`Server logs in ${dir}`);
   const targets: Target[] = [];
   let cleaning: Promise<void> | undefined;
-  cleanUp = () =>
-    (cleaning ??= (async () => {
-      // The written license's status put back, then every server stopped.
-      for (const t of targets)
-        if (t.probe && t.port && t.child && children.has(t.child)) await setStatus(t, t.probe.writeLicenseStatus).catch(() => undefined);
-      await Promise.all(targets.map((t) => stopServer(t).catch((err: unknown) => console.error(err))));
-      for (const c of children) c.kill('SIGKILL');
-      for (const c of cleanups.reverse()) await Promise.resolve(c()).catch((err: unknown) => console.error(err));
-    })());
+  const cleanUp = onStop(
+    () =>
+      (cleaning ??= (async () => {
+        // The written license's status put back, then every server stopped.
+        for (const t of targets)
+          if (t.probe && t.port && t.child && children.has(t.child)) await setStatus(t, t.probe.writeLicenseStatus).catch(() => undefined);
+        await Promise.all(targets.map((t) => stopServer(t).catch((err: unknown) => console.error(err))));
+        for (const c of children) c.kill('SIGKILL');
+        for (const c of cleanups.reverse()) await Promise.resolve(c()).catch((err: unknown) => console.error(err));
+      })()),
+  );
   try {
     // One process runs on one engine (server/src/db/engine.ts): each engine's databases are seeded and probed by a
     // child of this script started with that engine's DATABASE_URL (prepareEngine below).
