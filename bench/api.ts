@@ -30,7 +30,7 @@ import autocannon from 'autocannon';
 import { ROOT } from '../server/src/paths.ts';
 import { ENGINE } from '../server/src/db/engine.ts';
 import { adminSession, clonePostgres, copySqlite, keptPostgres, keptSqlite } from './api-db.ts';
-import { children, freePort, onStop } from './processes.ts';
+import { children, freePort, onStop, shippedNodeFlags } from './processes.ts';
 import { summarizeProfile } from './cpuprofile.ts';
 
 const env = (name: string, fallback: number) => {
@@ -70,7 +70,7 @@ interface Server {
 const tail = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n') : '');
 
 async function start(name: Server['name'], args: string[], extraEnv: Record<string, string>, dir: string): Promise<Server> {
-  const port = await freePort(HOST);
+  const port = await freePort();
   const logFile = path.join(dir, `${name}.log`);
   const out = fs.openSync(logFile, 'w');
   const childEnv: NodeJS.ProcessEnv = { ...process.env, HOST, PORT: String(port), NODE_ENV: 'production', SCHEDULER: 'off', ...extraEnv };
@@ -102,16 +102,6 @@ async function start(name: Server['name'], args: string[], extraEnv: Record<stri
   }
   server.startMs = Date.now() - server.spawnedAt;
   return server;
-}
-
-/** The node flags `npm run start:server` starts the product with (package.json), so it runs here as shipped. */
-function shippedNodeFlags(): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const words = (pkg.scripts['start:server'] ?? '').split(/\s+/);
-  const node = words.indexOf('node');
-  const script = words.indexOf('server/dist/server.mjs');
-  if (node < 0 || script < node) throw new Error('package.json "start:server" is not "... node <flags> server/dist/server.mjs"');
-  return words.slice(node + 1, script);
 }
 
 /** SIGTERM (the product drains and exits, writing its CPU profile), SIGKILL after 20 s. */

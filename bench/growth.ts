@@ -33,7 +33,7 @@ import { claimJobRun } from '../server/src/modules/notification-management/remin
 import { refreshAllCeCaches } from '../server/src/modules/licenses/ce-ledger.ts';
 import { auditLogs, licenses, users } from '../server/src/db/schema/index.ts';
 import { configFor, GROWTH_CACHE_DIR, keptPostgresAt, keptSqliteAt } from './api-db.ts';
-import { children, freePort, onStop } from './processes.ts';
+import { children, freePort, onStop, shippedNodeFlags } from './processes.ts';
 import { BROKERAGE_SIZE } from './data.ts';
 
 type Engine = 'sqlite' | 'postgres';
@@ -81,16 +81,6 @@ const load = () =>
 // ---------------------------------------------------------------------------------------------------------------
 // Processes: every server (and the PostgreSQL cluster) started is stopped, whatever happens.
 
-/** The node flags `npm run start:server` starts the product with (package.json). */
-function shippedNodeFlags(): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const words = (pkg.scripts['start:server'] ?? '').split(/\s+/);
-  const node = words.indexOf('node');
-  const script = words.indexOf('server/dist/server.mjs');
-  if (node < 0 || script < node) throw new Error('package.json "start:server" is not "... node <flags> server/dist/server.mjs"');
-  return words.slice(node + 1, script);
-}
-
 const tail = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n') : '');
 
 interface Target {
@@ -112,7 +102,7 @@ interface Target {
 }
 
 async function startServer(t: Target, dir: string): Promise<void> {
-  t.port = await freePort(HOST);
+  t.port = await freePort();
   t.logFile = path.join(dir, `server-${t.engine}-${t.size}.log`);
   const dataDir = path.join(dir, `data-${t.engine}-${t.size}`);
   const fd = fs.openSync(t.logFile, 'w');
@@ -485,7 +475,7 @@ async function startPgCluster(cleanups: Array<() => Promise<void> | void>): Prom
   const script = path.join(ROOT, 'scripts/pg-cluster.sh');
   // A cluster left running by a run that was killed.
   if (fs.existsSync(path.join(dir, 'postmaster.pid'))) spawnSync(script, ['stop', dir], { stdio: 'inherit' });
-  const port = await freePort(HOST);
+  const port = await freePort();
   const started = spawnSync(script, ['start', dir, String(port)], { encoding: 'utf8' });
   if (started.status !== 0) throw new Error(`scripts/pg-cluster.sh start failed:\n${started.stdout}${started.stderr}`);
   cleanups.push(() => void spawnSync(script, ['stop', dir], { stdio: 'inherit' }));

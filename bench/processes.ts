@@ -3,7 +3,12 @@
  * they are killed; on SIGINT, SIGTERM or SIGHUP the bench's own clean-up (`onStop`) runs first, for at most 30 s.
  */
 import type { ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../server/src/paths.ts';
+
+/** A port free on 127.0.0.1 now: the one the tests' child servers use. */
+export { freePort } from '../server/test/child-server.ts';
 
 /** The processes started and still running: add each one, delete it when it exits. */
 export const children = new Set<ChildProcess>();
@@ -27,15 +32,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-/** A TCP port free on `host` now (the bench's servers listen on loopback). */
-export async function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, host, () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+/** The node flags `npm run start:server` starts the product with (package.json), so a bench runs it as shipped. */
+export function shippedNodeFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = (pkg.scripts['start:server'] ?? '').split(/\s+/);
+  const node = words.indexOf('node');
+  const script = words.indexOf('server/dist/server.mjs');
+  if (node < 0 || script < node) throw new Error('package.json "start:server" is not "... node <flags> server/dist/server.mjs"');
+  return words.slice(node + 1, script);
 }
