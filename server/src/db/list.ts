@@ -38,6 +38,9 @@ export interface PageWindow {
 /** The 400 of a cursor that does not decode, or does not fit the list's order. */
 export const CURSOR_INVALID = 'This page link is no longer valid; start from the first page.';
 
+/** The 400 for a cursor this list cannot read (garbled, another sort's, or values of the wrong type). */
+export const invalidCursor = () => badRequest(CURSOR_INVALID, [{ path: 'cursor', message: CURSOR_INVALID }]);
+
 /** The 400 of a page number beyond the counted rows (docs/api.md "Paging"). */
 export const PAST_COUNT_CAP = `Page numbers reach the first ${COUNT_CAP.toLocaleString('en-US')} rows only; use cursor (each page's next_cursor) to page further.`;
 
@@ -75,7 +78,7 @@ export function decodeCursor(s: string): CursorValue[] {
     values.length > 0 &&
     values.length <= 8 &&
     values.every((v) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)));
-  if (!ok) throw badRequest(CURSOR_INVALID, [{ path: 'cursor', message: CURSOR_INVALID }]);
+  if (!ok) throw invalidCursor();
   return values as CursorValue[];
 }
 
@@ -133,8 +136,7 @@ const keyExprs = (o: ListOrder): Array<SQL | AnyColumn> => [...o.sort, o.id];
  */
 export function afterKey(o: ListOrder, values: ReadonlyArray<CursorValue> | 'placeholders'): SQL {
   const exprs = keyExprs(o);
-  if (values !== 'placeholders' && values.length !== exprs.length)
-    throw badRequest(CURSOR_INVALID, [{ path: 'cursor', message: CURSOR_INVALID }]);
+  if (values !== 'placeholders' && values.length !== exprs.length) throw invalidCursor();
   const right = exprs.map((_, i) => (values === 'placeholders' ? sql.placeholder(`k${i}`) : sql`${values[i]}`));
   return sql`(${sql.join(
     exprs.map((e) => sql`${e}`),
@@ -155,14 +157,14 @@ export async function readAfter<T>(after: unknown, read: () => Promise<T>): Prom
   try {
     return await read();
   } catch (err) {
-    if (after && driverCode(err)?.startsWith('22')) throw badRequest(CURSOR_INVALID, [{ path: 'cursor', message: CURSOR_INVALID }]);
+    if (after && driverCode(err)?.startsWith('22')) throw invalidCursor();
     throw err;
   }
 }
 
 /** A prepared read's placeholder values (`k0`, …) for a cursor's values (afterKey with 'placeholders'). */
 export function keyValues(o: ListOrder, values: ReadonlyArray<CursorValue>): Record<string, CursorValue> {
-  if (values.length !== o.sort.length + 1) throw badRequest(CURSOR_INVALID, [{ path: 'cursor', message: CURSOR_INVALID }]);
+  if (values.length !== o.sort.length + 1) throw invalidCursor();
   const out: Record<string, CursorValue> = {};
   values.forEach((v, i) => (out[`k${i}`] = v));
   return out;
@@ -257,11 +259,11 @@ export async function readPage<T>(
     window = pageWindow(q, defaultLimit);
   } else {
     const at = OFFSET_CURSOR.exec(q.cursor);
-    if (!at) throw badRequest(CURSOR_INVALID, [{ path: 'cursor', message: CURSOR_INVALID }]);
+    if (!at) throw invalidCursor();
     window = { page: q.page ?? 1, limit: q.limit ?? defaultLimit, offset: Number(at[1]) };
   }
   if (window.after && window.after.length !== reads.order!.sort.length + 1) {
-    throw badRequest(CURSOR_INVALID, [{ path: 'cursor', message: CURSOR_INVALID }]);
+    throw invalidCursor();
   }
   const total = (await reads.count()) ?? 0;
   const rows = await readAfter(window.after, () => reads.rows(window));

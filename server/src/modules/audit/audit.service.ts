@@ -18,7 +18,7 @@ import type { Db } from '../../db/client.ts';
 import { badRequest } from '../../base/errors.ts';
 import { dayEndExclusiveIso, dayStartIso } from '../reports/period.ts';
 import { countLogs, countsBy, countUsers, distinctActions, pageOfLogs, type AuditFilter } from './audit.queries.ts';
-import { CURSOR_INVALID, encodeCursor, pageWindow, readAfter } from '../../db/list.ts';
+import { invalidCursor, encodeCursor, pageWindow, readAfter } from '../../db/list.ts';
 
 export interface AuditCtx {
   db: Db;
@@ -53,8 +53,7 @@ export async function listLogs(ctx: AuditCtx, input: AuditLogsInput): Promise<Au
   }
   const order = { sort, dir: input?.order ?? (sort === 'timestamp' ? 'desc' : 'asc') } as const;
   // A cursor holds the sort key (unless the sort is the timestamp), the timestamp and the log_id.
-  if (after && after.length !== (sort === 'timestamp' ? 2 : 3))
-    throw badRequest(CURSOR_INVALID, [{ path: 'cursor', message: CURSOR_INVALID }]);
+  if (after && after.length !== (sort === 'timestamp' ? 2 : 3)) throw invalidCursor();
   const { rows: logs, next } =
     after || offset < total
       ? await readAfter(after, () => pageOfLogs(ctx.db, filter, limit, offset, order, after))
