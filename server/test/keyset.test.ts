@@ -316,4 +316,39 @@ describe('a search that matches many licenses', () => {
     expect(res.body.pagination).toMatchObject({ total: 1, total_capped: false });
     expect(res.body.licenses[0].license_number).toBe('QV-1004');
   });
+
+  it('counts a common text exactly under another filter, each license once when its number and holder both match', async () => {
+    // The Admin's total reads the index's matches up to the cap (db/search.ts licensesMatchingFirst); the Broker's
+    // reads its brokerage's licenses. In Nevada: 7 of the common holder's, numbered with the text too (both match),
+    // 4 of a holder elsewhere whose number alone matches, 2 that do not match at all.
+    const quorvath = (
+      await t.env.db
+        .select({ id: users.user_id })
+        .from(users)
+        .where(sql`${users.last_name} = 'Quorvath'`)
+    )[0]!.id;
+    const elsewhere = await seedBrokerage(t.env, 'Elsewhere Realty');
+    const nash = await seedUser(t.env, 'Agent', { brokerage_id: elsewhere, first_name: 'Bea', last_name: 'Nash' });
+    const rows = [
+      ...Array.from({ length: 7 }, (_, i) => [quorvath, `ORVAT-NV-${i}`] as const),
+      ...Array.from({ length: 4 }, (_, i) => [nash.user_id, `NV-xOrVaTx-${i}`] as const),
+      [nash.user_id, 'NV-1'] as const,
+      [nash.user_id, 'NV-2'] as const,
+    ];
+    await t.env.db.transaction(async (tx) => {
+      for (const [user_id, license_number] of rows) {
+        await tx.insert(licenses).values({ user_id, license_number, state: 'NV', issue_date: '2024-01-01', expiration_date: '2031-01-01' });
+      }
+    });
+    const page = async (token: string) => {
+      const res = await api(t.env, 'GET', '/api/licenses/page?search=orvat&state=NV&limit=100', { token });
+      expect(res.status).toBe(200);
+      return { total: res.body.pagination.total, capped: res.body.pagination.total_capped, shown: res.body.licenses.length };
+    };
+    expect(await page(t.roles.admin.token)).toEqual({ total: 11, capped: false, shown: 11 });
+    expect(await page(t.roles.broker.token)).toEqual({ total: 7, capped: false, shown: 7 });
+    // Without the state, the Admin's total is still the cap (every Quorvath license matches).
+    const all = await api(t.env, 'GET', '/api/licenses/page?search=orvat&limit=10', { token: t.roles.admin.token });
+    expect(all.body.pagination).toMatchObject({ total: SEARCH_COUNT_CAP, total_capped: true });
+  });
 });

@@ -11,9 +11,11 @@
  *   migration); the condition is the same ILIKE, written so the planner can start from those indexes.
  *
  * Trigrams need 3 characters: a shorter text is searched as before, by LIKE on each row (such a text matches
- * many rows, so a page stops early; docs/performance.md "Search"). So is a common text (licenseSearchFilter): when
- * the index finds SEARCH_COUNT_CAP candidates or more, reading the list in its order and checking each row finds a
- * page after a few rows and the capped count after a bounded number, while the index would hand over every match.
+ * many rows, so a page stops early; docs/performance.md "Search"). So is a page of a common text
+ * (licenseSearchFilter): when the index finds SEARCH_COUNT_CAP candidates or more, reading the list in its order
+ * and checking each row finds a page after a few rows, while the index would hand over every match to be sorted.
+ * The capped count of a common text over every license (an Admin's) reads the index's matches in the index's own
+ * order instead and stops at the cap (licensesMatchingFirst); a scoped count reads its scope's few licenses.
  *
  * Each condition stands alone (it does not rely on the caller's joins): `licensesMatching(licenses.license_id,
  * terms)` is true for the licenses whose holder's name ("First Last") or number contains the text;
@@ -33,10 +35,10 @@ export const SEARCH_INDEX_MIN_CHARS = 3;
 
 /**
  * A list's search filter as part of its prepared shape: 'search' is served by the index, 'search_scan' (fewer
- * than SEARCH_INDEX_MIN_CHARS characters, or a common text: licenseSearchFilter) by a scan, so the two are
- * different SQL.
+ * than SEARCH_INDEX_MIN_CHARS characters) by a scan, 'search_common' (a common text: licenseSearchFilter) by a
+ * scan for a page and by the index for a capped count, so each is different SQL.
  */
-export type SearchFilter = 'search' | 'search_scan';
+export type SearchFilter = 'search' | 'search_scan' | 'search_common';
 
 /** What a search compares: the LIKE pattern, the FTS5 phrase, and whether the text is too short for the index. */
 export interface SearchTerms {
@@ -74,7 +76,7 @@ export async function licenseSearchFilter(db: DbOrTx, text: string): Promise<Sea
     db,
     sql`SELECT count(*) AS n FROM (${candidates} LIMIT ${SEARCH_COUNT_CAP}) AS probe`,
   );
-  return Number(probe?.n ?? 0) >= SEARCH_COUNT_CAP ? 'search_scan' : 'search';
+  return Number(probe?.n ?? 0) >= SEARCH_COUNT_CAP ? 'search_common' : 'search';
 }
 
 /** The placeholders' values of a prepared read's search (`search`, `search_fts`), or none without a text. */
@@ -82,9 +84,12 @@ export function searchValues(text: string | undefined): { search: string | undef
   return text ? { search: likePattern(text), search_fts: ftsPhrase(text) } : { search: undefined, search_fts: undefined };
 }
 
-/** The terms of a prepared read with the filter `filter`: placeholders `search` and `search_fts` (searchValues). */
+/**
+ * The terms of a prepared read with the filter `filter`: placeholders `search` and `search_fts` (searchValues).
+ * A common text's rows are checked one by one, as a short text's are.
+ */
 export function searchPlaceholders(filter: SearchFilter): SearchTerms {
-  return { short: filter === 'search_scan', pattern: sql.placeholder('search'), phrase: sql.placeholder('search_fts') };
+  return { short: filter !== 'search', pattern: sql.placeholder('search'), phrase: sql.placeholder('search_fts') };
 }
 
 /** The terms of a text, as values in the SQL (reads that are not prepared). */
@@ -185,4 +190,36 @@ export function peopleWithLicenseMatching(userId: SQLWrapper | AnyColumn, terms:
     return sql`EXISTS (SELECT 1 FROM licenses sl WHERE sl.user_id = ${userId} AND ${like('sl.license_number', terms.pattern)})`;
   }
   return sql`${userId} IN (SELECT hl.user_id FROM licenses hl WHERE ${licensesMatching(sql.raw('hl.license_id'), terms, 'number')})`;
+}
+
+/**
+ * The rows of a capped count (`SELECT 1 … LIMIT limit`) of the licenses whose holder's name or number contains a
+ * text of SEARCH_INDEX_MIN_CHARS or more, read from the search index in the index's order, so the reading stops at
+ * the limit however many licenses match (a common text over every license: 1,001 rows read at 10k licenses as at
+ * 1M). `where` is the caller's other conditions on `licenses` and `users` (the holder), which both engines' forms
+ * join by those names; `columns` are the compared expressions on them (LicenseColumns), re-checked on each row.
+ *
+ * - SQLite: the FTS5 table drives, each candidate's license and holder read by key.
+ * - PostgreSQL: the licenses whose number matches, then the holders whose name matches (users_name_trgm_idx) with
+ *   their other licenses through LATERAL … OFFSET 0, which keeps the planner reading holder by holder (the OFFSET
+ *   stops it from folding the subquery into a join): as a join it hashes the licenses, since it estimates a
+ *   '%text%' match at a few rows, and reads the whole table (at 100k licenses 32 ms against 5 ms this way).
+ */
+export function licensesMatchingFirst(terms: SearchTerms, columns: LicenseColumns, where: SQL | undefined, limit: number): SQL {
+  const also = where ? sql` AND ${where}` : sql``;
+  const recheck = sql`(${like(columns.name, terms.pattern)} OR ${like(columns.number, terms.pattern)})`;
+  if (pg()) {
+    const number = like(columns.number, terms.pattern);
+    return sql`SELECT 1 FROM licenses JOIN users ON users.user_id = licenses.user_id WHERE ${number}${also}
+               UNION ALL
+               SELECT 1 FROM users CROSS JOIN LATERAL (
+                 SELECT 1 FROM licenses WHERE licenses.user_id = users.user_id AND NOT ${number}${also} OFFSET 0
+               ) AS held
+                WHERE ${like(columns.name, terms.pattern)}
+               LIMIT ${limit}`;
+  }
+  return sql`SELECT 1 FROM license_search JOIN licenses ON licenses.license_id = license_search.rowid
+               JOIN users ON users.user_id = licenses.user_id
+              WHERE license_search MATCH ${terms.phrase} AND ${recheck}${also}
+              LIMIT ${limit}`;
 }

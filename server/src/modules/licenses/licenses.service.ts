@@ -43,6 +43,7 @@ import {
   licensesMatching,
   peopleMatching,
   licenseSearchFilter,
+  licensesMatchingFirst,
   searchPlaceholders,
   searchTerms,
   searchValues,
@@ -307,12 +308,14 @@ function whereOf(shape: CountShape): SQL | undefined {
   if (has('user_id')) conds.push(eq(licenses.user_id, p('user_id')));
   if (has('expiring')) conds.push(expiringSql(LICENSE_COLUMNS, p('today'), p('to')));
   if (has('updated_since')) conds.push(gt(licenses.updated_at, p('updated_since')));
-  // The list and its count join the holder: the search checks the joined columns (db/search.ts LicenseColumns).
-  const searched = { name: sql`(${users.first_name} || ' ' || ${users.last_name})`, number: licenses.license_number };
-  if (has('search')) conds.push(licensesMatching(licenses.license_id, searchPlaceholders('search'), 'any', searched));
-  if (has('search_scan')) conds.push(licensesMatching(licenses.license_id, searchPlaceholders('search_scan'), 'any', searched));
+  for (const f of ['search', 'search_scan', 'search_common'] as const) {
+    if (has(f)) conds.push(licensesMatching(licenses.license_id, searchPlaceholders(f), 'any', SEARCHED));
+  }
   return and(...conds);
 }
+
+/** The list and its count join the holder: a search checks the joined columns (db/search.ts LicenseColumns). */
+const SEARCHED = { name: sql`(${users.first_name} || ' ' || ${users.last_name})`, number: licenses.license_number };
 
 const SORTS: Record<LicenseSortColumn, SQL[]> = {
   holder: [caseInsensitive(users.last_name), caseInsensitive(users.first_name)],
@@ -346,7 +349,13 @@ const listRead = preparedSelect<typeof licenseColumns, ListShape, Record<string,
  * columns, so a count without a search reads licenses alone (an Admin's unfiltered count is then one index scan).
  * A search's page total counts up to SEARCH_COUNT_CAP.
  */
-const readsHolder = (shape: CountShape) => shape.filters.includes('search') || shape.filters.includes('search_scan');
+const readsHolder = (shape: CountShape) => shape.filters.some((f) => f === 'search' || f === 'search_scan' || f === 'search_common');
+
+/**
+ * An Admin's page total of a common text is read from the search index in its own order, up to the cap
+ * (db/search.ts licensesMatchingFirst: 1,001 rows read at any size). A scoped total reads the scope's licenses.
+ */
+const countsFromIndex = (shape: CountShape) => shape.scope === 'all' && shape.filters.includes('search_common');
 
 /** The licenses a count reads: joined to their holders only when the filters read the holder (readsHolder). */
 function countedFrom<Q extends { innerJoin(table: typeof users, on: SQL): unknown }>(shape: CountShape, from: Q): Q {
@@ -409,11 +418,22 @@ const pageRead = perSort(makePageRead);
 const pageCountRead = preparedShapes<CountShape, Record<string, unknown>, Array<{ n: number }>>(
   'licenses_page_count',
   (d, shape) =>
-    cappedCount(
-      d,
-      countedFrom(shape, d.select({ one: sql<number>`1`.as('one') }).from(licenses)).where(whereOf(shape)),
-      readsHolder(shape) ? SEARCH_COUNT_CAP : COUNT_CAP,
-    ),
+    countsFromIndex(shape)
+      ? d
+          .select({ n: countOf() })
+          .from(
+            sql`(${licensesMatchingFirst(
+              searchPlaceholders('search'),
+              SEARCHED,
+              whereOf({ ...shape, filters: shape.filters.filter((f) => f !== 'search_common') }),
+              SEARCH_COUNT_CAP + 1,
+            )}) AS capped`,
+          )
+      : cappedCount(
+          d,
+          countedFrom(shape, d.select({ one: sql<number>`1`.as('one') }).from(licenses)).where(whereOf(shape)),
+          readsHolder(shape) ? SEARCH_COUNT_CAP : COUNT_CAP,
+        ),
   { keep: true },
 );
 
