@@ -26,6 +26,7 @@ import { ensureAdmin } from '../src/core/bootstrap.ts';
 import { ensureDefaultTemplates } from '../src/modules/notification-management/default-templates.ts';
 import { backgroundSettled } from '../src/core/background.ts';
 import { api, callerFor, createTestEnv, login, parseCsv, seedUser, tokenFor, useTestEnv, type TestEnv } from './helpers.ts';
+import { migrationsBefore } from './db-tools.ts';
 import { createTestDatabase } from './pg.ts';
 
 const t = useTestEnv();
@@ -250,19 +251,6 @@ describe('append-only after the migration', () => {
     }
   });
 });
-
-/** The migration folder copied with only the migrations before `tag` (a database "at 0006"). */
-function migrationsBefore(folder: string, tag: string, dir: string): string {
-  const out = path.join(dir, path.basename(folder));
-  fs.mkdirSync(path.join(out, 'meta'), { recursive: true });
-  const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
-  const cut = journal.entries.findIndex((e) => e.tag === tag);
-  expect(cut).toBeGreaterThan(0);
-  const entries = journal.entries.slice(0, cut);
-  fs.writeFileSync(path.join(out, 'meta/_journal.json'), JSON.stringify({ ...journal, entries }));
-  for (const e of entries) fs.copyFileSync(path.join(folder, `${e.tag}.sql`), path.join(out, `${e.tag}.sql`));
-  return out;
-}
 
 const NOW = '2026-01-05T10:00:00.000Z';
 /** Entries written before the migration: by Ada, by Bob (no last name), by the system, by an address only, by a user since removed. */

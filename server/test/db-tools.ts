@@ -3,6 +3,9 @@
  * counting writes per table (contract). Both engines get the real thing: SQLite through its writer
  * connection, PostgreSQL through SQL its non-superuser owner may run.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client.ts';
 import { rawExec, rawRows } from '../src/db/raw.ts';
@@ -66,7 +69,7 @@ export interface WorldSnapshot {
 export async function snapshotWorld(
   db: Db,
   file: string,
-  except: string[] = ['audit_logs', 'license_totals', 'payment_totals'],
+  except: string[] = ['audit_logs', 'license_totals', 'license_month_totals', 'payment_totals'],
 ): Promise<WorldSnapshot> {
   const tables = (await appTables(db)).filter((t) => !except.includes(t));
   if (db.engine === 'sqlite') {
@@ -167,4 +170,17 @@ export async function writeCounts(db: Db): Promise<Map<string, number>> {
       ? (sqliteOf(db).writer.prepare('SELECT tbl, n FROM lm_writes').all() as Array<{ tbl: string; n: number }>)
       : await rawRows<{ tbl: string; n: number }>(db, sql`SELECT tbl, n FROM lm_writes`);
   return new Map(rows.map((r) => [r.tbl, Number(r.n)]));
+}
+
+/** The migration folder copied with only the migrations before `tag` (a database from before it). */
+export function migrationsBefore(folder: string, tag: string, dir: string): string {
+  const out = path.join(dir, path.basename(folder));
+  fs.mkdirSync(path.join(out, 'meta'), { recursive: true });
+  const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
+  const cut = journal.entries.findIndex((e) => e.tag === tag);
+  expect(cut).toBeGreaterThan(0);
+  const entries = journal.entries.slice(0, cut);
+  fs.writeFileSync(path.join(out, 'meta/_journal.json'), JSON.stringify({ ...journal, entries }));
+  for (const e of entries) fs.copyFileSync(path.join(folder, `${e.tag}.sql`), path.join(out, `${e.tag}.sql`));
+  return out;
 }

@@ -1,9 +1,10 @@
 /**
  * The running totals (docs/decisions.md "Totals kept as changes happen"): after every kind of write (creates,
  * updates of state, status and date, renewals, deletes, holders moving between brokerages, a restore) license_totals
- * holds exactly the licenses' counts, and the license report and the Admin's stats, read from the totals, equal the
- * same figures counted from the licenses the old way (the oracle below, kept in this test only). And the scope's
- * condition starts from the brokerage's people (the plan uses the holder-leading indexes).
+ * and license_month_totals hold exactly the licenses' counts by day and by month, and the license report and the
+ * Admin's stats, read from the totals, equal the same figures counted from the licenses the old way (the oracle
+ * below, kept in this test only). And the scope's condition starts from the brokerage's people (the plan uses the
+ * holder-leading indexes).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -74,6 +75,8 @@ async function oracleReport(f: NonNullable<ReportFilters>) {
 
 /** A date column as YYYY-MM-DD text on either engine. */
 const day = (column: string) => sql.raw(ENGINE === 'postgres' ? `to_char(${column}, 'YYYY-MM-DD')` : column);
+/** The first day of a date column's month, as YYYY-MM-DD text on either engine. */
+const month = (column: string) => sql.raw(ENGINE === 'postgres' ? `to_char(${column}, 'YYYY-MM-01')` : `strftime('%Y-%m-01', ${column})`);
 
 async function expectTotalsRight(label: string) {
   const kept = await rawRows<{ state: string; status: string; d: string; n: number }>(
@@ -90,6 +93,21 @@ async function expectTotalsRight(label: string) {
     kept.map((r) => ({ ...r, n: Number(r.n) })),
     `${label}: license_totals`,
   ).toEqual(counted.map((r) => ({ ...r, n: Number(r.n) })));
+
+  // The same counts by expiration month (its first day), recounted here with an expression of the test's own.
+  const keptMonths = await rawRows<{ state: string; status: string; m: string; n: number }>(
+    env.db,
+    sql`SELECT state, status, ${day('expiration_month')} AS m, n FROM license_month_totals ORDER BY status, m, state`,
+  );
+  const countedMonths = await rawRows<{ state: string; status: string; m: string; n: number }>(
+    env.db,
+    sql`SELECT state, status, ${month('expiration_date')} AS m, count(*) AS n
+          FROM licenses GROUP BY status, ${month('expiration_date')}, state ORDER BY status, m, state`,
+  );
+  expect(
+    keptMonths.map((r) => ({ ...r, n: Number(r.n) })),
+    `${label}: license_month_totals`,
+  ).toEqual(countedMonths.map((r) => ({ ...r, n: Number(r.n) })));
 
   for (const f of [{}, { state: 'TX' }, { license_status: 'Expired' as const }, { license_status: 'Active' as const, state: 'CA' }]) {
     const report = await licenseAnalytics({ db: env.db }, f);

@@ -27,7 +27,7 @@ export const PG_TABLES = tablesOf(pgSchema, PgTable);
  * Derived tables: the running totals (db/totals.ts), kept by triggers on licenses and payments. A copy (snapshot,
  * db:copy) leaves them out: the target's triggers count them as the rows arrive.
  */
-export const DERIVED_TABLES: ReadonlySet<string> = new Set(['license_totals', 'payment_totals']);
+export const DERIVED_TABLES: ReadonlySet<string> = new Set(['license_totals', 'license_month_totals', 'payment_totals']);
 /** Every table of the schema but the derived ones, by SQL name, sorted. */
 export const ALL_TABLES = [...SQLITE_TABLES.keys()].filter((t) => !DERIVED_TABLES.has(t)).sort();
 

@@ -48,5 +48,6 @@ export const {
   imports,
   importRows,
   licenseTotals,
+  licenseMonthTotals,
   paymentTotals,
 } = active;

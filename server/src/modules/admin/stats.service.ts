@@ -1,13 +1,13 @@
 /** System stats for the Reports screen's Overview (docs/product.md section 3, the Reports screen in section 2). Admin only. */
 import { count, isNull, sql } from 'drizzle-orm';
 import { LICENSE_STATUSES, REPORT_STRINGS, ROLE_IDS, roleName, toDollars, type SystemStats } from '@lm/shared';
-import { courses, licenseTotals, users } from '../../db/schema/index.ts';
+import { courses, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { sumOf } from '../../db/sql.ts';
 import { badRequest } from '../../base/errors.ts';
 import { today } from '../../core/dates.ts';
 import { statusSql } from '../licenses/compliance.sql.ts';
-import { paymentTotalsOf, TOTALS_COLUMNS } from '../reports/totals.ts';
+import { licenseTotalsRows, paymentTotalsOf, TOTALS_COLUMNS } from '../reports/totals.ts';
 
 export interface StatsCtx {
   db: Db;
@@ -32,13 +32,15 @@ export async function systemStats(ctx: StatsCtx, input: { start_date?: string; e
   const by_role = ROLE_IDS.map((id) => ({ role_id: id, role_name: roleName(id), count: roleCounts.get(id) ?? 0 }));
 
   // The status each license reads as today (an Active license past its date is Expired), summed from the running
-  // totals (docs/decisions.md "Totals kept as changes happen"), grouped by position: the expression's date is a
-  // parameter, which PostgreSQL would not match between SELECT and GROUP BY.
+  // totals (docs/decisions.md "Totals kept as changes happen"; only today is compared, so the totals are read by
+  // month but for today's month), grouped by position: the expression's date is a parameter, which PostgreSQL would
+  // not match between SELECT and GROUP BY.
+  const now = today();
   const statusCounts = new Map(
     (
       await db
-        .select({ status: statusSql(TOTALS_COLUMNS, today()), n: sumOf(licenseTotals.n) })
-        .from(licenseTotals)
+        .select({ status: statusSql(TOTALS_COLUMNS, now), n: sumOf(sql`l.n`) })
+        .from(sql`${licenseTotalsRows(now, now)} AS l`)
         .groupBy(sql`1`)
     ).map((r) => [r.status as string, r.n]),
   );

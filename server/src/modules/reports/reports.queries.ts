@@ -21,6 +21,7 @@ import {
 } from './sql.ts';
 import type { ReportsDialect } from './reports.dialect.ts';
 import { expiringSql, LICENSE_COLUMNS_AS_L, statusIs, statusSql } from '../licenses/compliance.sql.ts';
+import { licenseTotalsRows } from './totals.ts';
 import { sqliteReports } from './reports.queries.sqlite.ts';
 import { pgReports } from './reports.queries.pg.ts';
 
@@ -49,9 +50,9 @@ const overTotals: Tally = (condition) => sql`coalesce(sum(${condition ? sql`CASE
  * Every figure of the license report is a sum over (state, status) groups, the status as the license reads today;
  * active, expired and expiring are the compliance judgement's (compliance.sql.ts), which read only the stored
  * status and the expiration date. Without a filter on the holders the groups are summed from the running totals
- * (license_totals AS l has those columns, so the same conditions apply: rows bounded by states x statuses x days,
- * not by licenses); a holder filter (brokerage, role) counts the holders' licenses. "Renewed this period" is a
- * range of the renewed_at index.
+ * (licenseTotalsRows AS l has those columns, so the same conditions apply: rows bounded by states x statuses x
+ * months, not by licenses or days; reports/totals.ts); a holder filter (brokerage, role) counts the holders'
+ * licenses. "Renewed this period" is a range of the renewed_at index.
  */
 export async function licenseFigures(
   db: DbOrTx,
@@ -68,7 +69,7 @@ export async function licenseFigures(
                ${n(statusIs(l, 'Active', at.now))} AS active,
                ${n(statusIs(l, 'Expired', at.now))} AS expired,
                ${n(expiringSql(l, at.now, at.soon))} AS expiring
-          ${people ? licensesFrom(f) : sql`FROM license_totals AS l`} ${conds}
+          ${people ? licensesFrom(f) : sql`FROM ${licenseTotalsRows(at.now, at.soon)} AS l`} ${conds}
          GROUP BY 1, 2`, // by position: the status expression's date is a parameter, which PostgreSQL would not match
   );
   const [renewed] = await rawRows<{ n: number }>(
