@@ -1,9 +1,12 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // TEST_DATABASE_URL=postgres://… runs the server suite on PostgreSQL (each test environment in a database
 // of its own, server/test/pg.ts); without it everything runs on SQLite and needs nothing installed.
 const pgEnv: Record<string, string> = process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {};
+// Server test files that open no database (the OCR of images alone): the PostgreSQL pass leaves them out, as they
+// would run the same code again (a third of that pass's CPU time went to OCR).
+const ENGINE_FREE = ['server/test/extraction-images.test.ts'];
 
 export default defineConfig({
   test: {
@@ -21,6 +24,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? ENGINE_FREE : [])],
           environment: 'node',
           isolate: false,
           env: { TZ: 'UTC', ...pgEnv },

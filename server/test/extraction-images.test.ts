@@ -2,24 +2,24 @@
  * Certificate images (docs/ocr.md "Images"): photos read the right way up whatever their turn, a skewed scan
  * straightened, a blank scanned page refused as "nothing found" before any OCR, 1-bit scans inside PDFs read, and
  * the certificate page of a scanned PDF with a cover sheet. The images are made here from the committed scan
- * fixture (server/test/fixtures/certificates/certificate-scan.png, whose text is known).
+ * fixture (server/test/fixtures/certificates/certificate-scan.png, whose text is known). No database: the
+ * PostgreSQL pass leaves this file out (vitest.config.ts ENGINE_FREE); the REST reading of a blank page is
+ * extraction-blank.test.ts.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState } from 'pdf-lib';
 import { getDocumentProxy } from 'unpdf';
 import { EXTRACTION_MESSAGES } from '@lm/shared';
 import { ocrImage, stopOcr } from '../src/modules/documents/extraction/ocr.ts';
 import { pdfScanImage, readScannedPdf, unpackOneBit } from '../src/modules/documents/extraction/pdf-image.ts';
-import { extractionsSettled, readCertificate, stopExtraction } from '../src/modules/documents/extraction/index.ts';
-import { api, useTestEnv, type Roles, type TestEnv } from './helpers.ts';
+import { readCertificate } from '../src/modules/documents/extraction/index.ts';
+import { blankScan } from './scans.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'certificates');
 const scanPng = fs.readFileSync(path.join(FIXTURES, 'certificate-scan.png'));
-const typedPdf = fs.readFileSync(path.join(FIXTURES, 'certificate-typed.pdf'));
 
 /** Lines the scan fixture prints (its layout 1), as the OCR must find them. */
 const SCAN_TEXT = [/LONE STAR REAL ESTATE SCHOOL/i, /Licensee: Carlos Rivera/i, /Contract Law Update 2026/i, /TX-778812/, /02\/14\/2026/];
@@ -32,24 +32,6 @@ function expectScanText(text: string) {
 async function photo(angle: number): Promise<Buffer> {
   const onTable = await sharp(scanPng).extend({ top: 60, bottom: 60, left: 60, right: 60, background: '#7d756a' }).png().toBuffer();
   return sharp(onTable).rotate(angle, { background: '#7d756a' }).jpeg({ quality: 70 }).toBuffer();
-}
-
-/** A scanned blank page: paper grey with the scanner's faint noise and a few specks of dust (2,200 × 1,700). */
-function blankScan(): Promise<Buffer> {
-  const width = 2200;
-  const height = 1700;
-  const raw = Buffer.alloc(width * height);
-  let seed = 7;
-  const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  for (let i = 0; i < raw.length; i++) raw[i] = 230 + Math.round((next() + next() - 1) * 12);
-  for (let s = 0; s < 40; s++) {
-    const x = Math.floor(next() * (width - 4));
-    const y = Math.floor(next() * (height - 4));
-    for (let k = 0; k < 3; k++) raw[(y + k) * width + x + k] = 150;
-  }
-  return sharp(raw, { raw: { width, height, channels: 1 } })
-    .png()
-    .toBuffer();
 }
 
 /** A PDF whose pages each paint one PNG over the whole page (a scanner's PDF: no text layer). */
@@ -214,66 +196,5 @@ describe('scanned PDFs of several pages', { timeout: 60_000 }, () => {
     expectScanText(read!.text);
     expect(new Set(read!.lines.map((l) => l.page))).toEqual(new Set([1, 3]));
     expect(read!.lines.find((l) => /Carlos Rivera/.test(l.text))?.page).toBe(3);
-  });
-});
-
-describe('REST: a blank page does not hold back the next certificate', { timeout: 60_000 }, () => {
-  const t = useTestEnv();
-  let env: TestEnv;
-  let roles: Roles;
-  beforeAll(() => {
-    ({ env, roles } = t);
-  });
-  afterAll(() => stopExtraction());
-
-  async function upload(token: string, name: string, data: Buffer): Promise<number> {
-    const boundary = `----lmtest${crypto.randomBytes(8).toString('hex')}`;
-    const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nce_certificate\r\n`),
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      ),
-      data,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    const res = await env.app.inject({
-      method: 'POST',
-      url: '/api/documents',
-      payload,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
-    });
-    expect(res.statusCode).toBe(201);
-    return (JSON.parse(res.body) as { document_id: number }).document_id;
-  }
-
-  it('a blank scanned page fails with "nothing found"; a typed PDF uploaded after it is read', async () => {
-    const blankPng = await blankScan();
-    const started = performance.now();
-    const blank = await upload(roles.agent.token, 'blank.png', blankPng);
-    const typedAt = performance.now();
-    const typed = await upload(roles.agent.token, 'certificate.pdf', typedPdf);
-    // The figures of docs/ocr.md "Images" (no timing assertion): when each reading leaves "pending".
-    const settledAt = new Map<number, number>();
-    while (settledAt.size < 2 && performance.now() - started < 120_000) {
-      for (const id of [blank, typed]) {
-        if (settledAt.has(id)) continue;
-        const res = await api(env, 'GET', `/api/documents/${id}/extraction`, { token: roles.agent.token });
-        if (res.body.status !== 'pending') settledAt.set(id, performance.now());
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    await extractionsSettled();
-    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-    console.log(
-      `blank scan answered ${s(settledAt.get(blank)! - started)} after its upload; ` +
-        `typed PDF read ${s(settledAt.get(typed)! - typedAt)} after its upload`,
-    );
-    const blankRead = await api(env, 'GET', `/api/documents/${blank}/extraction`, { token: roles.agent.token });
-    expect(blankRead.status).toBe(200);
-    expect(blankRead.body.status).toBe('failed');
-    expect(blankRead.body.error).toBe(EXTRACTION_MESSAGES.nothingFound);
-    const typedRead = await api(env, 'GET', `/api/documents/${typed}/extraction`, { token: roles.agent.token });
-    expect(typedRead.body.status).toBe('done');
-    expect(typedRead.body.extraction.source).toBe('text_layer');
   });
 });

@@ -1,0 +1,75 @@
+/**
+ * A blank scanned page read through REST (docs/ocr.md "Images"): it fails as "nothing found" before any OCR, and a
+ * typed certificate uploaded after it is not held back.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXTRACTION_MESSAGES } from '@lm/shared';
+import { extractionsSettled, stopExtraction } from '../src/modules/documents/extraction/index.ts';
+import { api, useTestEnv, type Roles, type TestEnv } from './helpers.ts';
+import { blankScan } from './scans.ts';
+
+const typedPdf = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'certificates', 'certificate-typed.pdf'));
+
+describe('REST: a blank page does not hold back the next certificate', { timeout: 60_000 }, () => {
+  const t = useTestEnv();
+  let env: TestEnv;
+  let roles: Roles;
+  beforeAll(() => {
+    ({ env, roles } = t);
+  });
+  afterAll(() => stopExtraction());
+
+  async function upload(token: string, name: string, data: Buffer): Promise<number> {
+    const boundary = `----lmtest${crypto.randomBytes(8).toString('hex')}`;
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nce_certificate\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      data,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/documents',
+      payload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).toBe(201);
+    return (JSON.parse(res.body) as { document_id: number }).document_id;
+  }
+
+  it('a blank scanned page fails with "nothing found"; a typed PDF uploaded after it is read', async () => {
+    const blankPng = await blankScan();
+    const started = performance.now();
+    const blank = await upload(roles.agent.token, 'blank.png', blankPng);
+    const typedAt = performance.now();
+    const typed = await upload(roles.agent.token, 'certificate.pdf', typedPdf);
+    // The figures of docs/ocr.md "Images" (no timing assertion): when each reading leaves "pending".
+    const settledAt = new Map<number, number>();
+    while (settledAt.size < 2 && performance.now() - started < 120_000) {
+      for (const id of [blank, typed]) {
+        if (settledAt.has(id)) continue;
+        const res = await api(env, 'GET', `/api/documents/${id}/extraction`, { token: roles.agent.token });
+        if (res.body.status !== 'pending') settledAt.set(id, performance.now());
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await extractionsSettled();
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    console.log(
+      `blank scan answered ${s(settledAt.get(blank)! - started)} after its upload; ` +
+        `typed PDF read ${s(settledAt.get(typed)! - typedAt)} after its upload`,
+    );
+    const blankRead = await api(env, 'GET', `/api/documents/${blank}/extraction`, { token: roles.agent.token });
+    expect(blankRead.status).toBe(200);
+    expect(blankRead.body.status).toBe('failed');
+    expect(blankRead.body.error).toBe(EXTRACTION_MESSAGES.nothingFound);
+    const typedRead = await api(env, 'GET', `/api/documents/${typed}/extraction`, { token: roles.agent.token });
+    expect(typedRead.body.status).toBe('done');
+    expect(typedRead.body.extraction.source).toBe('text_layer');
+  });
+});
