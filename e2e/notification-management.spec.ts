@@ -83,7 +83,7 @@ test('Admin creates a template with validation and live preview, edits, sends a 
   await rowAction(page, name, 'Edit');
   const edit = modal(page, 'Edit Notification Template');
   await expect(edit.getByLabel(/^Template Name/)).toHaveValue(name);
-  await edit.getByRole('switch', { name: 'Active' }).uncheck({ force: true });
+  await edit.getByRole('switch', { name: 'Active' }).uncheck();
   await edit.getByRole('button', { name: 'Update Template' }).click();
   await expect(page.getByText('Template saved successfully!').first()).toBeVisible();
   await expect(row(page, name).getByText('Inactive', { exact: true })).toBeVisible();
