@@ -78,6 +78,7 @@ import {
   hoursRemainingSql,
   LICENSE_COLUMNS,
   statusIs,
+  type LicenseColumns,
 } from './compliance.sql.ts';
 import { assertIfMatch } from '../../http/etag.ts';
 import { recordDeletion } from '../deletions/deletions.service.ts';
@@ -297,16 +298,29 @@ function listValues(ctx: ListCtx, q: LicenseListQuery): Record<string, unknown> 
 
 type CountShape = Pick<ListShape, 'scope' | 'filters' | 'status' | 'compliance'>;
 
+/**
+ * The compliance columns of a scoped read's conditions: a Broker's or an Agent's licenses are few and are read from
+ * the scope (users_brokerage_idx, then licenses_user_idx). Through the (status, expiration_date) index SQLite would
+ * read every license of the office in the window and check each against the scope instead (a Broker's expiring count
+ * 1.2 → 5.6 → 45 ms at 10k, 100k and 1M licenses). notIndexed leaves PostgreSQL's columns as they are.
+ */
+const SCOPED_COLUMNS: LicenseColumns = {
+  ...LICENSE_COLUMNS,
+  status: notIndexed(licenses.status),
+  expiration_date: notIndexed(licenses.expiration_date),
+};
+
 function whereOf(shape: CountShape): SQL | undefined {
   const p = sql.placeholder;
   const conds: Array<SQL | undefined> = [visibleUsersPlaceholders(shape.scope, licenses.user_id)];
   const has = (f: ListShape['filters'][number]) => shape.filters.includes(f);
-  if (shape.status) conds.push(statusIs(LICENSE_COLUMNS, shape.status, p('today')));
-  if (shape.compliance) conds.push(complianceIs(LICENSE_COLUMNS, shape.compliance, p('today'), p('edge')));
+  const columns = shape.scope === 'all' ? LICENSE_COLUMNS : SCOPED_COLUMNS;
+  if (shape.status) conds.push(statusIs(columns, shape.status, p('today')));
+  if (shape.compliance) conds.push(complianceIs(columns, shape.compliance, p('today'), p('edge')));
   if (has('state')) conds.push(eq(licenses.state, p('state')));
   if (has('license_type')) conds.push(eq(licenses.license_type, p('license_type')));
   if (has('user_id')) conds.push(eq(licenses.user_id, p('user_id')));
-  if (has('expiring')) conds.push(expiringSql(LICENSE_COLUMNS, p('today'), p('to')));
+  if (has('expiring')) conds.push(expiringSql(columns, p('today'), p('to')));
   if (has('updated_since')) conds.push(gt(licenses.updated_at, p('updated_since')));
   for (const f of ['search', 'search_scan', 'search_common'] as const) {
     if (has(f)) conds.push(licensesMatching(licenses.license_id, searchPlaceholders(f), 'any', SEARCHED));
