@@ -15,7 +15,7 @@ import { auditLogs, backups, brokerages, sessions } from '../src/db/schema/index
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { rawRows } from '../src/db/raw.ts';
 import { FILE_RESTORE_AGENT, parseGroups, restoreFromFile } from '../src/modules/backups/backups.from-file.ts';
-import { api, seedBrokerage, type Roles, type TestEnv, useTestEnv } from './helpers.ts';
+import { api, seedBrokerage, type Roles, type TestEnv, useTestEnv, multipartBody } from './helpers.ts';
 
 const t = useTestEnv({ BACKUP_UPLOAD_LIMIT_MB: '4' });
 let env: TestEnv;
@@ -26,28 +26,13 @@ beforeAll(() => {
 
 const MB = 1024 * 1024;
 
-function multipart(fields: Record<string, string>, file: Buffer) {
-  const boundary = `----lmbig${crypto.randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = Object.entries(fields).map(([k, v]) =>
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
-  );
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="backup.zip"\r\nContent-Type: application/zip\r\n\r\n`,
-    ),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 /** POST /api/admin/backups/upload; `chunked` sends the body as a stream without a Content-Length. */
 async function upload(file: Buffer, fields: Record<string, string> = {}, chunked = false) {
-  const body = multipart(fields, file);
+  const body = multipartBody(fields, { name: 'backup.zip', data: file, type: 'application/zip' });
   const res = await env.app.inject({
     method: 'POST',
     url: '/api/admin/backups/upload',
-    headers: { 'content-type': body.contentType, authorization: `Bearer ${roles.admin.token}` },
+    headers: { ...body.headers, authorization: `Bearer ${roles.admin.token}` },
     payload: chunked ? Readable.from([body.payload.subarray(0, 1000), body.payload.subarray(1000)]) : body.payload,
   });
   return { status: res.statusCode, body: JSON.parse(res.body) };

@@ -24,7 +24,18 @@ import { getSettings, invalidateSettings, writeSettings } from '../src/core/sett
 import { BACKUP_LOCK, restoreWorkFile } from '../src/modules/backups/backups.service.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { derivedCurrentSums } from '../src/modules/licenses/ce-ledger.ts';
-import { api, callerFor, readZip, seedBrokerage, seedUser, tokenFor, type TestEnv, type Roles, useTestEnv } from './helpers.ts';
+import {
+  api,
+  callerFor,
+  readZip,
+  seedBrokerage,
+  seedUser,
+  tokenFor,
+  type TestEnv,
+  type Roles,
+  useTestEnv,
+  multipartBody,
+} from './helpers.ts';
 
 /** The newest migration of drizzle/sqlite/meta/_journal.json: what a backup's manifest names as its schema. */
 const JOURNAL = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../drizzle/sqlite/meta/_journal.json'), 'utf8')) as {
@@ -54,31 +65,12 @@ function makeZip(entries: Map<string, Buffer>): Promise<Buffer> {
   });
 }
 
-/** A multipart/form-data body with text fields and one file. */
-function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer; field?: string }) {
-  const boundary = `----lmtest${crypto.randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: application/zip\r\n\r\n`,
-      ),
-    );
-    parts.push(file.data, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 async function upload(token: string | null, fields: Record<string, string>, file?: { name: string; data: Buffer; field?: string }) {
-  const body = multipart(fields, file);
+  const body = multipartBody(fields, file && { ...file, type: 'application/zip' });
   const res = await env.app.inject({
     method: 'POST',
     url: '/api/admin/backups/upload',
-    headers: { 'content-type': body.contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: { ...body.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     payload: body.payload,
   });
   return { status: res.statusCode, body: JSON.parse(res.body) };

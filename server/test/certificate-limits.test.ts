@@ -26,7 +26,7 @@ import {
   stopExtraction,
 } from '../src/modules/documents/extraction/index.ts';
 import { packedPagesPdf, pngHeaderOnly, repeatedPagePdf } from './certificate-files.ts';
-import { api, seedUser, tokenFor, useTestEnv, type Roles, type TestEnv } from './helpers.ts';
+import { api, seedUser, tokenFor, useTestEnv, type Roles, type TestEnv, multipartBody } from './helpers.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'certificates');
 const typedPdf = fs.readFileSync(path.join(FIXTURES, 'certificate-typed.pdf'));
@@ -41,28 +41,13 @@ beforeAll(() => {
 });
 afterAll(() => stopExtraction());
 
-function multipart(fields: Record<string, string>, file: { name: string; data: Buffer }) {
-  const boundary = `----lmtest${crypto.randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = Object.entries(fields).map(([k, v]) =>
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
-  );
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    file.data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 async function upload(token: string, url: string, fields: Record<string, string>, file: { name: string; data: Buffer }) {
-  const { payload, contentType } = multipart(fields, file);
+  const { payload, headers } = multipartBody(fields, file);
   const res = await env.app.inject({
     method: 'POST',
     url,
     payload,
-    headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
+    headers: { ...headers, authorization: `Bearer ${token}` },
   });
   return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
 }

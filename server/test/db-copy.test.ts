@@ -18,7 +18,7 @@ import { ENGINE } from '../src/db/engine.ts';
 import { openPostgres, type PgDb } from '../src/db/pg/driver.ts';
 import { pagesOf, PG_TABLES, SQLITE_TABLES, ALL_TABLES } from '../src/db/portable-tables.ts';
 import { countRows, snapshotTo } from '../src/db/portable.ts';
-import { createTestEnv, seedUser, tokenFor, type TestEnv } from './helpers.ts';
+import { createTestEnv, seedUser, tokenFor, type TestEnv, multipartBody } from './helpers.ts';
 import { createTestDatabase } from './pg.ts';
 import { freePort, REPO_ROOT, serverEnv, sleep } from './child-server.ts';
 
@@ -231,23 +231,16 @@ if (ENGINE === 'postgres') {
       try {
         const me = await seedUser(env, 'Admin');
         const token = await tokenFor(env, me.user_id);
-        const boundary = `----lm${crypto.randomBytes(8).toString('hex')}`;
         const groups = ['users', 'brokerages', 'licenses', 'courses', 'payments', 'settings'];
-        const body = Buffer.concat([
-          ...['restore', ...groups.map((g) => `include_${g}`)].map((k) =>
-            Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\ntrue\r\n`),
-          ),
-          Buffer.from(
-            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="office.zip"\r\nContent-Type: application/zip\r\n\r\n`,
-          ),
-          backupZip,
-          Buffer.from(`\r\n--${boundary}--\r\n`),
-        ]);
+        const { payload, headers } = multipartBody(
+          Object.fromEntries(['restore', ...groups.map((g) => `include_${g}`)].map((k) => [k, 'true'])),
+          { name: 'office.zip', data: backupZip, type: 'application/zip' },
+        );
         const res = await env.app.inject({
           method: 'POST',
           url: '/api/admin/backups/upload',
-          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
-          payload: body,
+          headers: { ...headers, authorization: `Bearer ${token}` },
+          payload,
         });
         expect(res.statusCode, res.body).toBe(200);
         const result = JSON.parse(res.body).restore;

@@ -11,7 +11,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLogs, completions, documentVersions, licenses } from '../src/db/schema/index.ts';
 import { invalidateSettings, writeSettings } from '../src/core/settings.ts';
 import { refreshCeCache } from '../src/modules/licenses/ce-ledger.ts';
-import { api, callerFor, parseCsv, readZip, seedBrokerage, seedUser, tokenFor, useTestEnv, type Roles, type TestEnv } from './helpers.ts';
+import {
+  api,
+  callerFor,
+  parseCsv,
+  readZip,
+  seedBrokerage,
+  seedUser,
+  tokenFor,
+  useTestEnv,
+  type Roles,
+  type TestEnv,
+  multipartBody,
+} from './helpers.ts';
 
 const t = useTestEnv();
 let env: TestEnv;
@@ -25,26 +37,6 @@ async function pdfBytes(text: string): Promise<Buffer> {
   const page = doc.addPage([300, 200]);
   page.drawText(text, { x: 20, y: 100, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
   return Buffer.from(await doc.save());
-}
-
-/** A multipart body: the fields first, then the file. */
-function multipartBody(fields: Record<string, string | number>, file?: { name: string; data: Buffer; type?: string }) {
-  const boundary = `----lmtest${crypto.randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
-      ),
-      file.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 async function upload(

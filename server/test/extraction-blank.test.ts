@@ -2,13 +2,12 @@
  * A blank scanned page read through REST (docs/ocr.md "Images"): it fails as "nothing found" before any OCR, and a
  * typed certificate uploaded after it is not held back.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTRACTION_MESSAGES } from '@lm/shared';
 import { extractionsSettled, stopExtraction } from '../src/modules/documents/extraction/index.ts';
-import { api, useTestEnv, type Roles, type TestEnv } from './helpers.ts';
+import { api, useTestEnv, type Roles, type TestEnv, multipartBody } from './helpers.ts';
 import { blankScan } from './scans.ts';
 
 const typedPdf = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'certificates', 'certificate-typed.pdf'));
@@ -23,20 +22,12 @@ describe('REST: a blank page does not hold back the next certificate', { timeout
   afterAll(() => stopExtraction());
 
   async function upload(token: string, name: string, data: Buffer): Promise<number> {
-    const boundary = `----lmtest${crypto.randomBytes(8).toString('hex')}`;
-    const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nce_certificate\r\n`),
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      ),
-      data,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
+    const { payload, headers } = multipartBody({ category: 'ce_certificate' }, { name, data });
     const res = await env.app.inject({
       method: 'POST',
       url: '/api/documents',
       payload,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
+      headers: { ...headers, authorization: `Bearer ${token}` },
     });
     expect(res.statusCode).toBe(201);
     return (JSON.parse(res.body) as { document_id: number }).document_id;

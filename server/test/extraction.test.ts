@@ -4,7 +4,6 @@
  * PDF's words read whole, the completion date chosen over an order date); the completions recorded from it, one or a
  * transcript's several together; who sees the certificate afterwards; readings stored in an older shape read again.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -15,7 +14,7 @@ import { getDocumentProxy } from 'unpdf';
 import { auditLogs, certificateCompletions, completions, documents, documentVersions, licenses } from '../src/db/schema/index.ts';
 import { newStorageKey } from '../src/db/files.ts';
 import { extractionsSettled, queueExtraction, readCertificate, stopExtraction } from '../src/modules/documents/extraction/index.ts';
-import { api, callerFor, seedUser, tokenFor, useTestEnv, type Roles, type TestEnv } from './helpers.ts';
+import { api, callerFor, seedUser, tokenFor, useTestEnv, type Roles, type TestEnv, multipartBody } from './helpers.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'certificates');
 const pdfBytes = fs.readFileSync(path.join(FIXTURES, 'certificate-typed.pdf'));
@@ -95,29 +94,14 @@ async function seedDocument(ownerId: number, mime: string, extra: { extraction?:
   });
 }
 
-function multipart(fields: Record<string, string>, file: { name: string; data: Buffer }) {
-  const boundary = `----lmtest${crypto.randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = Object.entries(fields).map(([k, v]) =>
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
-  );
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    file.data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 /** Uploads a certificate through POST /api/documents, waits for its reading and answers GET .../extraction's body. */
 async function uploadAndRead(token: string, data: Buffer, name = 'certificate.pdf') {
-  const { payload, contentType } = multipart({ category: 'ce_certificate' }, { name, data });
+  const { payload, headers } = multipartBody({ category: 'ce_certificate' }, { name, data });
   const res = await env.app.inject({
     method: 'POST',
     url: '/api/documents',
     payload,
-    headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
+    headers: { ...headers, authorization: `Bearer ${token}` },
   });
   expect(res.statusCode).toBe(201);
   const documentId = (JSON.parse(res.body) as { document_id: number }).document_id;

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 /**
  * Test harness: a real database built from the real migrations (a SQLite file; with TEST_DATABASE_URL a
  * PostgreSQL database of its own), the real app (for app.inject on the REST paths) and createCaller for
@@ -287,4 +288,34 @@ export function readZip(buf: Buffer): Promise<Map<string, Buffer>> {
       zip.readEntry();
     });
   });
+}
+
+/** An upload's file: its form field (`file` unless named), name, bytes and type (application/octet-stream unless given). */
+export interface MultipartFile {
+  name: string;
+  data: Buffer;
+  type?: string;
+  field?: string;
+}
+
+/** A multipart/form-data body for app.inject: the text fields, then the file if there is one. */
+export function multipartBody(
+  fields: Record<string, string | number>,
+  file?: MultipartFile,
+): { payload: Buffer; headers: { 'content-type': string } } {
+  const boundary = `----lmtest${crypto.randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = Object.entries(fields).map(([k, v]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+  );
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }

@@ -6,7 +6,6 @@
  * 400/413; a School's completions credit CE exactly as a single completion; a Broker stays in its brokerage; an
  * Agent gets 403.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +25,7 @@ import {
 import { refreshCeCache } from '../src/modules/licenses/ce-ledger.ts';
 import { backgroundSettled } from '../src/core/background.ts';
 import { outboxEmails } from './outbox.ts';
-import { api, callerFor, parseCsv, seedUser, useTestEnv, type Roles, type TestEnv } from './helpers.ts';
+import { api, callerFor, parseCsv, seedUser, useTestEnv, type Roles, type TestEnv, multipartBody } from './helpers.ts';
 import { BAD_ROWS, completionsCsv, ROSTER_HEADERS, rosterCells, rosterCsv, rosterRows } from './imports-fixtures.ts';
 
 const t = useTestEnv();
@@ -40,26 +39,8 @@ beforeAll(async () => {
   await admin.ceRules.create({ state: 'TX', license_type: 'Broker', hours_required: 45, cycle_years: 2 });
 });
 
-function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer }) {
-  const boundary = `----lmimport${crypto.randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      ),
-      file.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 async function upload(token: string, kind: string, name: string, data: Buffer, extra: Record<string, string> = {}) {
-  const { payload, headers } = multipart({ kind, ...extra }, { name, data });
+  const { payload, headers } = multipartBody({ kind, ...extra }, { name, data });
   const res = await env.app.inject({
     method: 'POST',
     url: '/api/imports',

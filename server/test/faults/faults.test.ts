@@ -4,7 +4,6 @@
  * connection and disk-full errors, an audit pack whose certificate's file is missing, /api/health while the disk is
  * full, the last-seen touch skipped meanwhile, and a CSV export that lets other requests through between chunks.
  */
-import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { brokerages, documentVersions, licenses, sessions } from '../../src/db/schema/index.ts';
@@ -13,7 +12,7 @@ import { diskFullSince, noteDiskFull, noteWriteSucceeded } from '../../src/db/er
 import { hashToken } from '../../src/core/sessions.ts';
 import { EXPORT_CHUNK } from '../../src/http/list-export.ts';
 import { refreshCeCache } from '../../src/modules/licenses/ce-ledger.ts';
-import { api, useTestEnv, type Roles, type TestEnv } from '../helpers.ts';
+import { api, useTestEnv, type Roles, type TestEnv, multipartBody } from '../helpers.ts';
 
 const t = useTestEnv();
 let env: TestEnv;
@@ -57,21 +56,6 @@ describe('the error mapping of faults', () => {
   });
 });
 
-/** A multipart body with `fields` and one small PDF. */
-function multipart(fields: Record<string, string | number>) {
-  const boundary = `----lmfault${crypto.randomBytes(8).toString('hex')}`;
-  const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  const payload = Buffer.concat([
-    Buffer.from(parts.join('')),
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="copy.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
-    ),
-    Buffer.from('%PDF-1.4\n% a license copy\n%%EOF\n'),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 describe('an audit pack whose certificate file is missing', () => {
   it('answers 409 naming the file, and the server keeps answering', async () => {
     const license = await env.db.transaction(async (tx) => {
@@ -89,7 +73,10 @@ describe('an audit pack whose certificate file is missing', () => {
       await refreshCeCache(tx, row!.license_id);
       return row!;
     });
-    const { payload, headers } = multipart({ category: 'license_copy', license_id: license.license_id });
+    const { payload, headers } = multipartBody(
+      { category: 'license_copy', license_id: license.license_id },
+      { name: 'copy.pdf', data: Buffer.from('%PDF-1.4\n% a license copy\n%%EOF\n'), type: 'application/pdf' },
+    );
     const up = await env.app.inject({
       method: 'POST',
       url: '/api/documents',
