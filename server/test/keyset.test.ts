@@ -5,11 +5,21 @@
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_SORT_COLUMNS, COUNT_CAP, SEARCH_COUNT_CAP, LICENSE_SORT_COLUMNS, PAYMENT_SORT_COLUMNS, USER_SORTS } from '@lm/shared';
+import {
+  addDays,
+  AUDIT_SORT_COLUMNS,
+  COMPLIANCE_STATES,
+  COUNT_CAP,
+  SEARCH_COUNT_CAP,
+  LICENSE_SORT_COLUMNS,
+  PAYMENT_SORT_COLUMNS,
+  USER_SORTS,
+} from '@lm/shared';
 import { auditLogs, licenses, payments, users } from '../src/db/schema/index.ts';
 import { rawExec } from '../src/db/raw.ts';
 import { decodeCursor, encodeCursor } from '../src/db/list.ts';
 import { EXPORT_CHUNK } from '../src/http/list-export.ts';
+import { today } from '../src/core/dates.ts';
 import { api, parseCsv, seedBrokerage, seedUser, useTestEnv, type ApiResponse } from './helpers.ts';
 
 const t = useTestEnv();
@@ -337,7 +347,9 @@ describe('a search that matches many licenses', () => {
     ];
     await t.env.db.transaction(async (tx) => {
       for (const [user_id, license_number] of rows) {
-        await tx.insert(licenses).values({ user_id, license_number, state: 'NV', issue_date: '2024-01-01', expiration_date: '2031-01-01' });
+        // Expired, inside the at-risk window and far off, so the compliance summary has several states to count.
+        const expiration_date = [addDays(today(), -40), addDays(today(), 10), '2031-01-01'][license_number.length % 3]!;
+        await tx.insert(licenses).values({ user_id, license_number, state: 'NV', issue_date: '2020-01-01', expiration_date });
       }
     });
     const page = async (token: string) => {
@@ -350,5 +362,34 @@ describe('a search that matches many licenses', () => {
     // Without the state, the Admin's total is still the cap (every Quorvath license matches).
     const all = await api(t.env, 'GET', '/api/licenses/page?search=orvat&limit=10', { token: t.roles.admin.token });
     expect(all.body.pagination).toMatchObject({ total: SEARCH_COUNT_CAP, total_capped: true });
+
+    // The compliance summary (the Admin's read from the index, the Broker's from its brokerage) counts each state as
+    // the list's rows judge it, every page walked by cursor.
+    const tally = async (token: string, query: string) => {
+      const states: Record<string, number> = Object.fromEntries(COMPLIANCE_STATES.map((c) => [c, 0]));
+      let cursor: string | null = null;
+      do {
+        const res: ApiResponse = await api(t.env, 'GET', `/api/licenses/page?${query}&limit=100${cursor ? `&cursor=${cursor}` : ''}`, {
+          token,
+        });
+        for (const l of res.body.licenses as Array<{ compliance: { state: string } }>) states[l.compliance.state]! += 1;
+        cursor = res.body.pagination.next_cursor;
+      } while (cursor);
+      const summary = await api(t.env, 'GET', `/api/licenses/compliance-summary?${query}`, { token });
+      expect(summary.status).toBe(200);
+      return { summary: summary.body, tally: states };
+    };
+    for (const [token, query] of [
+      [t.roles.admin.token, 'search=orvat'],
+      [t.roles.admin.token, 'search=orvat&state=NV'],
+      [t.roles.broker.token, 'search=orvat&state=NV'],
+    ] as const) {
+      const { summary, tally: counted } = await tally(token, query);
+      expect({ query, summary }).toEqual({ query, summary: counted });
+    }
+    expect(
+      Object.values((await tally(t.roles.admin.token, 'search=orvat&state=NV')).summary as Record<string, number>).filter((n) => n > 0)
+        .length,
+    ).toBeGreaterThan(1);
   });
 });

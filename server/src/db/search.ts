@@ -193,11 +193,12 @@ export function peopleWithLicenseMatching(userId: SQLWrapper | AnyColumn, terms:
 }
 
 /**
- * The rows of a capped count (`SELECT 1 … LIMIT limit`) of the licenses whose holder's name or number contains a
- * text of SEARCH_INDEX_MIN_CHARS or more, read from the search index in the index's order, so the reading stops at
- * the limit however many licenses match (a common text over every license: 1,001 rows read at 10k licenses as at
- * 1M). `where` is the caller's other conditions on `licenses` and `users` (the holder), which both engines' forms
- * join by those names; `columns` are the compared expressions on them (LicenseColumns), re-checked on each row.
+ * `SELECT select` over the licenses whose holder's name or number contains a text of SEARCH_INDEX_MIN_CHARS or more,
+ * read from the search index in the index's order, for a count over every license (an Admin's): with `limit`, the
+ * reading stops there however many licenses match (a page's capped total reads 1,001 rows at 10k licenses as at 1M);
+ * without, it reads the matches and no other license (the compliance summary's grouped count). `select` and `where`
+ * (the caller's other conditions) are on `licenses` and `users` (the holder), which both engines' forms join by those
+ * names; `columns` are the compared expressions on them (LicenseColumns), re-checked on each row.
  *
  * - SQLite: the FTS5 table drives, each candidate's license and holder read by key.
  * - PostgreSQL: the licenses whose number matches, then the holders whose name matches (users_name_trgm_idx) with
@@ -205,21 +206,26 @@ export function peopleWithLicenseMatching(userId: SQLWrapper | AnyColumn, terms:
  *   stops it from folding the subquery into a join): as a join it hashes the licenses, since it estimates a
  *   '%text%' match at a few rows, and reads the whole table (at 100k licenses 32 ms against 5 ms this way).
  */
-export function licensesMatchingFirst(terms: SearchTerms, columns: LicenseColumns, where: SQL | undefined, limit: number): SQL {
+export function licensesMatchingFirst(
+  select: SQL,
+  terms: SearchTerms,
+  columns: LicenseColumns,
+  where: SQL | undefined,
+  limit?: number,
+): SQL {
   const also = where ? sql` AND ${where}` : sql``;
+  const upTo = limit === undefined ? sql`` : sql` LIMIT ${limit}`;
   const recheck = sql`(${like(columns.name, terms.pattern)} OR ${like(columns.number, terms.pattern)})`;
   if (pg()) {
     const number = like(columns.number, terms.pattern);
-    return sql`SELECT 1 FROM licenses JOIN users ON users.user_id = licenses.user_id WHERE ${number}${also}
+    return sql`SELECT ${select} FROM licenses JOIN users ON users.user_id = licenses.user_id WHERE ${number}${also}
                UNION ALL
-               SELECT 1 FROM users CROSS JOIN LATERAL (
-                 SELECT 1 FROM licenses WHERE licenses.user_id = users.user_id AND NOT ${number}${also} OFFSET 0
-               ) AS held
-                WHERE ${like(columns.name, terms.pattern)}
-               LIMIT ${limit}`;
+               SELECT ${select} FROM users CROSS JOIN LATERAL (
+                 SELECT licenses.* FROM licenses WHERE licenses.user_id = users.user_id AND NOT ${number}${also} OFFSET 0
+               ) AS licenses
+                WHERE ${like(columns.name, terms.pattern)}${upTo}`;
   }
-  return sql`SELECT 1 FROM license_search JOIN licenses ON licenses.license_id = license_search.rowid
+  return sql`SELECT ${select} FROM license_search JOIN licenses ON licenses.license_id = license_search.rowid
                JOIN users ON users.user_id = licenses.user_id
-              WHERE license_search MATCH ${terms.phrase} AND ${recheck}${also}
-              LIMIT ${limit}`;
+              WHERE license_search MATCH ${terms.phrase} AND ${recheck}${also}${upTo}`;
 }

@@ -366,10 +366,17 @@ const listRead = preparedSelect<typeof licenseColumns, ListShape, Record<string,
 const readsHolder = (shape: CountShape) => shape.filters.some((f) => f === 'search' || f === 'search_scan' || f === 'search_common');
 
 /**
- * An Admin's page total of a common text is read from the search index in its own order, up to the cap
- * (db/search.ts licensesMatchingFirst: 1,001 rows read at any size). A scoped total reads the scope's licenses.
+ * An Admin's counts of a common text read the search index's matches (db/search.ts licensesMatchingFirst): the page
+ * total up to the cap (1,001 rows read at any size), the compliance summary every match and no other license (at
+ * 1M licenses 0.2 s against 4.2 s for "mith" on SQLite). A scoped count reads the scope's licenses.
  */
 const countsFromIndex = (shape: CountShape) => shape.scope === 'all' && shape.filters.includes('search_common');
+
+/** `SELECT select` over the matches of countsFromIndex, with the shape's other conditions, as a FROM-able subquery. */
+function indexedMatches(shape: CountShape, select: SQL, limit?: number): SQL {
+  const others = whereOf({ ...shape, filters: shape.filters.filter((f) => f !== 'search_common') });
+  return sql`(${licensesMatchingFirst(select, searchPlaceholders('search'), SEARCHED, others, limit)})`;
+}
 
 /** The licenses a count reads: joined to their holders only when the filters read the holder (readsHolder). */
 function countedFrom<Q extends { innerJoin(table: typeof users, on: SQL): unknown }>(shape: CountShape, from: Q): Q {
@@ -391,6 +398,12 @@ const complianceCountRead = preparedShapes<CountShape, Record<string, unknown>, 
   'licenses_compliance_counts',
   (d, shape) => {
     const rank = complianceRankSql(LICENSE_COLUMNS, sql.placeholder('today'), sql.placeholder('edge'));
+    if (countsFromIndex(shape)) {
+      return d
+        .select({ rank: sql<number>`matched.rank`.mapWith(Number), n: countOf() })
+        .from(sql`${indexedMatches(shape, sql`${rank} AS rank`)} AS matched`)
+        .groupBy(sql`1`);
+    }
     return (
       countedFrom(shape, d.select({ rank: sql<number>`${rank}`.mapWith(Number), n: countOf() }).from(licenses))
         .where(whereOf(shape))
@@ -433,16 +446,7 @@ const pageCountRead = preparedShapes<CountShape, Record<string, unknown>, Array<
   'licenses_page_count',
   (d, shape) =>
     countsFromIndex(shape)
-      ? d
-          .select({ n: countOf() })
-          .from(
-            sql`(${licensesMatchingFirst(
-              searchPlaceholders('search'),
-              SEARCHED,
-              whereOf({ ...shape, filters: shape.filters.filter((f) => f !== 'search_common') }),
-              SEARCH_COUNT_CAP + 1,
-            )}) AS capped`,
-          )
+      ? d.select({ n: countOf() }).from(sql`${indexedMatches(shape, sql`1`, SEARCH_COUNT_CAP + 1)} AS capped`)
       : cappedCount(
           d,
           countedFrom(shape, d.select({ one: sql<number>`1`.as('one') }).from(licenses)).where(whereOf(shape)),
