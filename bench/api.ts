@@ -15,7 +15,8 @@
  *   BENCH_ROUNDS=5 BENCH_DURATION=3 BENCH_CONNECTIONS=20 BENCH_P99_CONNECTIONS=50   the defaults
  *   BENCH_WARMUP=1            seconds of warm-up per scenario and server before the rounds (0: none)
  *   BENCH_ONLY=licenses-rest  only the scenarios whose key contains one of these (comma-separated)
- *   BENCH_PROFILE=<dir>       run the product under --cpu-prof into <dir> and print where its time went
+ *   BENCH_PROFILE=<dir>       run both servers under --cpu-prof into <dir> and print where the product's time went,
+ *                             and its CPU per request beside the baseline's, package by package
  *   BENCH_RESEED=1            seed the kept database again;  BENCH_KEEP=1  keep this run's copies
  *   DATABASE_URL=postgres://  the same on PostgreSQL (throwaway clones of a kept database; role needs CREATEDB)
  */
@@ -31,7 +32,7 @@ import { ROOT } from '../server/src/paths.ts';
 import { ENGINE } from '../server/src/db/engine.ts';
 import { adminSession, clonePostgres, copySqlite, keptPostgres, keptSqlite } from './api-db.ts';
 import { children, freePort, onStop, shippedNodeFlags } from './processes.ts';
-import { summarizeProfile } from './cpuprofile.ts';
+import { compareProfiles, summarizeProfile } from './cpuprofile.ts';
 
 const env = (name: string, fallback: number) => {
   const v = Number(process.env[name] ?? fallback);
@@ -65,6 +66,8 @@ interface Server {
   /** When it was spawned and how long it took to answer /api/health (ms). */
   spawnedAt: number;
   startMs: number;
+  /** Requests it answered under load (warm-up and rounds): the profile's per-request figures divide by this. */
+  served: number;
 }
 
 const tail = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n') : '');
@@ -85,7 +88,7 @@ async function start(name: Server['name'], args: string[], extraEnv: Record<stri
       resolve(code);
     }),
   );
-  const server: Server = { name, child, port, logFile, exited, spawnedAt: Date.now(), startMs: 0 };
+  const server: Server = { name, child, port, logFile, exited, spawnedAt: Date.now(), startMs: 0, served: 0 };
   const deadline = Date.now() + 120_000;
   let gone = false;
   void exited.then(() => (gone = true));
@@ -213,6 +216,7 @@ async function drive(server: Server, s: Scenario, token: string, seconds: number
       },
     ],
   });
+  server.served += result.requests.total;
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) {
     throw new Error(
@@ -339,7 +343,8 @@ async function main() {
   const cleanups: Array<() => Promise<void> | void> = [];
   if (!process.env.BENCH_KEEP) cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   const servers: Server[] = [];
-  let profileSkip = 0;
+  const profileSkip = { product: 0, baseline: 0 };
+  const served = { product: 0, baseline: 0 };
   let cleaning: Promise<void> | undefined;
   const cleanUp = onStop(
     () =>
@@ -384,12 +389,12 @@ async function main() {
     await adminSession(baselineWhere, token);
 
     const nodeFlags = shippedNodeFlags();
-    const productArgs = [...nodeFlags, ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), 'server/dist/server.mjs'];
-    if (PROFILE_DIR) fs.mkdirSync(PROFILE_DIR, { recursive: true });
+    const profiled = (name: Server['name']) => (PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, name)}`] : []);
+    const productArgs = [...nodeFlags, ...profiled('product'), 'server/dist/server.mjs'];
     const productDataDir = path.join(dir, 'product-data');
     servers.push(await start('product', productArgs, { ...productDb, DATA_DIR: productDataDir }, dir));
     // The baseline gets the same node flags: the ratio compares the code, not the runtime's settings.
-    servers.push(await start('baseline', [...nodeFlags, '--import', 'tsx', 'bench/baseline.ts'], baselineDb, dir));
+    servers.push(await start('baseline', [...nodeFlags, ...profiled('baseline'), '--import', 'tsx', 'bench/baseline.ts'], baselineDb, dir));
     const [product, baseline] = servers as [Server, Server];
     log(
       `product on :${product.port} (ready in ${fmt(product.startMs / 1000, 1)} s), baseline on :${baseline.port} ` +
@@ -403,7 +408,8 @@ async function main() {
     await checkSameWork(servers, list, token);
 
     // The profile summary leaves out the product's start-up (module loading, migrations check).
-    profileSkip = (Date.now() - product.spawnedAt) / 1000;
+    profileSkip.product = (Date.now() - product.spawnedAt) / 1000;
+    profileSkip.baseline = (Date.now() - baseline.spawnedAt) / 1000;
     if (WARMUP > 0) {
       process.stdout.write('warm-up ');
       for (const s of list) for (const server of servers) await drive(server, s, token, WARMUP);
@@ -423,19 +429,37 @@ async function main() {
     log('');
     report(list, samples);
     log(`\nMedians over ${ROUNDS} round(s); ratio = product req/s / baseline req/s (ratio range: per round). Load at the end: ${load()}.`);
+    for (const server of servers) served[server.name] = server.served;
   } finally {
     await cleanUp();
   }
   if (PROFILE_DIR) {
-    const newest = fs
-      .readdirSync(PROFILE_DIR)
-      .filter((f) => f.endsWith('.cpuprofile'))
-      .map((f) => path.join(PROFILE_DIR, f))
-      .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
-    if (newest) {
-      log(`\nCPU profile of the product: ${newest}\n`);
-      summarizeProfile(newest, log, { skipSeconds: profileSkip });
-    } else log('\nThe product wrote no CPU profile.');
+    const summaries: Partial<Record<Server['name'], ReturnType<typeof summarizeProfile>>> = {};
+    for (const name of ['product', 'baseline'] as const) {
+      const folder = path.join(PROFILE_DIR, name);
+      const newest = fs.existsSync(folder)
+        ? fs
+            .readdirSync(folder)
+            // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: the main thread's (tsx's loader runs in a thread of its own)
+            .filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f))
+            .map((f) => path.join(folder, f))
+            .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]
+        : undefined;
+      if (!newest) {
+        log(`\nThe ${name} wrote no CPU profile.`);
+        continue;
+      }
+      if (name === 'product') {
+        log(`\nCPU profile of the product: ${newest}\n`);
+        summaries[name] = summarizeProfile(newest, log, { skipSeconds: profileSkip[name] });
+      } else {
+        log(`\nCPU profile of the baseline: ${newest}`);
+        summaries[name] = summarizeProfile(newest, () => undefined, { skipSeconds: profileSkip[name] });
+      }
+    }
+    if (summaries.product && summaries.baseline) {
+      compareProfiles({ ...summaries.product, requests: served.product }, { ...summaries.baseline, requests: served.baseline }, log);
+    }
   }
 }
 

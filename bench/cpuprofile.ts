@@ -46,7 +46,17 @@ export function packageOf(frame: ProfileNode['callFrame'], parent?: ProfileNode[
 }
 
 /** `skipSeconds`: leave out the first seconds of the profile (the server's start-up). */
-export function summarizeProfile(file: string, log: (line: string) => void, opts: { top?: number; skipSeconds?: number } = {}): void {
+/** Busy time per package (µs) and in all, as summarizeProfile counts it. */
+export interface ProfileSummary {
+  busyUs: number;
+  perPackage: Map<string, number>;
+}
+
+export function summarizeProfile(
+  file: string,
+  log: (line: string) => void,
+  opts: { top?: number; skipSeconds?: number } = {},
+): ProfileSummary {
   const top = opts.top ?? 30;
   const skipUs = (opts.skipSeconds ?? 0) * 1e6;
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
@@ -88,6 +98,35 @@ export function summarizeProfile(file: string, log: (line: string) => void, opts
   for (const [key, { pkg, us }] of [...perFunction].sort((a, b) => b[1].us - a[1].us).slice(0, top)) {
     log(`  ${pct(us)}  [${pkg}] ${key}`);
   }
+  return { busyUs: total, perPackage };
+}
+
+/**
+ * The product's and the baseline's busy time per request served, package by package: what the product spends
+ * beyond the bare server on the same work (both profiled in the same run).
+ */
+export function compareProfiles(
+  product: ProfileSummary & { requests: number },
+  baseline: ProfileSummary & { requests: number },
+  log: (line: string) => void,
+): void {
+  const per = (s: { requests: number }, us: number) => us / Math.max(1, s.requests);
+  const fmt = (us: number) => us.toFixed(1).padStart(8);
+  log(`\nCPU per request served, µs (product ${product.requests} requests, baseline ${baseline.requests}):`);
+  log(`  ${'package'.padEnd(52)} ${'product'.padStart(8)} ${'baseline'.padStart(8)} ${'extra'.padStart(8)}`);
+  const packages = new Set([...product.perPackage.keys(), ...baseline.perPackage.keys()]);
+  const rows = [...packages].map((pkg) => {
+    const p = per(product, product.perPackage.get(pkg) ?? 0);
+    const b = per(baseline, baseline.perPackage.get(pkg) ?? 0);
+    return { pkg, p, b };
+  });
+  for (const { pkg, p, b } of rows.sort((x, y) => y.p - y.b - (x.p - x.b))) {
+    if (Math.max(p, b) < 1) continue;
+    log(`  ${pkg.slice(0, 52).padEnd(52)} ${fmt(p)} ${fmt(b)} ${fmt(p - b)}`);
+  }
+  const p = per(product, product.busyUs);
+  const b = per(baseline, baseline.busyUs);
+  log(`  ${'all'.padEnd(52)} ${fmt(p)} ${fmt(b)} ${fmt(p - b)}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -99,6 +99,17 @@ const helmetOptions: FastifyHelmetOptions = {
 };
 
 /**
+ * The CSP of the JSON answers (/api and /trpc, but /api/docs: Swagger UI's page): an API answer is never a page, so
+ * it may load nothing and be framed by nothing (OWASP's REST Security Cheat Sheet), docs/security.md "Proxies and
+ * headers". Given as @fastify/helmet's route option, which its own CSP replaces the page's with.
+ */
+export const API_CSP = "default-src 'none';frame-ancestors 'none'";
+const apiHelmetOptions: FastifyHelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+};
+const answersJson = (url: string) => (url.startsWith('/api') && !url.startsWith('/api/docs')) || url.startsWith('/trpc');
+
+/**
  * Permissions-Policy beside helmet's headers (docs/security.md "Proxies and headers"): the app uses no device, sensor,
  * payment or capture API, so every one is denied to the page and any frame; fullscreen stays for the app's own
  * document preview.
@@ -197,22 +208,29 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   // docs/security.md "Proxies and headers": first of the onRequest hooks, so refused and failed answers carry them too.
+  // The JSON routes' own CSP is their route option, set before helmet's onRoute hook reads it.
+  app.addHook('onRoute', (route) => {
+    if (route.helmet === undefined && answersJson(route.url)) route.helmet = apiHelmetOptions;
+  });
   await app.register(helmet, helmetOptions);
-  app.addHook('onRequest', async (_req, reply) => {
+  // The hooks every request runs are callback hooks: no promise of their own (docs/performance.md "API throughput").
+  app.addHook('onRequest', (_req, reply, done) => {
     void reply.header('permissions-policy', PERMISSIONS_POLICY);
+    done();
   });
 
   // docs/security.md "Proxies and headers": HSTS only over HTTPS (directly, or through a trusted proxy's
   // X-Forwarded-Proto: request.protocol honours TRUST_PROXY); no caching of any API answer (they may
   // carry a signed-in user's data); the device cookie of a sign-in.
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, _payload, done) => {
     if (req.protocol === 'https') void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    const url = req.routeOptions?.url ?? req.raw.url ?? '';
+    const url = req.url;
     if ((url.startsWith('/api') || url.startsWith('/trpc')) && !reply.hasHeader('cache-control')) {
       void reply.header('cache-control', 'no-store');
     }
     const cookie = deviceCookieHeader(req);
     if (cookie) void reply.header('set-cookie', cookie);
+    done();
   });
 
   // docs/security.md "The sign-in gate": strangers' sign-ins beyond a few in flight are refused before any work,
@@ -242,10 +260,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(
     async (api) => {
       // The adapter insists on a JSON content type for bodies; a body-less POST or DELETE is fine.
-      api.addHook('onRequest', async (req) => {
+      api.addHook('onRequest', (req, _reply, done) => {
         if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) && !req.headers['content-type']) {
           req.headers['content-type'] = 'application/json';
         }
+        done();
       });
       // docs/api.md "API keys": Authorization: Bearer lmk_… on every /api route, with its rate limit.
       api.addHook('onRequest', apiKeyHook({ db, config, services }));

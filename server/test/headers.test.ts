@@ -1,6 +1,6 @@
 /** Security headers (docs/security.md "Headers"). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS_POLICY } from '../src/app.ts';
+import { API_CSP, PERMISSIONS_POLICY } from '../src/app.ts';
 import { api, createTestEnv, login, seedUser, type TestEnv } from './helpers.ts';
 
 let env: TestEnv;
@@ -14,17 +14,25 @@ afterAll(async () => {
   await proxied.close();
 });
 
+const PAGE_CSP =
+  "default-src 'self';base-uri 'self';font-src 'self' data:;form-action 'self';frame-ancestors 'none';img-src 'self' data: blob:;" +
+  "object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self';frame-src 'self' blob:";
+
 describe('helmet', () => {
-  it('every answer carries the policy: a success, a refusal, an unknown route', async () => {
-    for (const res of [
-      await api(env, 'GET', '/api/health'),
-      await api(env, 'GET', '/api/licenses'),
-      await api(env, 'GET', '/api/no-such-route'),
-    ]) {
-      expect(res.headers['content-security-policy']).toBe(
-        "default-src 'self';base-uri 'self';font-src 'self' data:;form-action 'self';frame-ancestors 'none';img-src 'self' data: blob:;" +
-          "object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self';frame-src 'self' blob:",
-      );
+  it('every answer carries the policy: a success, a refusal, an unknown route; JSON answers may load and be framed by nothing', async () => {
+    const token = await login(env, (await seedUser(env, 'Agent')).email);
+    for (const [res, csp] of [
+      [await api(env, 'GET', '/api/health'), API_CSP],
+      [await api(env, 'GET', '/api/licenses'), API_CSP],
+      [await api(env, 'GET', '/api/no-such-route'), API_CSP],
+      [await api(env, 'POST', '/api/licenses', { token, body: {} }), API_CSP],
+      [await env.app.inject({ method: 'GET', url: '/trpc/auth.me', headers: { authorization: `Bearer ${token}` } }), API_CSP],
+      [await env.app.inject({ method: 'GET', url: '/trpc/no.such' }), API_CSP],
+      // Not an API answer: the page's policy (the app, or the not-found answer of a page path).
+      [await env.app.inject({ method: 'GET', url: '/licenses' }), PAGE_CSP],
+      [await env.app.inject({ method: 'GET', url: '/no-such-file.js' }), PAGE_CSP],
+    ] as const) {
+      expect(res.headers['content-security-policy']).toBe(csp);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');

@@ -209,6 +209,41 @@ describe('REST rules (acceptance 1)', () => {
     expect(kept.license_id).toBeNull();
   });
 
+  it('each edit sets exactly its columns and its own updated_at, whichever columns it sets and in whichever order', async () => {
+    // The UPDATE is prepared once per set of columns: a second edit of the same set, another set, the same set
+    // named in another order, and a set with a duplicate number (409, nothing changed) each answer their own row.
+    const caller = callerFor(env, roles.admin.user_id).licenses;
+    const lic = await caller.create(body(roles.agent.user_id));
+    const taken = await caller.create(body(roles.agent.user_id));
+    const storedRow = async () => (await env.db.select().from(licenses).where(eq(licenses.license_id, lic.license_id)))[0]!;
+    const edits: Array<Record<string, unknown>> = [
+      { status: 'Inactive' },
+      { status: 'Active' },
+      { license_type: 'Broker', ce_hours_required: 9 },
+      { ce_hours_required: 11, license_type: 'Sales' },
+      { expiration_date: addDays(TODAY, 400), status: 'Pending Renewal' },
+    ];
+    let before = await storedRow();
+    for (const edit of edits) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      const answer = await caller.update({ id: lic.license_id, ...edit });
+      const after = await storedRow();
+      expect(after).toMatchObject(edit);
+      expect(answer).toMatchObject(edit);
+      // Only the edit's columns (and the time) moved.
+      for (const key of Object.keys(before) as Array<keyof typeof before>) {
+        if (key in edit || key === 'updated_at') continue;
+        expect(after[key], key).toEqual(before[key]);
+      }
+      expect(after.updated_at > before.updated_at).toBe(true);
+      before = after;
+    }
+    await expect(caller.update({ id: lic.license_id, license_number: taken.license_number, status: 'Inactive' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    expect(await storedRow()).toEqual(before);
+  });
+
   it('writes an audit row for create, update, renew and delete, in the same transaction', async () => {
     const caller = callerFor(env, roles.broker.user_id).licenses;
     const lic = await caller.create(body(roles.agent.user_id));

@@ -48,8 +48,14 @@ export function decoded<T>(expr: SQL, decode: (value: unknown) => T): SQL<T> {
   return out;
 }
 
+/** A column whose driver value is its value (Drizzle's base `Column.prototype.mapFromDriverValue`): nothing to call. */
+const IDENTITY: Decode = (value) => value;
+
 function decoderOf(key: string, field: SQLiteColumn | SQL): Decode {
-  if (is(field, Column)) return (value) => field.mapFromDriverValue(value);
+  if (is(field, Column)) {
+    if (field.mapFromDriverValue === Column.prototype.mapFromDriverValue) return IDENTITY;
+    return (value) => field.mapFromDriverValue(value);
+  }
   const decode = decoders.get(field);
   // A programming error, found when the module loads: every field says how its value is read.
   if (!decode) throw new TypeError(`preparedSelect: "${key}" is neither a column nor made by decoded()`);
@@ -74,7 +80,8 @@ function rowsFromValues<R>(columns: Columns, prepared: HasValues): Executable<R>
         const row: Record<string, unknown> = {};
         for (let j = 0; j < width; j++) {
           const v = r[j];
-          row[keys[j]!] = v === null ? null : decode[j]!(v);
+          const d = decode[j]!;
+          row[keys[j]!] = v === null || d === IDENTITY ? v : d(v);
         }
         out[i] = row;
       }
@@ -94,6 +101,18 @@ export function preparedWrite<P extends Record<string, unknown>, R = unknown>(
 ): (tx: Tx, params: P) => Promise<R> {
   const run = preparedOn<P, R>(name, build);
   return (tx, params) => run(tx, params);
+}
+
+/**
+ * preparedWrite with one prepared statement per shape (see preparedShapes): for an update whose SET list depends on
+ * the columns a request changes. A column's `$onUpdateFn` is not called again per run: give it a placeholder too.
+ */
+export function preparedWriteShapes<S extends string | object, P extends Record<string, unknown>, R = unknown>(
+  name: string,
+  build: (d: Pick<Drizzle, 'insert' | 'update'>, shape: S) => Preparable<R>,
+): (tx: Tx, shape: S, params: P) => Promise<R> {
+  const run = preparedShapes<S, P, R>(name, build);
+  return (tx, shape, params) => run(tx, shape, params);
 }
 
 function preparedOn<P extends Record<string, unknown>, R>(
@@ -158,7 +177,7 @@ function shapeKeyOf(shape: unknown): string {
 
 export function preparedShapes<S extends string | object, P extends Record<string, unknown>, R>(
   name: string,
-  build: (d: Pick<Drizzle, 'select'>, shape: S) => Preparable<R>,
+  build: (d: Pick<Drizzle, 'select' | 'insert' | 'update'>, shape: S) => Preparable<R>,
   options: { keep?: boolean; columns?: Columns } = {},
 ): (h: DbOrTx, shape: S, params: P) => Promise<R> {
   const shapes = new Map<string, (h: DbOrTx, params: P) => Promise<R>>();

@@ -26,13 +26,14 @@ export const NOT_AN_OBJECT_MESSAGE = 'The request body must be a JSON object';
  * any handler runs. A body-less POST is parsed as {} (app.ts) and passes.
  */
 function rejectNonObjectBodies(app: FastifyInstance) {
-  app.addHook('preValidation', async (req: FastifyRequest) => {
-    if (req.method !== 'POST' && req.method !== 'PUT' && req.method !== 'PATCH') return;
-    if (!String(req.headers['content-type'] ?? '').includes('application/json')) return;
+  app.addHook('preValidation', (req: FastifyRequest, _reply, done) => {
+    if (req.method !== 'POST' && req.method !== 'PUT' && req.method !== 'PATCH') return done();
+    if (!String(req.headers['content-type'] ?? '').includes('application/json')) return done();
     const body: unknown = req.body;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new AppError('BAD_REQUEST', NOT_AN_OBJECT_MESSAGE);
+      return done(new AppError('BAD_REQUEST', NOT_AN_OBJECT_MESSAGE));
     }
+    done();
   });
 }
 

@@ -439,10 +439,12 @@ export async function registerTrpcTransport<TRouter extends AnyRouter>(
       // A refused batch is answered before its body is read.
       const refuseBatch = options.refuseBatch;
       if (refuseBatch) {
-        scope.addHook('onRequest', async (req, reply) => {
+        scope.addHook('onRequest', (req, reply, done) => {
           const paths = batchPaths(req, (req.params as { path?: string }).path ?? '');
           const refusal = paths && refuseBatch(paths);
-          if (refusal) return refuse(reply, refusal);
+          // Answered here: the rest of the request's hooks and its handler do not run.
+          if (refusal) return void refuse(reply, refusal);
+          done();
         });
       }
 

@@ -38,7 +38,7 @@ import { ceAdjustments, completions, licenseCycles, licenses, users } from '../.
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { caseInsensitive, notIndexed, countOf, limitPlaceholder } from '../../db/sql.ts';
-import { preparedSelect, preparedShapes, preparedWrite } from '../../db/prepared.ts';
+import { preparedSelect, preparedShapes, preparedWrite, preparedWriteShapes } from '../../db/prepared.ts';
 import {
   licensesMatching,
   peopleMatching,
@@ -731,6 +731,22 @@ async function assertNoCeForHolderChange(tx: Tx, old: LicenseRow): Promise<void>
   throw conflict(message);
 }
 
+/**
+ * An edit's UPDATE, prepared once per set of columns it changes (the shape: their names, sorted and joined by commas;
+ * docs/performance.md "API throughput"); `updated_at` is a placeholder, as its `$onUpdateFn` would run only once.
+ */
+const updateLicenseRow = preparedWriteShapes<string, Record<string, unknown>, LicenseRow[]>('license_update', (d, shape) =>
+  d
+    .update(licenses)
+    // Bound as given (the columns an edit sets are text and numbers; no JSON column is among them).
+    .set({
+      ...Object.fromEntries(shape.split(',').map((column) => [column, sql`${sql.placeholder(column)}`])),
+      updated_at: sql`${sql.placeholder('updated_at')}`,
+    })
+    .where(eq(licenses.license_id, sql.placeholder('license_id')))
+    .returning(),
+);
+
 export async function updateLicense(ctx: AuthedContext, input: UpdateLicenseInput): Promise<License> {
   const { id: license_id, ce_hours_completed, ...patch } = input;
   return ctx.db.transaction(async (tx) => {
@@ -750,15 +766,15 @@ export async function updateLicense(ctx: AuthedContext, input: UpdateLicenseInpu
     const changes = { ...patch, ...(datesMoved ? await moveCycleStarts(tx, old, next) : {}) };
     let after = old;
     // An empty edit ({}) changes nothing (an UPDATE with no columns is an SQL error).
-    if (Object.keys(changes).length > 0) {
-      [after] = (await tx
-        .update(licenses)
-        .set(changes)
-        .where(eq(licenses.license_id, license_id))
-        .returning()
-        .catch((err: unknown) => {
-          throw duplicateNumber(err, next.state, next.license_number);
-        })) as [LicenseRow];
+    const columns = (Object.keys(changes) as Array<keyof typeof changes>).filter((c) => changes[c] !== undefined).sort();
+    if (columns.length > 0) {
+      [after] = (await updateLicenseRow(tx, columns.join(','), {
+        ...changes,
+        license_id,
+        updated_at: new Date().toISOString(),
+      }).catch((err: unknown) => {
+        throw duplicateNumber(err, next.state, next.license_number);
+      })) as [LicenseRow];
     }
     // Dates may move completions in or out of the cycle: the cache follows (409 if a cycle went below 0).
     if (datesMoved || ruleMoved) await refreshCeCache(tx, license_id);
