@@ -595,9 +595,15 @@ function withHolder(row: LicenseRow, holder: Pick<Person, 'first_name' | 'last_n
  * The CE a new license of a state and type starts with: the state rule's hours and topics, else
  * settings.default_ce_hours (docs/decisions.md "Compliance": rules apply from day one).
  */
-async function startingCe(db: DbOrTx, state: string | undefined, type: LicenseRow['license_type'] | undefined) {
+async function startingCe(
+  ctx: Pick<Context, 'db'>,
+  db: DbOrTx,
+  state: string | undefined,
+  type: LicenseRow['license_type'] | undefined,
+) {
   const rule = state && type ? await ruleFor(db, state, type) : undefined;
-  // The settings cache (exact: a settings change bumps it), not a read of the table in every create.
+  // The settings cache of the database (exact: a settings change bumps it), not a read of the table (and a parse of
+  // every setting) in every create's transaction, where getSettings reads afresh.
   const defaults: LicenseDefaults = rule
     ? {
         ce_hours_required: rule.hours_required,
@@ -610,7 +616,7 @@ async function startingCe(db: DbOrTx, state: string | undefined, type: LicenseRo
           topics: rule.topics ?? [],
         },
       }
-    : { ce_hours_required: (await getSettings(db)).default_ce_hours, source: 'settings', rule: null };
+    : { ce_hours_required: (await getSettings(ctx.db)).default_ce_hours, source: 'settings', rule: null };
   return defaults;
 }
 
@@ -648,7 +654,7 @@ export async function createLicense(ctx: AuthedContext, data: CreateLicenseInput
   const { ce_hours_completed, ...fields } = data;
   return ctx.db.transaction(async (tx) => {
     const holder = await assertHolder(tx, ctx.user, data.user_id);
-    const start = await startingCe(tx, data.state, data.license_type);
+    const start = await startingCe(ctx, tx, data.state, data.license_type);
     const ce_hours_required = data.ce_hours_required ?? start.ce_hours_required;
     // Nothing is earned yet: every topic of the rule is still missing in full.
     const ce_topics_missing = (start.rule?.topics ?? []).map((t) => ({ topic: t.topic, hours: t.hours }));
@@ -986,5 +992,5 @@ export function licenseDefaults(
   ctx: Pick<Context, 'db'>,
   input?: { state?: string; license_type?: LicenseRow['license_type'] },
 ): Promise<LicenseDefaults> {
-  return startingCe(ctx.db, input?.state, input?.license_type);
+  return startingCe(ctx, ctx.db, input?.state, input?.license_type);
 }
