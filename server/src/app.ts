@@ -107,7 +107,9 @@ export const API_CSP = "default-src 'none';frame-ancestors 'none'";
 const apiHelmetOptions: FastifyHelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
 };
-const answersJson = (url: string) => (url.startsWith('/api') && !url.startsWith('/api/docs')) || url.startsWith('/trpc');
+/** A path (or route pattern) of the API: /api or /trpc and what is under them. */
+const API_PATH = /^\/(api|trpc)(\/|\?|$)/;
+const answersJson = (url: string) => API_PATH.test(url) && !url.startsWith('/api/docs');
 
 /**
  * Permissions-Policy beside helmet's headers (docs/security.md "Proxies and headers"): the app uses no device, sensor,
@@ -224,8 +226,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // carry a signed-in user's data); the device cookie of a sign-in.
   app.addHook('onSend', (req, reply, _payload, done) => {
     if (req.protocol === 'https') void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    const url = req.url;
-    if ((url.startsWith('/api') || url.startsWith('/trpc')) && !reply.hasHeader('cache-control')) {
+    if (API_PATH.test(req.url) && !reply.hasHeader('cache-control')) {
       void reply.header('cache-control', 'no-store');
     }
     const cookie = deviceCookieHeader(req);
