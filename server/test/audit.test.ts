@@ -93,7 +93,12 @@ describe('audit rows written by the product', () => {
           table: 'users',
           id: people.agent.user_id,
           old: { password_hash: '$argon2id$v=19$old', token: 'abc' },
-          new: { password: 'Plain-Passw0rd', nested: { passwordHash: '$argon2id$x' }, first_name: 'Still here' },
+          new: {
+            password: 'Plain-Passw0rd',
+            nested: { passwordHash: '$argon2id$x' },
+            first_name: 'Still here',
+            items: [{ api_secret: 'S3cret-In-A-List', label: 'Listed too' }, 'plain'],
+          },
         },
       ),
     );
@@ -108,6 +113,8 @@ describe('audit rows written by the product', () => {
     expect(values).not.toContain('Secr3t-Passw0rd');
     expect(values).not.toContain('N3w-Passw0rd-x');
     expect(values).not.toContain('Plain-Passw0rd');
+    expect(values).not.toContain('S3cret-In-A-List');
+    expect(values).toContain('"items":[{"label":"Listed too"},"plain"]');
   });
 
   it('each entry carries the time it was written (the insert is prepared once, its time is not)', async () => {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { and, eq, isNull, lt, ne, sql } from 'drizzle-orm';
 import { sessions, users } from '../db/schema/index.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { preparedSelect } from '../db/prepared.ts';
+import { preparedSelectOne } from '../db/prepared.ts';
 import { getSettings } from './settings.ts';
 import { diskFullSince } from '../db/errors.ts';
 import { AppError } from '../base/errors.ts';
@@ -75,7 +75,7 @@ const sessionColumns = {
   is_active: users.is_active,
   deleted_at: users.deleted_at,
 };
-const sessionByTokenHash = preparedSelect<typeof sessionColumns, '', { hash: string }, SessionRow[]>(
+const sessionByTokenHash = preparedSelectOne<typeof sessionColumns, { hash: string }, SessionRow[]>(
   'session_by_token_hash',
   sessionColumns,
   (select) =>
@@ -83,12 +83,11 @@ const sessionByTokenHash = preparedSelect<typeof sessionColumns, '', { hash: str
       .from(sessions)
       .innerJoin(users, eq(users.user_id, sessions.user_id))
       .where(eq(sessions.token_hash, sql.placeholder('hash'))),
-  { keep: true },
 );
 
 export async function resolveSession(db: Db, token: string): Promise<{ user: AuthUser; session: AuthSession } | null> {
   if (token.length > 200) return null;
-  const [row] = await sessionByTokenHash(db, '', { hash: hashToken(token) });
+  const [row] = await sessionByTokenHash(db, { hash: hashToken(token) });
   if (!row || row.revoked_at || !row.is_active || row.deleted_at) return null;
   const now = Date.now();
   if (Date.parse(row.expires_at) <= now) return null;
