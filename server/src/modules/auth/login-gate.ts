@@ -43,7 +43,8 @@ export function signInRequest(req: FastifyRequest): SignInRequest | null {
   const route = req.routeOptions;
   if (route.url === TRPC_ROUTE) {
     const raw = (req.params as { path?: string } | undefined)?.path;
-    if (raw === undefined) return null;
+    // Most calls name other procedures in plain text: nothing to decode.
+    if (raw === undefined || (!raw.includes('%') && !raw.includes(SIGN_IN_PROCEDURE))) return null;
     let decoded: string;
     try {
       decoded = decodeURIComponent(raw);
