@@ -595,12 +595,7 @@ function withHolder(row: LicenseRow, holder: Pick<Person, 'first_name' | 'last_n
  * The CE a new license of a state and type starts with: the state rule's hours and topics, else
  * settings.default_ce_hours (docs/decisions.md "Compliance": rules apply from day one).
  */
-async function startingCe(
-  ctx: Pick<Context, 'db'>,
-  db: DbOrTx,
-  state: string | undefined,
-  type: LicenseRow['license_type'] | undefined,
-) {
+async function startingCe(ctx: Pick<Context, 'db'>, db: DbOrTx, state: string | undefined, type: LicenseRow['license_type'] | undefined) {
   const rule = state && type ? await ruleFor(db, state, type) : undefined;
   // The settings cache of the database (exact: a settings change bumps it), not a read of the table (and a parse of
   // every setting) in every create's transaction, where getSettings reads afresh.
