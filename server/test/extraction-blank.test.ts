@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTRACTION_MESSAGES } from '@lm/shared';
 import { extractionsSettled, stopExtraction } from '../src/modules/documents/extraction/index.ts';
-import { api, useTestEnv, type Roles, type TestEnv, multipartBody } from './helpers.ts';
+import { api, useTestEnv, type Roles, type TestEnv, uploadCertificate } from './helpers.ts';
 import { blankScan } from './scans.ts';
 
 const typedPdf = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'certificates', 'certificate-typed.pdf'));
@@ -21,17 +21,7 @@ describe('REST: a blank page does not hold back the next certificate', { timeout
   });
   afterAll(() => stopExtraction());
 
-  async function upload(token: string, name: string, data: Buffer): Promise<number> {
-    const { payload, headers } = multipartBody({ category: 'ce_certificate' }, { name, data });
-    const res = await env.app.inject({
-      method: 'POST',
-      url: '/api/documents',
-      payload,
-      headers: { ...headers, authorization: `Bearer ${token}` },
-    });
-    expect(res.statusCode).toBe(201);
-    return (JSON.parse(res.body) as { document_id: number }).document_id;
-  }
+  const upload = (token: string, name: string, data: Buffer) => uploadCertificate(env, token, name, data);
 
   it('a blank scanned page fails with "nothing found"; a typed PDF uploaded after it is read', async () => {
     const blankPng = await blankScan();

@@ -14,7 +14,7 @@ import { getDocumentProxy } from 'unpdf';
 import { auditLogs, certificateCompletions, completions, documents, documentVersions, licenses } from '../src/db/schema/index.ts';
 import { newStorageKey } from '../src/db/files.ts';
 import { extractionsSettled, queueExtraction, readCertificate, stopExtraction } from '../src/modules/documents/extraction/index.ts';
-import { api, callerFor, seedUser, tokenFor, useTestEnv, type Roles, type TestEnv, multipartBody } from './helpers.ts';
+import { api, callerFor, seedUser, tokenFor, useTestEnv, type Roles, type TestEnv, uploadCertificate } from './helpers.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'certificates');
 const pdfBytes = fs.readFileSync(path.join(FIXTURES, 'certificate-typed.pdf'));
@@ -96,15 +96,7 @@ async function seedDocument(ownerId: number, mime: string, extra: { extraction?:
 
 /** Uploads a certificate through POST /api/documents, waits for its reading and answers GET .../extraction's body. */
 async function uploadAndRead(token: string, data: Buffer, name = 'certificate.pdf') {
-  const { payload, headers } = multipartBody({ category: 'ce_certificate' }, { name, data });
-  const res = await env.app.inject({
-    method: 'POST',
-    url: '/api/documents',
-    payload,
-    headers: { ...headers, authorization: `Bearer ${token}` },
-  });
-  expect(res.statusCode).toBe(201);
-  const documentId = (JSON.parse(res.body) as { document_id: number }).document_id;
+  const documentId = await uploadCertificate(env, token, name, data);
   await extractionsSettled();
   const read = await api(env, 'GET', `/api/documents/${documentId}/extraction`, { token });
   expect(read.status).toBe(200);

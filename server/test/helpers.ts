@@ -319,3 +319,16 @@ export function multipartBody(
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/** Uploads a CE certificate through POST /api/documents as `token`'s user (201) and answers its document id. */
+export async function uploadCertificate(env: Pick<TestEnv, 'app'>, token: string, name: string, data: Buffer): Promise<number> {
+  const { payload, headers } = multipartBody({ category: 'ce_certificate' }, { name, data });
+  const res = await env.app.inject({
+    method: 'POST',
+    url: '/api/documents',
+    payload,
+    headers: { ...headers, authorization: `Bearer ${token}` },
+  });
+  if (res.statusCode !== 201) throw new Error(`upload of ${name} answered ${res.statusCode}: ${res.body}`);
+  return (JSON.parse(res.body) as { document_id: number }).document_id;
+}
