@@ -71,8 +71,8 @@ function errorReply(err: FastifyError | Error) {
 }
 
 /**
- * The security headers (docs/security.md "Proxies and headers"), through @fastify/helmet on every answer. Routes that
- * serve something else set their own CSP over it (uploaded files: a sandbox CSP; /api/docs: Swagger UI's).
+ * The security headers of pages (docs/security.md "Proxies and headers"), through @fastify/helmet on every answer
+ * but the JSON ones (API_HEADERS below). /api/docs sets Swagger UI's CSP over it; a document download its sandbox CSP.
  */
 const helmetOptions: FastifyHelmetOptions = {
   contentSecurityPolicy: {
@@ -99,14 +99,28 @@ const helmetOptions: FastifyHelmetOptions = {
 };
 
 /**
- * The CSP of the JSON answers (/api and /trpc, but /api/docs: Swagger UI's page): an API answer is never a page, so
- * it may load nothing and be framed by nothing (OWASP's REST Security Cheat Sheet), docs/security.md "Proxies and
- * headers". Given as @fastify/helmet's route option, which its own CSP replaces the page's with.
+ * The JSON answers (/api and /trpc, but /api/docs: Swagger UI's page) are never a page: they carry the headers of
+ * OWASP's REST Security Cheat Sheet ("Security headers") instead of helmet's page set, docs/security.md "Proxies and
+ * headers": a CSP that lets them load and be framed by nothing, nosniff, no framing, and Cross-Origin-Resource-Policy
+ * so that another site cannot embed them. Helmet's document headers (COOP, Origin-Agent-Cluster, Referrer-Policy,
+ * X-DNS-Prefetch-Control, X-Download-Options, X-Permitted-Cross-Domain-Policies, X-XSS-Protection) mean nothing on
+ * JSON. These routes opt out of @fastify/helmet with its route option (`helmet: false`), which also spares building
+ * helmet's middleware on every API call (docs/performance.md "API throughput"); an onRoute hook marks them
+ * (`apiAnswer` in the route config) and the first onRequest hook sets these.
  */
 export const API_CSP = "default-src 'none';frame-ancestors 'none'";
-const apiHelmetOptions: FastifyHelmetOptions = {
-  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-};
+export const API_HEADERS = {
+  'content-security-policy': API_CSP,
+  'cross-origin-resource-policy': 'same-origin',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+} as const;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A JSON answer's route: API_HEADERS instead of helmet's. */
+    apiAnswer?: boolean;
+  }
+}
 /** A path (or route pattern) of the API: /api or /trpc and what is under them. */
 const API_PATH = /^\/(api|trpc)(\/|\?|$)/;
 const answersJson = (url: string) => API_PATH.test(url) && !url.startsWith('/api/docs');
@@ -210,13 +224,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   // docs/security.md "Proxies and headers": first of the onRequest hooks, so refused and failed answers carry them too.
-  // The JSON routes' own CSP is their route option, set before helmet's onRoute hook reads it.
+  // The JSON routes opt out of helmet (its route option, set before helmet's onRoute hook reads it) for API_HEADERS.
   app.addHook('onRoute', (route) => {
-    if (route.helmet === undefined && answersJson(route.url)) route.helmet = apiHelmetOptions;
+    if (route.helmet === undefined && answersJson(route.url)) {
+      route.helmet = false;
+      route.config = { ...route.config, apiAnswer: true };
+    }
   });
   await app.register(helmet, helmetOptions);
   // The hooks every request runs are callback hooks: no promise of their own (docs/performance.md "API throughput").
-  app.addHook('onRequest', (_req, reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.routeOptions.config.apiAnswer) void reply.headers(API_HEADERS);
     void reply.header('permissions-policy', PERMISSIONS_POLICY);
     done();
   });

@@ -102,6 +102,19 @@ describe('audit rows written by the product', () => {
         },
       ),
     );
+    // An entry whose only secret is in what an object turns into (its toJSON).
+    await env.db.transaction((tx) =>
+      audit(
+        tx,
+        { userId: people.admin.user_id, ip: '127.0.0.1' },
+        {
+          action: 'update',
+          table: 'settings',
+          id: 1,
+          new: { label: 'Mail', wrapped: { toJSON: () => ({ smtp_url: 'smtp://u:Hidden-Pw@mail.test', host: 'mail.test' }) } },
+        },
+      ),
+    );
     const all = await api(env, 'GET', '/api/audit/logs?limit=100', { token: people.admin.token });
     expect(all.body.logs.length).toBeGreaterThan(3);
     const values = all.body.logs
@@ -115,6 +128,8 @@ describe('audit rows written by the product', () => {
     expect(values).not.toContain('Plain-Passw0rd');
     expect(values).not.toContain('S3cret-In-A-List');
     expect(values).toContain('"items":[{"label":"Listed too"},"plain"]');
+    expect(values).not.toContain('Hidden-Pw');
+    expect(values).toContain('"wrapped":{"host":"mail.test"}');
   });
 
   it('each entry carries the time it was written (the insert is prepared once, its time is not)', async () => {

@@ -1,6 +1,6 @@
 /** Security headers (docs/security.md "Headers"). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_CSP, PERMISSIONS_POLICY } from '../src/app.ts';
+import { API_CSP, API_HEADERS, PERMISSIONS_POLICY } from '../src/app.ts';
 import { api, createTestEnv, login, seedUser, type TestEnv } from './helpers.ts';
 
 let env: TestEnv;
@@ -18,24 +18,44 @@ const PAGE_CSP =
   "default-src 'self';base-uri 'self';font-src 'self' data:;form-action 'self';frame-ancestors 'none';img-src 'self' data: blob:;" +
   "object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self';frame-src 'self' blob:";
 
-describe('helmet', () => {
-  it('every answer carries the policy: a success, a refusal, an unknown route; JSON answers may load and be framed by nothing', async () => {
+describe('security headers', () => {
+  it('every JSON answer carries the API set: a success, a refusal, an unknown route, REST and tRPC', async () => {
     const token = await login(env, (await seedUser(env, 'Agent')).email);
+    for (const res of [
+      await api(env, 'GET', '/api/health'),
+      await api(env, 'GET', '/api/licenses'),
+      await api(env, 'GET', '/api/no-such-route'),
+      await api(env, 'POST', '/api/licenses', { token, body: {} }),
+      await api(env, 'POST', '/api/auth/login', { body: { email: 'nobody@test.example', password: 'x' } }),
+      await env.app.inject({ method: 'GET', url: '/trpc/auth.me', headers: { authorization: `Bearer ${token}` } }),
+      await env.app.inject({ method: 'GET', url: '/trpc/no.such' }),
+    ]) {
+      for (const [name, value] of Object.entries(API_HEADERS)) expect(res.headers[name], name).toBe(value);
+      expect(res.headers['content-security-policy']).toBe(API_CSP);
+      // helmet's document headers are not sent on JSON (they mean nothing there).
+      for (const name of [
+        'referrer-policy',
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-xss-protection',
+        'x-dns-prefetch-control',
+      ]) {
+        expect(res.headers[name], name).toBeUndefined();
+      }
+    }
+  });
+
+  it("every page answer carries helmet's: the app, a page path's not-found answer, Swagger UI", async () => {
     for (const [res, csp] of [
-      [await api(env, 'GET', '/api/health'), API_CSP],
-      [await api(env, 'GET', '/api/licenses'), API_CSP],
-      [await api(env, 'GET', '/api/no-such-route'), API_CSP],
-      [await api(env, 'POST', '/api/licenses', { token, body: {} }), API_CSP],
-      [await env.app.inject({ method: 'GET', url: '/trpc/auth.me', headers: { authorization: `Bearer ${token}` } }), API_CSP],
-      [await env.app.inject({ method: 'GET', url: '/trpc/no.such' }), API_CSP],
-      // Not an API answer: the page's policy (the app, or the not-found answer of a page path).
       [await env.app.inject({ method: 'GET', url: '/licenses' }), PAGE_CSP],
       [await env.app.inject({ method: 'GET', url: '/no-such-file.js' }), PAGE_CSP],
+      [await env.app.inject({ method: 'GET', url: '/api/docs/' }), undefined],
     ] as const) {
-      expect(res.headers['content-security-policy']).toBe(csp);
+      if (csp) expect(res.headers['content-security-policy']).toBe(csp);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.headers['cross-origin-embedder-policy']).toBeUndefined();
     }

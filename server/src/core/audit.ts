@@ -74,13 +74,30 @@ function isSecretKey(key: string): boolean {
   return secret;
 }
 
+const dropSecrets = (key: string, v: unknown) => (key !== '' && isSecretKey(key) ? undefined : v);
+
 /**
- * The entry's JSON without secret keys at any depth: one JSON.stringify whose replacer leaves them out, no copy of
- * the value (docs/performance.md "API throughput"). Array indexes are never secret.
+ * Whether a secret key is anywhere in `value` (JSON.stringify's keys: own enumerable ones, at any depth). An object
+ * with its own toJSON (but a Date) counts as holding one: what it turns into is not seen here.
+ */
+function holdsSecretKey(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object' || value instanceof Date) return false;
+  if (depth > 32 || typeof (value as { toJSON?: unknown }).toJSON === 'function') return true;
+  if (Array.isArray(value)) return value.some((v) => holdsSecretKey(v, depth + 1));
+  for (const key of Object.keys(value)) {
+    if (isSecretKey(key) || holdsSecretKey((value as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * The entry's JSON without secret keys at any depth, no copy of the value (docs/performance.md "API throughput"):
+ * JSON.stringify as it is when no key is secret (most entries: a license, a payment), else with a replacer that
+ * leaves them out. Array indexes are never secret.
  */
 function toJson(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  return JSON.stringify(value, (key: string, v: unknown) => (key !== '' && isSecretKey(key) ? undefined : v));
+  return JSON.stringify(value, holdsSecretKey(value) ? dropSecrets : undefined);
 }
 
 // Every mutation writes one: built and prepared once (db/prepared.ts), the time given per entry.
