@@ -84,37 +84,27 @@ describe('audit rows written by the product', () => {
       },
     });
     expect(user.status).toBe(200);
-    await env.db.transaction((tx) =>
-      audit(
-        tx,
-        { userId: people.admin.user_id, ip: '127.0.0.1' },
-        {
-          action: 'update',
-          table: 'users',
-          id: people.agent.user_id,
-          old: { password_hash: '$argon2id$v=19$old', token: 'abc' },
-          new: {
-            password: 'Plain-Passw0rd',
-            nested: { passwordHash: '$argon2id$x' },
-            first_name: 'Still here',
-            items: [{ api_secret: 'S3cret-In-A-List', label: 'Listed too' }, 'plain'],
-          },
-        },
-      ),
-    );
+    const writeEntry = (entry: Parameters<typeof audit>[2]) =>
+      env.db.transaction((tx) => audit(tx, { userId: people.admin.user_id, ip: '127.0.0.1' }, entry));
+    await writeEntry({
+      action: 'update',
+      table: 'users',
+      id: people.agent.user_id,
+      old: { password_hash: '$argon2id$v=19$old', token: 'abc' },
+      new: {
+        password: 'Plain-Passw0rd',
+        nested: { passwordHash: '$argon2id$x' },
+        first_name: 'Still here',
+        items: [{ api_secret: 'S3cret-In-A-List', label: 'Listed too' }, 'plain'],
+      },
+    });
     // An entry whose only secret is in what an object turns into (its toJSON).
-    await env.db.transaction((tx) =>
-      audit(
-        tx,
-        { userId: people.admin.user_id, ip: '127.0.0.1' },
-        {
-          action: 'update',
-          table: 'settings',
-          id: 1,
-          new: { label: 'Mail', wrapped: { toJSON: () => ({ smtp_url: 'smtp://u:Hidden-Pw@mail.test', host: 'mail.test' }) } },
-        },
-      ),
-    );
+    await writeEntry({
+      action: 'update',
+      table: 'settings',
+      id: 1,
+      new: { label: 'Mail', wrapped: { toJSON: () => ({ smtp_url: 'smtp://u:Hidden-Pw@mail.test', host: 'mail.test' }) } },
+    });
     const all = await api(env, 'GET', '/api/audit/logs?limit=100', { token: people.admin.token });
     expect(all.body.logs.length).toBeGreaterThan(3);
     const values = all.body.logs
