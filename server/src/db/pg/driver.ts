@@ -23,6 +23,19 @@ const MAX_ATTEMPTS = 30;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The Drizzle instance of each pooled connection, kept as long as the pool keeps the connection, and its connection. */
+const onClient = new WeakMap<pg.PoolClient, Drizzle>();
+const clientOf = new WeakMap<Drizzle, pg.PoolClient>();
+function drizzleOn(client: pg.PoolClient): Drizzle {
+  let d = onClient.get(client);
+  if (!d) {
+    d = drizzle(client) as unknown as Drizzle;
+    onClient.set(client, d);
+    clientOf.set(d, client);
+  }
+  return d;
+}
+
 export interface PgDb extends Db {
   readonly pool: pg.Pool;
 }
@@ -74,6 +87,35 @@ export async function openPostgres(url: string, options: { migrate?: boolean; po
   const counters = new PgCounters(pool);
   let closed = false;
 
+  /**
+   * One transaction on a pooled connection: BEGIN ... COMMIT (ROLLBACK on an error) through the connection's own
+   * Drizzle instance (drizzleOn), which the transaction's reads and writes use. Drizzle's `transaction()` would make
+   * a new transaction object each time, and statements prepared on it (db/prepared.ts keeps them per Drizzle
+   * instance) would be built again in every transaction (docs/performance.md "API throughput"). A connection whose
+   * ROLLBACK failed goes back to the pool as broken, so that it is closed rather than handed out mid-transaction.
+   */
+  async function serializable<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      const d = drizzleOn(client);
+      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      try {
+        const tx = txOn(d, 'postgres');
+        const out = await currentTx.run({ owner: db, drizzle: d, tx, depth: 0 }, () => fn(tx));
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollback: unknown) => {
+          broken = rollback instanceof Error ? rollback : new Error('ROLLBACK failed');
+        });
+        throw err;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
   const db: PgDb = {
     ...readsOn(() => openTxOf(db)?.drizzle ?? base),
     engine: 'postgres',
@@ -87,24 +129,22 @@ export async function openPostgres(url: string, options: { migrate?: boolean; po
     async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
       const open = openTxOf(db);
       if (open) {
-        const nested = open.drizzle as unknown as { transaction: (f: (t: Drizzle) => Promise<T>) => Promise<T> };
-        return nested.transaction((t) => {
-          const tx = txOn(t, 'postgres');
-          return currentTx.run({ owner: db, drizzle: t, tx, depth: open.depth + 1 }, () => fn(tx));
-        });
+        // A savepoint on the transaction's connection, as Drizzle's nested transaction would make.
+        const client = clientOf.get(open.drizzle)!;
+        const name = `sp${open.depth + 1}`;
+        await client.query(`SAVEPOINT ${name}`);
+        try {
+          const out = await currentTx.run({ ...open, depth: open.depth + 1 }, () => fn(open.tx));
+          await client.query(`RELEASE SAVEPOINT ${name}`);
+          return out;
+        } catch (err) {
+          await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+          throw err;
+        }
       }
-      const outer = base as unknown as {
-        transaction: (f: (t: Drizzle) => Promise<T>, config: { isolationLevel: 'serializable' }) => Promise<T>;
-      };
       for (let attempt = 1; ; attempt++) {
         try {
-          const out = await outer.transaction(
-            (t) => {
-              const tx = txOn(t, 'postgres');
-              return currentTx.run({ owner: db, drizzle: t, tx, depth: 0 }, () => fn(tx));
-            },
-            { isolationLevel: 'serializable' },
-          );
+          const out = await serializable(fn);
           noteWriteSucceeded();
           return out;
         } catch (err) {
