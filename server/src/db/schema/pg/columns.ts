@@ -4,10 +4,11 @@ import { customType } from 'drizzle-orm/pg-core';
 const PG_UTC_TEXT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
 
 /**
- * The ISO string of a timestamptz as the driver returns it, equal to `new Date(value).toISOString()`: milliseconds
- * truncated to three digits, as Date does. PostgreSQL's usual UTC text is rewritten as text (a Date's parse and
- * toISOString cost about 0.6 µs, 150 of them in a page of 50 licenses; docs/performance.md "API throughput"); anything
- * else (another offset, a year past 9999, a Date) goes through Date.
+ * The ISO string of a timestamptz as the driver returns it, what `new Date(value).toISOString()` gives: milliseconds
+ * truncated to three digits, as Date does, and years 1 to 99 read right (Date's parse of this text takes them for
+ * other dates). PostgreSQL's usual UTC text is rewritten as text (a Date's parse and toISOString cost about 0.6 µs,
+ * 150 of them in a page of 50 licenses; docs/performance.md "API throughput"); anything else (another offset, a year
+ * past 9999, a Date) goes through Date.
  */
 export function isoFromPg(value: string | Date): string {
   const m = typeof value === 'string' ? PG_UTC_TEXT.exec(value) : null;
