@@ -8,6 +8,7 @@ import { signIn, signInWithForm } from './fixtures/auth.ts';
 import { createLicense, myId, uid, uniqueAmount } from './fixtures/data.ts';
 import { E2E_USERS, type E2eUserKey } from './fixtures/users.ts';
 import { NAV } from '../client/src/app/nav.ts';
+import { rows } from './fixtures/ui.ts';
 
 /**
  * axe-core on every screen as every role, in light and dark, with each kind of modal and menu open
@@ -162,7 +163,7 @@ async function checkDialogsAndMenus(page: Page, path: string) {
     await expect(page.getByRole('dialog')).toBeVisible();
     await expectNoViolations(page, `${path}: upload dialog (${s})`, { within: DIALOG });
     await closeDialog(page);
-    await main.locator('tbody tr').first().locator('td').first().click();
+    await rows(page).first().locator('td').first().click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await expect(page.locator(LOADING)).toHaveCount(0, { timeout: 30_000 });
     await expectNoViolations(page, `${path}: document drawer (${s})`, { within: DIALOG });
@@ -179,7 +180,7 @@ async function checkDialogsAndMenus(page: Page, path: string) {
   }
   if (path === '/licenses') {
     // A row opens the license's CE transcript drawer.
-    await main.locator('tbody tr').first().locator('td').first().click();
+    await rows(page).first().locator('td').first().click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await expect(page.locator(LOADING)).toHaveCount(0, { timeout: 20_000 });
     await expectNoViolations(page, `${path}: transcript drawer (${s})`, { within: DIALOG });

@@ -3,6 +3,7 @@ import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { createLicense, createUser, uid } from './fixtures/data.ts';
 import { atPhoneWidth, card, cards, expectInView, phoneShot } from './fixtures/phone.ts';
+import { rows as bodyRows } from './fixtures/ui.ts';
 
 /**
  * A fresh Admin whose own audit trail is exactly: 1 login, 1 license create, 26 license updates,
@@ -47,7 +48,7 @@ test('Admin sees the summary cards, filters, table and the detail modal with for
 
   await setUserId(page, actor.userId);
   await expect(showing(page)).toHaveText('Showing 1 to 28 of 28 entries');
-  const rows = page.locator('table tbody tr');
+  const rows = bodyRows(page);
   await expect(rows).toHaveCount(28);
   await expect(rows.first()).toContainText(`Audrey ${actor.lastName}`);
 

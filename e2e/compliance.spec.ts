@@ -4,6 +4,7 @@ import { apiAs } from './fixtures/api.ts';
 import { signIn } from './fixtures/auth.ts';
 import { createBrokerage, createLicense, createUser, ensureCeRule, uid } from './fixtures/data.ts';
 import { shown } from './fixtures/dates.ts';
+import { rows as bodyRows } from './fixtures/ui.ts';
 
 // The one compliance judgement as people meet it (docs/decisions.md "Compliance"): a Broker's dashboard counts its
 // team's licenses at risk and opens the list filtered to them; an Agent sees one CE card per license with the topics
@@ -64,7 +65,7 @@ test("a Broker's At Risk card opens the licenses at risk; the chips count each s
   await expect(page).toHaveURL(/\/licenses\?compliance=at_risk$/);
   await expect(page.getByRole('heading', { name: 'License Management' })).toBeVisible({ timeout: 20_000 });
 
-  const rows = page.locator('tbody tr');
+  const rows = bodyRows(page);
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(atRisk);
   const badge = rows.first().getByTestId('compliance-badge');
