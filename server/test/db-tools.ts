@@ -35,20 +35,24 @@ export async function appTables(db: Db): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-/** Parents before children (foreign keys), for PostgreSQL inserts; deletes go the other way. */
-async function pgTableOrder(db: Db, tables: string[]): Promise<string[]> {
-  const deps = await rawRows<{ child: string; parent: string }>(
+/** PostgreSQL's foreign keys between public tables, as child → parent table names. */
+async function pgForeignKeys(db: Db): Promise<Array<{ child: string; parent: string }>> {
+  const rows = await rawRows<{ child: string; parent: string }>(
     db,
     sql`SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
         FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace`,
   );
   const clean = (n: string) => n.replace(/^"|"$/g, '');
+  return rows.map((r) => ({ child: clean(r.child), parent: clean(r.parent) }));
+}
+
+/** Parents before children (foreign keys), for PostgreSQL inserts; deletes go the other way. */
+function pgTableOrder(tables: string[], deps: Array<{ child: string; parent: string }>): string[] {
   const ordered: string[] = [];
   const visit = (t: string, seen: Set<string>) => {
     if (ordered.includes(t) || seen.has(t)) return;
     seen.add(t);
-    for (const d of deps)
-      if (clean(d.child) === t && clean(d.parent) !== t && tables.includes(clean(d.parent))) visit(clean(d.parent), seen);
+    for (const d of deps) if (d.child === t && d.parent !== t && tables.includes(d.parent)) visit(d.parent, seen);
     ordered.push(t);
   };
   for (const t of tables) visit(t, new Set());
@@ -60,33 +64,56 @@ export interface WorldSnapshot {
   /** SQLite: the VACUUM INTO file. PostgreSQL: each table's rows as JSON. */
   file?: string;
   rows?: Map<string, string>;
+  /** PostgreSQL: the tables whose rows reference each table (a parent's rows cannot be deleted without theirs). */
+  children?: Map<string, string[]>;
+  /** PostgreSQL: each table's identity column, whose sequence is moved past the rows put back. */
+  identity?: Map<string, string>;
 }
 
-/**
- * Takes a copy of every table but `except` (audit_logs only grows and is append-only; license_totals and
- * payment_totals are derived, kept by the triggers while the licenses and payments are put back).
- */
-export async function snapshotWorld(
-  db: Db,
-  file: string,
-  except: string[] = ['audit_logs', 'license_totals', 'license_month_totals', 'payment_totals'],
-): Promise<WorldSnapshot> {
+/** The tables a snapshot leaves out: audit_logs only grows; the totals are derived from the rows put back. */
+export const NOT_SNAPSHOTTED = ['audit_logs', 'license_totals', 'license_month_totals', 'payment_totals'];
+
+/** Takes a copy of every table but `except` (by default those of NOT_SNAPSHOTTED). */
+export async function snapshotWorld(db: Db, file: string, except: string[] = NOT_SNAPSHOTTED): Promise<WorldSnapshot> {
   const tables = (await appTables(db)).filter((t) => !except.includes(t));
   if (db.engine === 'sqlite') {
     await sqliteOf(db).withWriter(() => sqliteOf(db).writer.exec(`VACUUM INTO '${file.replace(/'/g, "''")}'`));
     return { tables, file };
   }
-  const ordered = await pgTableOrder(db, tables);
+  const deps = (await pgForeignKeys(db)).filter((d) => tables.includes(d.child) && tables.includes(d.parent));
+  const ordered = pgTableOrder(tables, deps);
   const rows = new Map<string, string>();
+  const identity = new Map<string, string>();
   for (const t of ordered) {
     const [r] = await rawRows<{ j: string | null }>(db, sql`SELECT coalesce(json_agg(t), '[]')::text AS j FROM ${ident(t)} t`);
     rows.set(t, r?.j ?? '[]');
+    const [idCol] = await rawRows<{ col: string }>(
+      db,
+      sql`SELECT attname AS col FROM pg_attribute WHERE attrelid = ${t}::regclass AND attidentity <> '' LIMIT 1`,
+    );
+    if (idCol) identity.set(t, idCol.col);
   }
-  return { tables: ordered, rows };
+  const children = new Map(ordered.map((t) => [t, deps.filter((d) => d.parent === t && d.child !== t).map((d) => d.child)]));
+  return { tables: ordered, rows, children, identity };
 }
 
-/** Puts every snapshotted table back as it was, in one transaction. */
-export async function restoreWorld(db: Db, snap: WorldSnapshot): Promise<void> {
+/**
+ * Puts the snapshotted tables back as they were, in one transaction: all of them, or only `only` (the tables a case
+ * wrote) and, on PostgreSQL, every table that references one of them (their rows go and come back with it).
+ */
+export async function restoreWorld(db: Db, snap: WorldSnapshot, only?: Iterable<string>): Promise<void> {
+  let chosen = new Set(only ?? snap.tables);
+  if (snap.children) {
+    const queue = [...chosen];
+    for (let t = queue.pop(); t !== undefined; t = queue.pop()) {
+      for (const c of snap.children.get(t) ?? []) {
+        if (!chosen.has(c)) queue.push(c);
+        chosen.add(c);
+      }
+    }
+  }
+  chosen = new Set(snap.tables.filter((t) => chosen.has(t)));
+  if (chosen.size === 0) return;
   if (db.engine === 'sqlite') {
     const w = sqliteOf(db).writer;
     await sqliteOf(db).withWriter(() => {
@@ -94,7 +121,7 @@ export async function restoreWorld(db: Db, snap: WorldSnapshot): Promise<void> {
       w.prepare('ATTACH DATABASE ? AS snap').run(snap.file);
       try {
         w.transaction(() => {
-          for (const t of snap.tables) w.exec(`DELETE FROM main."${t}"; INSERT INTO main."${t}" SELECT * FROM snap."${t}";`);
+          for (const t of chosen) w.exec(`DELETE FROM main."${t}"; INSERT INTO main."${t}" SELECT * FROM snap."${t}";`);
         })();
       } finally {
         w.exec('DETACH DATABASE snap');
@@ -102,21 +129,19 @@ export async function restoreWorld(db: Db, snap: WorldSnapshot): Promise<void> {
       }
     });
   } else {
+    const tables = [...chosen];
     await db.transaction(async (tx) => {
-      for (const t of [...snap.tables].reverse()) await rawExec(tx, sql`DELETE FROM ${ident(t)}`);
-      for (const t of snap.tables) {
+      for (const t of [...tables].reverse()) await rawExec(tx, sql`DELETE FROM ${ident(t)}`);
+      for (const t of tables) {
         await rawExec(
           tx,
           sql`INSERT INTO ${ident(t)} SELECT * FROM json_populate_recordset(null::${ident(t)}, ${snap.rows!.get(t)!}::json)`,
         );
-        const [idCol] = await rawRows<{ col: string }>(
-          tx,
-          sql`SELECT attname AS col FROM pg_attribute WHERE attrelid = ${t}::regclass AND attidentity <> '' LIMIT 1`,
-        );
+        const idCol = snap.identity!.get(t);
         if (idCol) {
           await rawExec(
             tx,
-            sql`SELECT setval(pg_get_serial_sequence(${t}, ${idCol.col}), greatest(coalesce((SELECT max(${ident(idCol.col)}) FROM ${ident(t)}), 0), 1))`,
+            sql`SELECT setval(pg_get_serial_sequence(${t}, ${idCol}), greatest(coalesce((SELECT max(${ident(idCol)}) FROM ${ident(t)}), 0), 1))`,
           );
         }
       }
