@@ -155,12 +155,8 @@ export async function installWriteCounters(db: Db, ignored: Set<string>): Promis
   const tables = (await appTables(db)).filter((t) => !ignored.has(t));
   if (db.engine === 'sqlite') {
     const w = sqliteOf(db).writer;
-    const present = w
-      .prepare("SELECT count(*) AS n FROM temp.sqlite_master WHERE type = 'trigger' AND name LIKE 'lm\\_w\\_%' ESCAPE '\\'")
-      .get() as {
-      n: number;
-    };
-    if (present.n === tables.length * 3) return;
+    const installed = "SELECT count(*) AS n FROM temp.sqlite_master WHERE type = 'trigger' AND name LIKE 'lm\\_w\\_%' ESCAPE '\\'";
+    if ((w.prepare(installed).get() as { n: number }).n === tables.length * 3) return;
     await sqliteOf(db).withWriter(() => {
       w.exec('CREATE TEMP TABLE IF NOT EXISTS lm_writes (tbl TEXT PRIMARY KEY, n INTEGER NOT NULL)');
       for (const name of tables) {
