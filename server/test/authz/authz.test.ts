@@ -178,8 +178,9 @@ async function takeSnapshot() {
  */
 async function restoreWorld() {
   const now = await writeCounts(env.db).catch(() => undefined);
-  if (now && [...seeded].every(([t, n]) => now.get(t) === n)) return;
-  await putBack(env.db, snap, now && [...seeded.keys()].filter((t) => now.get(t) !== seeded.get(t)));
+  const written = now && [...seeded.keys()].filter((t) => now.get(t) !== seeded.get(t));
+  if (written?.length === 0) return;
+  await putBack(env.db, snap, written);
   if (!now) await installWriteCounters(env.db, new Set(NOT_SNAPSHOTTED));
   seeded = await writeCounts(env.db);
 }
