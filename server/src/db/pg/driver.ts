@@ -23,17 +23,21 @@ const MAX_ATTEMPTS = 30;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The Drizzle instance of each pooled connection, kept as long as the pool keeps the connection, and its connection. */
-const onClient = new WeakMap<pg.PoolClient, Drizzle>();
+/**
+ * What each pooled connection keeps as long as the pool keeps it: its Drizzle instance and the transaction handle
+ * on it (built once, not per transaction); and each instance's connection, for savepoints.
+ */
+const onClient = new WeakMap<pg.PoolClient, { drizzle: Drizzle; tx: Tx }>();
 const clientOf = new WeakMap<Drizzle, pg.PoolClient>();
-function drizzleOn(client: pg.PoolClient): Drizzle {
-  let d = onClient.get(client);
-  if (!d) {
-    d = drizzle(client) as unknown as Drizzle;
-    onClient.set(client, d);
+function handlesOn(client: pg.PoolClient): { drizzle: Drizzle; tx: Tx } {
+  let handles = onClient.get(client);
+  if (!handles) {
+    const d = drizzle(client) as unknown as Drizzle;
+    handles = { drizzle: d, tx: txOn(d, 'postgres') };
+    onClient.set(client, handles);
     clientOf.set(d, client);
   }
-  return d;
+  return handles;
 }
 
 export interface PgDb extends Db {
@@ -89,7 +93,7 @@ export async function openPostgres(url: string, options: { migrate?: boolean; po
 
   /**
    * One transaction on a pooled connection: BEGIN ... COMMIT (ROLLBACK on an error) through the connection's own
-   * Drizzle instance (drizzleOn), which the transaction's reads and writes use. Drizzle's `transaction()` would make
+   * Drizzle instance (handlesOn), which the transaction's reads and writes use. Drizzle's `transaction()` would make
    * a new transaction object each time, and statements prepared on it (db/prepared.ts keeps them per Drizzle
    * instance) would be built again in every transaction (docs/performance.md "API throughput"). A connection whose
    * ROLLBACK failed goes back to the pool as broken, so that it is closed rather than handed out mid-transaction.
@@ -98,10 +102,9 @@ export async function openPostgres(url: string, options: { migrate?: boolean; po
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      const d = drizzleOn(client);
+      const { drizzle: d, tx } = handlesOn(client);
       await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
       try {
-        const tx = txOn(d, 'postgres');
         const out = await currentTx.run({ owner: db, drizzle: d, tx, depth: 0 }, () => fn(tx));
         await client.query('COMMIT');
         return out;
