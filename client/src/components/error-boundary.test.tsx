@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MantineProvider } from '@mantine/core';
 import { useState } from 'react';
 import { ErrorBoundary, BOUNDARY_STRINGS } from './error-boundary.tsx';
 import { isChunkLoadError } from '../lib/chunk-error.ts';
+import { renderUi } from '../test/render.tsx';
 
 afterEach(() => {
   cleanup();
@@ -19,19 +19,19 @@ function Thrower({ error }: { error: Error | null }) {
 function Harness({ initial }: { initial: Error | null }) {
   const [error, setError] = useState(initial);
   return (
-    <MantineProvider>
+    <>
       <button onClick={() => setError(null)}>fix</button>
       <ErrorBoundary>
         <Thrower error={error} />
       </ErrorBoundary>
-    </MantineProvider>
+    </>
   );
 }
 
 describe('ErrorBoundary (docs/architecture.md "Client")', () => {
   it('shows a crash message with Try again, which renders the children again once they work', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    render(<Harness initial={new TypeError("Cannot read properties of null (reading 'total')")} />);
+    renderUi(<Harness initial={new TypeError("Cannot read properties of null (reading 'total')")} />);
     expect(screen.getByText(BOUNDARY_STRINGS.crashTitle)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: BOUNDARY_STRINGS.dashboard })).toHaveAttribute('href', '/dashboard');
     expect(screen.queryByRole('button', { name: BOUNDARY_STRINGS.reload })).toBeNull();
@@ -42,7 +42,7 @@ describe('ErrorBoundary (docs/architecture.md "Client")', () => {
 
   it('offers a page reload for a failed screen download', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    render(<Harness initial={new TypeError('Failed to fetch dynamically imported module: http://x/assets/licenses-page-abc.js')} />);
+    renderUi(<Harness initial={new TypeError('Failed to fetch dynamically imported module: http://x/assets/licenses-page-abc.js')} />);
     expect(screen.getByText(BOUNDARY_STRINGS.chunkBody)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: BOUNDARY_STRINGS.reload })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: BOUNDARY_STRINGS.tryAgain })).toBeNull();
@@ -51,13 +51,11 @@ describe('ErrorBoundary (docs/architecture.md "Client")', () => {
   it('clears the error when the reset key (the location) changes, not before', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const tree = (key: string, error: Error | null) => (
-      <MantineProvider>
-        <ErrorBoundary resetKey={key}>
-          <Thrower error={error} />
-        </ErrorBoundary>
-      </MantineProvider>
+      <ErrorBoundary resetKey={key}>
+        <Thrower error={error} />
+      </ErrorBoundary>
     );
-    const { rerender } = render(tree('/licenses', new Error('boom')));
+    const { rerender } = renderUi(tree('/licenses', new Error('boom')));
     expect(screen.getByTestId('error-fallback')).toBeInTheDocument();
     rerender(tree('/licenses', null));
     expect(screen.getByTestId('error-fallback')).toBeInTheDocument();

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Button, MantineProvider } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { ListTable, PHONE_QUERY, type ListColumn } from './list-table.tsx';
 import type { ListState } from '../lib/use-url-state.ts';
+import { renderUi } from '../test/render.tsx';
 
 interface Row {
   id: number;
@@ -48,22 +49,20 @@ function renderList(props: Partial<Parameters<typeof ListTable<Row>>[0]> = {}) {
   const list = listState();
   const onOpen = vi.fn();
   const action = vi.fn();
-  const utils = render(
-    <MantineProvider>
-      <ListTable<Row>
-        things="licenses"
-        query={query}
-        records={ROWS}
-        total={2}
-        idAccessor="id"
-        columns={COLUMNS}
-        list={list}
-        emptyText="No licenses found"
-        onOpen={onOpen}
-        actions={(r) => <Button onClick={() => action(r.id)}>{`Renew ${r.number}`}</Button>}
-        {...props}
-      />
-    </MantineProvider>,
+  const utils = renderUi(
+    <ListTable<Row>
+      things="licenses"
+      query={query}
+      records={ROWS}
+      total={2}
+      idAccessor="id"
+      columns={COLUMNS}
+      list={list}
+      emptyText="No licenses found"
+      onOpen={onOpen}
+      actions={(r) => <Button onClick={() => action(r.id)}>{`Renew ${r.number}`}</Button>}
+      {...props}
+    />,
   );
   return { ...utils, list, onOpen, action };
 }

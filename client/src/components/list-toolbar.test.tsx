@@ -1,31 +1,29 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MantineProvider } from '@mantine/core';
 import { MemoryRouter } from 'react-router';
 import { ListToolbar } from './list-toolbar.tsx';
+import { renderUi } from '../test/render.tsx';
 
 afterEach(cleanup);
 // Mantine's combobox scrolls its selected option into view; jsdom has no layout.
 Element.prototype.scrollIntoView ??= () => undefined;
 
 function renderToolbar(filters: { search: string; status: string; from: string }, setFilters = vi.fn()) {
-  render(
-    <MantineProvider>
-      <MemoryRouter>
-        <ListToolbar
-          list={{ filters, setFilters }}
-          fields={[
-            { type: 'search', name: 'search', label: 'Search', placeholder: 'Name', w: 200, wait: 10 },
-            { name: 'status', label: 'Status', placeholder: 'All statuses', data: ['Active', 'Expired'], w: 150 },
-            false,
-            { type: 'date', name: 'from', ariaLabel: 'From date', w: 150 },
-          ]}
-          exportCsv={{ path: '/api/things/export', params: { status: filters.status }, things: 'things' }}
-          actions={<button type="button">Add Thing</button>}
-        />
-      </MemoryRouter>
-    </MantineProvider>,
+  renderUi(
+    <MemoryRouter>
+      <ListToolbar
+        list={{ filters, setFilters }}
+        fields={[
+          { type: 'search', name: 'search', label: 'Search', placeholder: 'Name', w: 200, wait: 10 },
+          { name: 'status', label: 'Status', placeholder: 'All statuses', data: ['Active', 'Expired'], w: 150 },
+          false,
+          { type: 'date', name: 'from', ariaLabel: 'From date', w: 150 },
+        ]}
+        exportCsv={{ path: '/api/things/export', params: { status: filters.status }, things: 'things' }}
+        actions={<button type="button">Add Thing</button>}
+      />
+    </MemoryRouter>,
   );
   return setFilters;
 }

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MantineProvider } from '@mantine/core';
 import { TRPCClientError } from '@trpc/client';
 import { QueryError } from './query-error.tsx';
+import { renderUi } from '../test/render.tsx';
 
 afterEach(cleanup);
 
@@ -14,25 +14,19 @@ function serverError(message: string, httpStatus: number) {
 describe('QueryError (docs/product.md section 8 text, with Retry)', () => {
   it("shows the server's message and refetches on Retry", async () => {
     const refetch = vi.fn();
-    render(
-      <MantineProvider>
-        <QueryError things="licenses" query={{ error: serverError('Database is busy, try again', 503), refetch }} />
-      </MantineProvider>,
-    );
+    renderUi(<QueryError things="licenses" query={{ error: serverError('Database is busy, try again', 503), refetch }} />);
     expect(screen.getByRole('alert')).toHaveTextContent('Error loading licenses: Database is busy, try again');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(refetch).toHaveBeenCalledTimes(1);
   });
 
   it('falls back to the screen text when there is no server answer', () => {
-    render(
-      <MantineProvider>
-        <QueryError
-          things="audit logs"
-          fallback="Failed to fetch audit logs"
-          query={{ error: new TypeError('Failed to fetch'), refetch: () => {} }}
-        />
-      </MantineProvider>,
+    renderUi(
+      <QueryError
+        things="audit logs"
+        fallback="Failed to fetch audit logs"
+        query={{ error: new TypeError('Failed to fetch'), refetch: () => {} }}
+      />,
     );
     expect(screen.getByRole('alert')).toHaveTextContent('Error loading audit logs: Failed to fetch audit logs');
   });

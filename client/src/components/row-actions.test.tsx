@@ -1,19 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MantineProvider } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { deleteAction, editAction, RowActionButtons, RowActionsMenu } from './row-actions.tsx';
+import { renderUi } from '../test/render.tsx';
 
 afterEach(cleanup);
-
-const wrap = (ui: React.ReactNode) => render(<MantineProvider>{ui}</MantineProvider>);
 
 describe('RowActionsMenu (the per-row menu of every list)', () => {
   it('opens from its named button by keyboard and runs the chosen item; absent items are left out', async () => {
     const renew = vi.fn();
     const remove = vi.fn();
-    wrap(
+    renderUi(
       <RowActionsMenu
         label="Actions for license TX-1"
         actions={[{ label: 'Renew', icon: IconRefresh, onClick: renew }, false, deleteAction(remove)]}
@@ -30,8 +28,8 @@ describe('RowActionsMenu (the per-row menu of every list)', () => {
   });
 
   it('renders nothing when no action applies to the row', () => {
-    // Within its own render: other files of the worker may leave portals in the shared document.
-    const { container } = wrap(<RowActionsMenu label="Actions for Course" actions={[false, null]} />);
+    // Within its own render: the workers share one document across files (isolate: false).
+    const { container } = renderUi(<RowActionsMenu label="Actions for Course" actions={[false, null]} />);
     expect(within(container).queryByRole('button')).toBeNull();
   });
 });
@@ -39,7 +37,7 @@ describe('RowActionsMenu (the per-row menu of every list)', () => {
 describe('RowActionButtons (a few icon buttons, each with its own name)', () => {
   it('names each button, keeps disabled ones disabled and renders a ready element in place', async () => {
     const edit = vi.fn();
-    wrap(
+    renderUi(
       <RowActionButtons
         actions={[
           editAction(edit, 'Edit Ada Admin'),

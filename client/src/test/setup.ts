@@ -1,8 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { configure } from '@testing-library/react';
 
-// findBy* and waitFor wait as a person waits for what appears (a menu, a dialog): Testing Library's 1 s default was
-// once too short for a Mantine menu on the 2-core CI machine busy with the other test files (row-actions.test.tsx).
+// findBy* and waitFor wait as a person waits for what appears (a dialog, a loaded list): Testing Library's 1 s default
+// is short on the 2-core CI machine busy with the other test files. Renders go through test/render.tsx.
 configure({ asyncUtilTimeout: 10_000 });
 
 // Mantine reads matchMedia; jsdom does not have it.

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MantineProvider } from '@mantine/core';
 import type { Backup } from '@lm/shared';
 import { BackupRowActions } from './backup-row-actions.tsx';
+import { renderUi } from '../../test/render.tsx';
 
 const base: Backup = {
   id: 7,
@@ -23,11 +23,7 @@ afterEach(cleanup);
 
 function renderActions(backup: Backup) {
   const handlers = { onDownload: vi.fn(), onRestore: vi.fn(), onDelete: vi.fn() };
-  render(
-    <MantineProvider>
-      <BackupRowActions backup={backup} downloading={false} {...handlers} />
-    </MantineProvider>,
-  );
+  renderUi(<BackupRowActions backup={backup} downloading={false} {...handlers} />);
   return handlers;
 }
 

@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
-import { MantineProvider } from '@mantine/core';
+import { cleanup, screen } from '@testing-library/react';
 import type { Compliance } from '@lm/shared';
 import { CeProgress, ComplianceCell, ExpiryBadge } from './license-badges.tsx';
+import { renderUi } from '../../test/render.tsx';
 
 afterEach(cleanup);
-
-const wrap = (ui: React.ReactNode) => render(<MantineProvider>{ui}</MantineProvider>);
 
 describe('ExpiryBadge', () => {
   it.each([
@@ -19,7 +17,7 @@ describe('ExpiryBadge', () => {
     ['2031-04-10', 1588, '4 years 4 months', 'green'],
     ['2028-11-22', 731, '2 years', 'green'],
   ])('shows %s (%i days left, as the server counts) as %s in %s', (date, daysLeft, label, color) => {
-    wrap(<ExpiryBadge expirationDate={date} daysLeft={daysLeft} />);
+    renderUi(<ExpiryBadge expirationDate={date} daysLeft={daysLeft} />);
     const badge = screen.getByTestId('expiry-badge');
     expect(badge).toHaveTextContent(label);
     expect(badge).toHaveAttribute('data-color', color);
@@ -36,13 +34,13 @@ describe('ComplianceCell', () => {
   });
 
   it('shows the hours still to take while the license is at risk or on track', () => {
-    wrap(<ComplianceCell compliance={c({ state: 'at_risk', hours_remaining: 43, days_left: 40 })} />);
+    renderUi(<ComplianceCell compliance={c({ state: 'at_risk', hours_remaining: 43, days_left: 40 })} />);
     expect(screen.getByTestId('compliance-badge')).toHaveTextContent('At risk · 43 h');
     expect(screen.getByTestId('compliance-badge')).toHaveAttribute('data-state', 'at_risk');
   });
 
   it('shows the label alone once complete or expired, and the topics still missing', () => {
-    wrap(
+    renderUi(
       <ComplianceCell
         compliance={c({
           state: 'expired',
@@ -58,14 +56,14 @@ describe('ComplianceCell', () => {
     expect(screen.getByTestId('compliance-badge')).toHaveTextContent(/^Expired$/);
     expect(screen.getByTestId('topics-missing')).toHaveTextContent('Missing: Ethics 3 h, Agency 2 h');
     cleanup();
-    wrap(<ComplianceCell compliance={c({ state: 'complete' })} />);
+    renderUi(<ComplianceCell compliance={c({ state: 'complete' })} />);
     expect(screen.getByTestId('compliance-badge')).toHaveTextContent(/^CE complete$/);
   });
 });
 
 describe('CeProgress', () => {
   it('shows completed of required hours', () => {
-    wrap(<CeProgress completed={4.5} required={12} complete={false} />);
+    renderUi(<CeProgress completed={4.5} required={12} complete={false} />);
     expect(screen.getByTestId('ce-progress')).toHaveTextContent('4.5 / 12 hrs');
     expect(screen.getByText('38%')).toBeInTheDocument();
   });
