@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { RoleName } from '@lm/shared';
+import { MAX_PAYMENT_DOLLARS, type RoleName } from '@lm/shared';
 import { auditLogs, payments } from '../src/db/schema/index.ts';
 import { today } from '../src/core/dates.ts';
 import { api, callerFor, seedBrokerage, seedUser, tokenFor, type TestEnv, trpcStatus, type Roles, useTestEnv } from './helpers.ts';
@@ -150,6 +150,32 @@ describe('REST rules (acceptance 5)', () => {
     expect(res.body).toEqual({ total_revenue: 20.29, completed: 3, pending: 1, failed: 1, refunded: 1, total_payments: 6 });
     const none = await api(env, 'GET', `/api/payments/summary?user_id=${payer.user_id}&start_date=2099-01-01`, { token: t });
     expect(none.body).toEqual({ total_revenue: 0, completed: 0, pending: 0, failed: 0, refunded: 0, total_payments: 0 });
+  });
+
+  it('a day of large payments sums past 2^31 cents: each is recorded and the summary counts them exactly', async () => {
+    // 22 payments of the largest amount (100,000,000 cents each) on one day, one type and method: the running total of
+    // that (date, status, type, method) passes a 32-bit integer's 2,147,483,647.
+    const payer = await seedUser(env, 'Agent', { brokerage_id: null });
+    const day = { payment_date: '2031-02-03', payment_type: 'Other', payment_method: 'Check' };
+    for (let i = 0; i < 22; i++) {
+      const res = await api(env, 'POST', '/api/payments', {
+        token: roles.admin.token,
+        body: { user_id: payer.user_id, amount: MAX_PAYMENT_DOLLARS, ...day },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const query = `start_date=${day.payment_date}&end_date=${day.payment_date}&payment_type=Other&payment_method=Check`;
+    const fromTotals = await api(env, 'GET', `/api/payments/summary?${query}`, { token: roles.admin.token });
+    expect(fromTotals.body).toEqual({
+      total_revenue: 22 * MAX_PAYMENT_DOLLARS,
+      completed: 22,
+      pending: 0,
+      failed: 0,
+      refunded: 0,
+      total_payments: 22,
+    });
+    const fromRows = await api(env, 'GET', `/api/payments/summary?${query}&user_id=${payer.user_id}`, { token: roles.admin.token });
+    expect(fromRows.body).toEqual(fromTotals.body);
   });
 
   it("links only one of the payer's own licenses (400 otherwise)", async () => {

@@ -1,4 +1,4 @@
-import { date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 
 /**
  * Running totals of the licenses (docs/decisions.md "Totals kept as changes happen"): how many licenses have each
@@ -54,7 +54,8 @@ export const paymentTotals = pgTable(
     payment_type: text('payment_type').notNull(),
     payment_method: text('payment_method').notNull(),
     n: integer('n').notNull(),
-    cents: integer('cents').notNull(),
+    // 64-bit: one day's payments of one kind may pass 2^31 cents ($21.4M; a payment may be $1M).
+    cents: bigint('cents', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.payment_date, t.status, t.payment_type, t.payment_method] })],
 );
