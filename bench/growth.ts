@@ -352,6 +352,7 @@ const CALL_LIST: Array<Call | undefined> = [
     who: 'admin',
     path: (t) => `/audit/logs?limit=${PAGE}&page=${Math.max(1, Math.floor((t.probe!.auditRows * DEPTH) / PAGE))}`,
   },
+  { key: 'users-name', name: 'users page 1 by name (Admin)', who: 'admin', path: () => `/users?limit=${PAGE}&sort=name` },
   { key: 'holders', name: 'holder picker, opened (Admin)', who: 'admin', path: () => '/licenses/holders' },
   {
     key: 'holders-search',

@@ -243,7 +243,7 @@ describe('GET /api/completions/export and completions.page', () => {
   it('completions.page sorts by every key on the server, the id breaking ties, searches, and pages with a total', async () => {
     const caller = callerFor(t.env, t.roles.admin.user_id);
     const keys: Record<(typeof COMPLETION_SORT_COLUMNS)[number], (c: { [k: string]: unknown }) => string | number> = {
-      name: (c) => `${String(c.first_name).toLowerCase()}\u0000${String(c.last_name).toLowerCase()}`,
+      name: (c) => `${String(c.last_name).toLowerCase()}\u0000${String(c.first_name).toLowerCase()}`,
       course_name: (c) => String(c.course_name).toLowerCase(),
       license_number: (c) => String(c.license_number ?? ''),
       completion_date: (c) => String(c.completion_date),

@@ -49,11 +49,11 @@ const TYPE_MAP: Record<string, string[]> = {
 
 /** Deliberate differences, each with its reason (docs/architecture.md "PostgreSQL schema"). */
 const EXPECTED_DIFFERENCES = {
-  /** PostgreSQL has no NOCASE collation: the case-insensitive index is on lower(name). */
-  indexExpressions: { brokerages_name_idx: { sqlite: 'namecollatenocase', pg: 'lower(name)' } } as Record<
-    string,
-    { sqlite: string; pg: string }
-  >,
+  /** PostgreSQL has no NOCASE collation: a case-insensitive index key is lower(column) there (SQLite key: PostgreSQL key). */
+  indexExpressions: {
+    brokerages_name_idx: { namecollatenocase: 'lower(name)' },
+    users_name_idx: { last_namecollatenocase: 'lower(last_name)', first_namecollatenocase: 'lower(first_name)' },
+  } as Record<string, Record<string, string>>,
   /** '' is not a date: no SQL default on PostgreSQL; the BEFORE INSERT trigger fills it (SQLite: AFTER INSERT). */
   defaults: { 'licenses.cycle_start_date': { sqlite: "''", pg: null } } as Record<string, { sqlite: string; pg: null }>,
   triggerTiming: { licenses_cycle_start_default: { sqlite: 'AFTER', pg: 'BEFORE' } } as Record<string, { sqlite: string; pg: string }>,
@@ -352,7 +352,7 @@ function expectedFromSqlite(shape: SchemaShape): SchemaShape {
   for (const [name, table] of Object.entries(out.tables)) {
     for (const [ixName, ix] of Object.entries(table.indexes)) {
       const diff = EXPECTED_DIFFERENCES.indexExpressions[ixName];
-      if (diff) ix.keys = ix.keys.map((k) => (k === diff.sqlite ? diff.pg : k));
+      if (diff) ix.keys = ix.keys.map((k) => diff[k] ?? k);
     }
     for (const [colName, col] of Object.entries(table.columns)) {
       const diff = EXPECTED_DIFFERENCES.defaults[`${name}.${colName}`];

@@ -55,6 +55,15 @@ export function caseInsensitive(expr: SQLWrapper | AnyColumn): SQL {
   return pg() ? sql`lower(${expr})` : sql`${expr} COLLATE NOCASE`;
 }
 
+/**
+ * How people are put in order by name, on every list and picker (users, holders, payers, owners, completions):
+ * last name, then first name, letter case aside (docs/decisions.md "People in name order"). The index
+ * users_name_idx holds the users in this order, so a first page by name reads its rows in order and stops.
+ */
+export function personNameOrder(person: { last_name: AnyColumn; first_name: AnyColumn }): SQL[] {
+  return [caseInsensitive(person.last_name), caseInsensitive(person.first_name)];
+}
+
 /** The length of a JSON array column, as a number. */
 export function jsonArrayLength(expr: SQLWrapper | AnyColumn): SQL<number> {
   return (pg() ? sql`jsonb_array_length(${expr})` : sql`json_array_length(${expr})`).mapWith(Number) as SQL<number>;

@@ -4,7 +4,6 @@ import {
   CE_MESSAGES,
   COMPLETION_MESSAGES,
   COMPLETION_PEOPLE_LIMIT,
-  ROLE,
   roundHours,
   type Completion,
   type CompletionPage,
@@ -21,7 +20,7 @@ import {
 import type { z } from 'zod';
 import { completions, courses, licenses, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { caseInsensitive, containsText, countOf } from '../../db/sql.ts';
+import { caseInsensitive, containsText, countOf, personNameOrder } from '../../db/sql.ts';
 import { licensesMatching, peopleMatching, peopleWithLicenseMatching, searchTerms } from '../../db/search.ts';
 import type { AuthedContext } from '../../core/trpc.ts';
 import { isAgent, isBroker, isSchool, type AuthUser } from '../../core/identity.ts';
@@ -30,7 +29,7 @@ import { today } from '../../core/dates.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../base/errors.ts';
 import { found, visibleUsersCondition } from '../../core/scope.ts';
 import { cycleContaining, ledgerOf, refreshCeCache } from '../licenses/ce-ledger.ts';
-import { assertHolder, assertLicenseOfHolder } from '../licenses/licenses.service.ts';
+import { assertHolder, assertLicenseOfHolder, licenseHolderCondition } from '../licenses/licenses.service.ts';
 import { notifyCourseCompleted } from '../notification-management/events.ts';
 import { notifyUser, type NotificationMessage } from '../notifications/notify.ts';
 import { emitEvent } from '../webhooks/events.ts';
@@ -133,7 +132,7 @@ export async function listCompletions(ctx: AuthedContext, query: z.output<typeof
 
 /** The sort keys of the Completions list; missing values (no license, rating, note) sort first on both engines. */
 const SORTS: Record<CompletionSortColumn, SQL[]> = {
-  name: [caseInsensitive(users.first_name), caseInsensitive(users.last_name)],
+  name: personNameOrder(users),
   course_name: [caseInsensitive(courses.course_name)],
   license_number: [sql`coalesce(${licenses.license_number}, '')`],
   completion_date: [sql`${completions.completion_date}`],
@@ -467,7 +466,7 @@ export async function licenseOptions(ctx: AuthedContext, userId?: number): Promi
         userId !== undefined ? eq(licenses.user_id, userId) : undefined,
       ),
     )
-    .orderBy(asc(users.last_name), asc(users.first_name), asc(licenses.license_number));
+    .orderBy(...personNameOrder(users), asc(licenses.license_number));
 }
 
 /**
@@ -483,7 +482,7 @@ export async function completionPeople(ctx: AuthedContext, q: z.output<typeof co
     .from(users)
     .where(
       and(
-        inArray(users.role_id, [ROLE.Agent, ROLE.Broker]),
+        licenseHolderCondition(!search),
         eq(users.is_active, true),
         isNull(users.deleted_at),
         search
@@ -491,7 +490,7 @@ export async function completionPeople(ctx: AuthedContext, q: z.output<typeof co
           : undefined,
       ),
     )
-    .orderBy(caseInsensitive(users.last_name), caseInsensitive(users.first_name), asc(users.user_id))
+    .orderBy(...personNameOrder(users), asc(users.user_id))
     .limit(Math.min(q.limit ?? COMPLETION_PEOPLE_LIMIT, COMPLETION_PEOPLE_LIMIT));
   if (people.length === 0) return [];
   const held = await ctx.db

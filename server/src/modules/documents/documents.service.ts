@@ -19,7 +19,7 @@ import {
 } from '@lm/shared';
 import { certificateCompletions, completions, courses, documents, documentVersions, licenses, users } from '../../db/schema/index.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { caseInsensitive, containsText } from '../../db/sql.ts';
+import { caseInsensitive, containsText, personNameOrder } from '../../db/sql.ts';
 import { audit } from '../../core/audit.ts';
 import { found, isAdmin, isSchool, visibleUsersCondition } from '../../core/scope.ts';
 import { badRequest, notFound } from '../../base/errors.ts';
@@ -161,7 +161,7 @@ const SORTS: Record<NonNullable<DocumentListQuery['sort']>, SQL[]> = {
   created_at: [sql`${documents.created_at}`],
   title: [caseInsensitive(documents.title)],
   category: [sql`${documents.category}`],
-  owner: [caseInsensitive(users.last_name), caseInsensitive(users.first_name)],
+  owner: personNameOrder(users),
 };
 
 /** GET /documents: one page of the documents in the caller's scope and the pagination. */

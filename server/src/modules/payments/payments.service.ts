@@ -16,7 +16,16 @@ import {
 } from '@lm/shared';
 import { brokerages, licenses, payments, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { caseInsensitive, containsPattern, countOf, countWhere, likePattern, limitPlaceholder, sumOf } from '../../db/sql.ts';
+import {
+  caseInsensitive,
+  containsPattern,
+  countOf,
+  countWhere,
+  likePattern,
+  limitPlaceholder,
+  personNameOrder,
+  sumOf,
+} from '../../db/sql.ts';
 import { decoded, preparedSelect, preparedShapes } from '../../db/prepared.ts';
 import {
   afterKey,
@@ -179,7 +188,7 @@ function whereOf(shape: Pick<ListShape, 'scope' | 'filters'>): SQL | undefined {
 
 const SORTS: Record<NonNullable<PaymentListQuery['sort']>, SQL[]> = {
   payment_date: [sql`${payments.payment_date}`],
-  user: [caseInsensitive(users.last_name), caseInsensitive(users.first_name)],
+  user: personNameOrder(users),
   amount: [sql`${payments.amount_cents}`],
   payment_type: [sql`${payments.payment_type}`],
   payment_method: [sql`${payments.payment_method}`],

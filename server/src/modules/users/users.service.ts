@@ -24,7 +24,7 @@ import {
 import type { z } from 'zod';
 import { brokerages, users } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { limitPlaceholder, placeholderOf } from '../../db/sql.ts';
+import { limitPlaceholder, personNameOrder, placeholderOf } from '../../db/sql.ts';
 import { peopleMatching, searchFilter, searchPlaceholders, searchValues, type SearchFilter } from '../../db/search.ts';
 import { preparedSelect, preparedShapes } from '../../db/prepared.ts';
 import { afterKey, cappedCount, keyColumns, keyValues, nullsFirst, orderOf, perSort, readPage, type ListOrder } from '../../db/list.ts';
@@ -48,7 +48,7 @@ import { recordDeletion } from '../deletions/deletions.service.ts';
 type UserRow = typeof users.$inferSelect;
 
 const SORT_COLUMNS = {
-  name: [users.last_name, users.first_name],
+  name: personNameOrder(users),
   email: [users.email],
   role: [users.role_id],
   // Nullable columns sort first ascending on both engines, and never meet a cursor as NULL (db/list.ts nullsFirst).
@@ -533,7 +533,7 @@ export async function usersOfBrokerage(db: DbOrTx, brokerageId: number): Promise
     .from(users)
     .leftJoin(brokerages, eq(brokerages.brokerage_id, users.brokerage_id))
     .where(and(eq(users.brokerage_id, brokerageId), isNull(users.deleted_at)))
-    .orderBy(asc(users.last_name), asc(users.first_name), asc(users.user_id));
+    .orderBy(...personNameOrder(users), asc(users.user_id));
 }
 
 /**

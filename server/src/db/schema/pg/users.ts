@@ -36,7 +36,8 @@ export const users = pgTable(
     index('users_role_idx').on(t.role_id, t.deleted_at),
     index('users_brokerage_idx').on(t.brokerage_id, t.role_id, t.deleted_at, t.user_id),
     index('users_created_at_idx').on(t.created_at),
-    index('users_last_name_idx').on(t.last_name, t.first_name),
+    // People in name order (db/sql.ts personNameOrder): a first page by name reads its rows in order and stops.
+    index('users_name_idx').on(sql`lower(${t.last_name})`, sql`lower(${t.first_name})`, t.user_id),
     check('users_role_check', sql`${t.role_id} IN (1, 2, 3, 4)`),
   ],
 );
