@@ -38,7 +38,7 @@ const STATEMENTS = {
   touch: `update "sessions" set "last_seen_at" = ? where ("sessions"."session_id" = ? and "sessions"."last_seen_at" < ?)`,
   licenses: `select ${LICENSE_COLUMNS} from "licenses" inner join "users" on "users"."user_id" = "licenses"."user_id" order by "licenses"."expiration_date" asc, "licenses"."license_id" asc limit (? + 0) offset ?`,
   usersCount: `select count(*) as "n" from "users" where "users"."deleted_at" is null`,
-  users: `select "users"."user_id", "users"."email", "users"."first_name", "users"."last_name", "users"."role_id", "users"."brokerage_id", "brokerages"."name" as "brokerage_name", "users"."phone_number", "users"."address", "users"."city", "users"."state", "users"."zip_code", "users"."is_active", "users"."created_at", "users"."last_login" from "users" left join "brokerages" on "brokerages"."brokerage_id" = "users"."brokerage_id" where "users"."deleted_at" is null order by "users"."last_name" asc, "users"."first_name" asc, "users"."user_id" asc limit (? + 0) offset ?`,
+  users: `select "users"."user_id", "users"."email", "users"."first_name", "users"."last_name", "users"."role_id", "users"."brokerage_id", "brokerages"."name" as "brokerage_name", "users"."phone_number", "users"."address", "users"."city", "users"."state", "users"."zip_code", "users"."is_active", "users"."created_at", "users"."last_login" from "users" left join "brokerages" on "brokerages"."brokerage_id" = "users"."brokerage_id" where "users"."deleted_at" is null order by "users"."last_name" COLLATE NOCASE asc, "users"."first_name" COLLATE NOCASE asc, "users"."user_id" asc limit (? + 0) offset ?`,
   payments: `select "payments"."payment_id", "payments"."user_id", "users"."first_name", "users"."last_name", "payments"."license_id", "licenses"."license_number", "payments"."amount_cents", "payments"."payment_type", "payments"."payment_method", "payments"."status", "payments"."description", "payments"."payment_date", "payments"."created_by", "payments"."created_at", "payments"."updated_at" from "payments" inner join "users" on "users"."user_id" = "payments"."user_id" left join "licenses" on "licenses"."license_id" = "payments"."license_id" order by "payments"."payment_date" desc, "payments"."payment_id" desc limit (? + 0) offset ?`,
   countUsers: `select count(*) as "n" from "users" where "users"."deleted_at" is null`,
   countLicenses: `select count(*) as "n" from "licenses"`,
@@ -119,7 +119,8 @@ function pgStore(url: string): Store {
     let i = 0;
     texts.set(
       name,
-      STATEMENTS[name].replace(/\?/g, () => `$${++i}`),
+      // The product's case-insensitive order (server/src/db/sql.ts caseInsensitive) is lower() on PostgreSQL.
+      STATEMENTS[name].replace(/\?/g, () => `$${++i}`).replace(/("\w+"\."\w+") COLLATE NOCASE/g, 'lower($1)'),
     );
   }
   const on = async (c: pg.PoolClient | pg.Pool, name: StatementName, params: unknown[]) =>
