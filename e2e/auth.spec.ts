@@ -192,8 +192,11 @@ test('a browser that signed in before still signs in while strangers lock the ac
   // Lena on a new device (this other browser) with the right password: refused, the device is checked, she is in
   // (docs/security.md "New devices while strangers lock an account").
   await stranger.goto('/login');
+  // The check can take milliseconds: its challenge request is held until the status has been seen.
+  const release = await holdRequest(stranger, '**/trpc/auth.loginChallenge**');
   await submitLogin(stranger, lena.email, lena.password);
   await expect(stranger.getByRole('status').filter({ hasText: 'Checking this device...' })).toBeVisible();
+  release();
   // The work of a challenge is random (and doubled by the failed solved guess above): allow a busy machine time.
   await expect(stranger.getByText('Welcome back, Lena!')).toBeVisible({ timeout: 30_000 });
   await strangerContext.close();
