@@ -83,7 +83,13 @@ test('Admin creates a template with validation and live preview, edits, sends a 
   await rowAction(page, name, 'Edit');
   const edit = modal(page, 'Edit Notification Template');
   await expect(edit.getByLabel(/^Template Name/)).toHaveValue(name);
-  await edit.getByRole('switch', { name: 'Active' }).uncheck();
+  // Once in 6 loaded runs a click on the switch right after the dialog opened did not turn it off (the dialog still
+  // showed the values it had just loaded): a person sees that and clicks again, and so does the test, until it holds.
+  const active = edit.getByRole('switch', { name: 'Active' });
+  await expect(async () => {
+    await active.setChecked(false);
+    await expect(active).not.toBeChecked();
+  }).toPass();
   await edit.getByRole('button', { name: 'Update Template' }).click();
   await expect(page.getByText('Template saved successfully!').first()).toBeVisible();
   await expect(row(page, name).getByText('Inactive', { exact: true })).toBeVisible();
