@@ -211,3 +211,27 @@ export function migrationsBefore(folder: string, tag: string, dir: string): stri
   for (const e of entries) fs.copyFileSync(path.join(folder, `${e.tag}.sql`), path.join(out, `${e.tag}.sql`));
   return out;
 }
+
+/**
+ * The plan of a query built with Drizzle (`.toSQL()`), one line per step: SQLite's EXPLAIN QUERY PLAN, PostgreSQL's
+ * EXPLAIN. The test databases are tiny, where reading every row is cheapest, so on PostgreSQL the transaction turns
+ * off the planner settings in `priceOut` (enable_seqscan, ...): the plan then shows what the indexes can do.
+ * Parameters are written into the SQL as literals (EXPLAIN takes none).
+ */
+export async function queryPlan(
+  db: Db,
+  query: { sql: string; params: unknown[] },
+  priceOut: string[] = ['enable_seqscan'],
+): Promise<string> {
+  let i = 0;
+  const lit = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+  if (db.engine !== 'postgres') {
+    const text = query.sql.replace(/\?/g, () => lit(query.params[i++]));
+    return (await rawRows<{ detail: string }>(db, sql.raw(`EXPLAIN QUERY PLAN ${text}`))).map((r) => r.detail).join('\n');
+  }
+  const text = query.sql.replace(/\$(\d+)/g, (_, n: string) => lit(query.params[Number(n) - 1]));
+  return db.transaction(async (tx) => {
+    for (const setting of priceOut) await rawExec(tx, sql.raw(`SET LOCAL ${setting} = off`));
+    return (await rawRows<{ 'QUERY PLAN': string }>(tx, sql.raw(`EXPLAIN ${text}`))).map((r) => r['QUERY PLAN']).join('\n');
+  });
+}

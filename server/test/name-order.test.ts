@@ -4,13 +4,13 @@
  * that order (db/sql.ts personNameOrder, index users_name_idx).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, isNull, sql } from 'drizzle-orm';
+import { and, isNull } from 'drizzle-orm';
 import { users } from '../src/db/schema/index.ts';
-import { rawRows } from '../src/db/raw.ts';
 import { ENGINE } from '../src/db/client.ts';
 import { personNameOrder } from '../src/db/sql.ts';
 import { licenseHolderCondition } from '../src/modules/licenses/licenses.service.ts';
 import { api, callerFor, seedBrokerage, seedUser, tokenFor, type Roles, type TestEnv, useTestEnv } from './helpers.ts';
+import { queryPlan } from './db-tools.ts';
 
 const t = useTestEnv();
 let env: TestEnv;
@@ -70,20 +70,13 @@ describe('people in name order, letter case aside', () => {
       .orderBy(...personNameOrder(users), users.user_id)
       .limit(20)
       .toSQL();
-    const params = [...query.params];
-    const inline = sql.raw(query.sql.replace(/\$\d+|\?/g, () => String(params.shift())));
+    // Tiny tables, where reading them all and sorting is cheapest: on PostgreSQL both are priced out, and a sort would
+    // still be planned if the index could not give the order.
+    const plan = await queryPlan(env.db, query, ['enable_seqscan', 'enable_sort']);
     if (ENGINE === 'postgres') {
-      // Tiny tables, where reading them all and sorting is cheapest: with both priced out, the plan shows whether the
-      // index can give the order (a sort would still be planned if it could not).
-      const plan = await env.db.transaction(async (tx) => {
-        await rawRows(tx, sql`SET LOCAL enable_seqscan = off`);
-        await rawRows(tx, sql`SET LOCAL enable_sort = off`);
-        return (await rawRows<{ 'QUERY PLAN': string }>(tx, sql`EXPLAIN ${inline}`)).map((r) => r['QUERY PLAN']).join('\n');
-      });
       expect(plan).toMatch(/Index Scan using users_name_idx/);
       expect(plan).not.toMatch(/Sort/);
     } else {
-      const plan = (await rawRows<{ detail: string }>(env.db, sql`EXPLAIN QUERY PLAN ${inline}`)).map((r) => r.detail).join('\n');
       expect(plan).toMatch(/SCAN users USING INDEX users_name_idx/);
       expect(plan).not.toMatch(/TEMP B-TREE/);
     }

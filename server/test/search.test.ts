@@ -8,11 +8,11 @@ import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { addDays, ROLE } from '@lm/shared';
 import { completions, courses, licenses, users } from '../src/db/schema/index.ts';
 import { containsText } from '../src/db/sql.ts';
-import { rawRows } from '../src/db/raw.ts';
 import { ENGINE } from '../src/db/client.ts';
 import { licensesMatching, peopleMatching, peopleWithLicenseMatching, searchFilter, searchTerms } from '../src/db/search.ts';
 import { today } from '../src/core/dates.ts';
 import { callerFor, seedBrokerage, TEST_PASSWORD, type Roles, type TestEnv, useTestEnv } from './helpers.ts';
+import { queryPlan } from './db-tools.ts';
 
 const t = useTestEnv();
 let env: TestEnv;
@@ -345,27 +345,8 @@ describe('the plans use the index', () => {
       from === 'licenses'
         ? env.db.select({ id: licenses.license_id }).from(licenses).where(where)
         : env.db.select({ id: users.user_id }).from(users).where(where);
-    const { sql: text, params } = q.toSQL();
-    if (ENGINE !== 'postgres') {
-      const rows = await rawRows<{ detail: string }>(env.db, sql.raw(`EXPLAIN QUERY PLAN ${inline(text, params)}`));
-      return rows.map((r) => r.detail).join('\n');
-    }
-    // Few rows: the planner would rather read every row (a sequential scan, or the primary key's whole index), so the
-    // test's transaction forbids both.
-    return env.db.transaction(async (tx) => {
-      await rawRows(tx, sql`SET LOCAL enable_seqscan = off`);
-      await rawRows(tx, sql`SET LOCAL enable_indexscan = off`);
-      const rows = await rawRows<{ 'QUERY PLAN': string }>(tx, sql.raw(`EXPLAIN ${inline(text, params)}`));
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
-  }
-  /** Parameters written into the SQL as literals (EXPLAIN takes no parameters). */
-  function inline(text: string, params: unknown[]): string {
-    let i = 0;
-    const lit = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
-    return ENGINE === 'postgres'
-      ? text.replace(/\$(\d+)/g, (_, n: string) => lit(params[Number(n) - 1]))
-      : text.replace(/\?/g, () => lit(params[i++]));
+    // Few rows: the planner would rather read every row (a sequential scan, or the primary key's whole index).
+    return queryPlan(env.db, q.toSQL(), ['enable_seqscan', 'enable_indexscan']);
   }
 
   it('licenses: the FTS5 table (SQLite) or both trigram indexes (PostgreSQL)', async () => {

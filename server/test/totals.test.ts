@@ -21,6 +21,7 @@ import { licenseConds, licensesFrom } from '../src/modules/reports/sql.ts';
 import { expiringSql, LICENSE_COLUMNS_AS_L, statusIs, statusSql } from '../src/modules/licenses/compliance.sql.ts';
 import { visibleUsersCondition } from '../src/core/scope.ts';
 import { api, callerFor, seedBrokerage, seedUser, type Roles, type TestEnv, useTestEnv } from './helpers.ts';
+import { queryPlan } from './db-tools.ts';
 
 const t = useTestEnv();
 let env: TestEnv;
@@ -253,22 +254,16 @@ describe("a Broker's scope starts from its brokerage's people", () => {
     const brokerage = await seedBrokerage(env, `Plan ${Date.now()}`);
     const broker = await seedUser(env, 'Broker', { brokerage_id: brokerage });
     const where = visibleUsersCondition({ ...broker, email: broker.email, first_name: 'B', last_name: 'B' }, licenses.user_id)!;
-    const query = env.db.select({ id: licenses.license_id }).from(licenses).where(where).toSQL();
-    const inline = sql.raw(query.sql.replace(/\$\d+|\?/g, () => String(query.params.shift())));
+    const plan = await queryPlan(env.db, env.db.select({ id: licenses.license_id }).from(licenses).where(where).toSQL());
     if (ENGINE === 'postgres') {
-      // The test's tables are tiny, where a scan is cheapest: with scans priced out, the plan shows whether the
-      // condition can be driven from the brokerage's people (a join into licenses_user_idx) rather than being a
-      // filter over every license (the SubPlan that `user_id = ? OR user_id IN (…)` was).
-      const plan = await env.db.transaction(async (tx) => {
-        await rawRows(tx, sql`SET LOCAL enable_seqscan = off`);
-        return (await rawRows<{ 'QUERY PLAN': string }>(tx, sql`EXPLAIN ${inline}`)).map((r) => r['QUERY PLAN']).join('\n');
-      });
+      // With scans priced out, the plan shows whether the condition can be driven from the brokerage's people (a join
+      // into licenses_user_idx) rather than being a filter over every license (the SubPlan that
+      // `user_id = ? OR user_id IN (…)` was).
       expect(plan).toMatch(/Scan (using|on) licenses_user_idx/);
       expect(plan).toMatch(/Index Cond: \(user_id = users\.user_id\)/);
       expect(plan).toMatch(/users_brokerage_idx/);
       expect(plan).not.toMatch(/SubPlan/);
     } else {
-      const plan = (await rawRows<{ detail: string }>(env.db, sql`EXPLAIN QUERY PLAN ${inline}`)).map((r) => r.detail).join('\n');
       expect(plan).toMatch(/SEARCH licenses USING (COVERING )?INDEX licenses_user_idx \(user_id=\?\)/);
       expect(plan).toMatch(/users_brokerage_idx \(brokerage_id=\?\)/);
       expect(plan).not.toMatch(/SCAN licenses/);
